@@ -1,0 +1,1 @@
+"""Parlor's opponents: brains written once against the engine protocol."""

@@ -1,0 +1,113 @@
+"""The brain protocol: budgets, anytime thoughts, and the Brain base class.
+
+A brain chooses moves for any game through the engine protocol only. ``think`` is a
+generator that yields :class:`Thought` reports as the search improves, so a caller (the
+TUI's worker, the arena, ``parlor engine``) can show progress and stop it at any time,
+taking the best move so far. A brain polls ``budget.expired()`` during search, so
+setting ``budget.stop`` from another thread ends the search promptly.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterator
+
+from engine.protocol import State
+
+
+class UnknownBrainError(ValueError):
+    """No brain is registered under that name, or a bad level/option."""
+
+
+@dataclass(slots=True)
+class Budget:
+    """How long a brain may think (like python-chess's ``Limit``); None = unlimited.
+
+    ``start()`` fixes the deadline; ``expired()`` is what searches poll.
+    """
+
+    seconds: float | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    stop: threading.Event = field(default_factory=threading.Event, compare=False)
+    deadline: float | None = field(default=None, compare=False)
+
+    def start(self) -> Budget:
+        """Fix the deadline from now (idempotent); returns self."""
+        if self.deadline is None and self.seconds is not None:
+            self.deadline = time.monotonic() + self.seconds
+        return self
+
+    def expired(self) -> bool:
+        """True once stopped from outside or past the deadline."""
+        if self.stop.is_set():
+            return True
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def remaining(self) -> float | None:
+        """Seconds left before the deadline (None without one)."""
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - time.monotonic())
+
+
+@dataclass(frozen=True, slots=True)
+class Thought:
+    """One anytime report: the best move so far and what the search knows of it."""
+
+    move: Any
+    score: float | None = None
+    """From the side to move's view; +1 = win, -1 = loss for scored searches."""
+    depth: int = 0
+    nodes: int = 0
+    pv: tuple[Any, ...] = ()
+    """Principal variation, starting with ``move``."""
+    final: bool = False
+    """True when the search finished (rather than was stopped)."""
+
+
+class Brain:
+    """Base class of every opponent; subclasses implement :meth:`think`.
+
+    The first line of a subclass's docstring is its description in ``parlor brains``.
+    """
+
+    name: ClassVar[str] = ""
+
+    def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
+        self.game = game
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.spec = spec or self.name
+        self.options = options
+
+    def default_budget(self) -> Budget:
+        """The budget this brain uses when the caller gives none."""
+        return Budget()
+
+    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+        """Yield improving thoughts about ``state`` until done or the budget is spent."""
+        raise NotImplementedError
+
+    def choose(self, state: State, budget: Budget | None = None) -> Any:
+        """The move this brain plays in ``state`` (the last thought's move)."""
+        budget = (budget or self.default_budget()).start()
+        best = None
+        for thought in self.think(state, budget):
+            best = thought
+        if best is None:  # stopped before any thought: any legal move beats none
+            moves = state.legal_moves()
+            if not moves:
+                raise ValueError("no legal moves: the game is over")
+            return self.rng.choice(moves)
+        return best.move
+
+    def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
+        """A score per legal move from the side to move's view (default: the greedy child value)."""
+        raise NotImplementedError(f"{self.name} cannot analyse positions")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.spec} game={self.game} seed={self.seed}>"

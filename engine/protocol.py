@@ -1,0 +1,236 @@
+"""The game protocol every Parlor game implements, its value types and its errors.
+
+A game is a :class:`Game` (an id, a name, options and :meth:`Game.initial`); a position
+is an immutable :class:`State`. Algorithms use only the small set of methods below:
+``to_move``, ``legal_moves()``, ``play(move)``, ``outcome()``, ``key()`` and, for
+learning, ``encode()``. Moves are small hashable values (ints or tuples) whose text
+form is the game's notation (``format_move`` / ``parse_move``, an exact round trip).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Any, ClassVar, Hashable
+
+if TYPE_CHECKING:  # numpy is imported lazily, only by ``encode``
+    import numpy as np
+
+
+class Result(Enum):
+    """A decided or drawn game, always from the first player's view."""
+
+    FIRST_WINS = "1-0"
+    SECOND_WINS = "0-1"
+    DRAW = "1/2-1/2"
+
+    @property
+    def winner(self) -> int | None:
+        """0 or 1 for the winning player, None for a draw."""
+        return {Result.FIRST_WINS: 0, Result.SECOND_WINS: 1}.get(self)
+
+    @classmethod
+    def win_for(cls, player: int) -> Result:
+        """The result in which ``player`` (0 or 1) wins."""
+        return cls.FIRST_WINS if player == 0 else cls.SECOND_WINS
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: the result and the reason (``"four in a row"``, …)."""
+
+    result: Result
+    termination: str
+
+    @property
+    def winner(self) -> int | None:
+        """0 or 1 for the winner, None for a draw."""
+        return self.result.winner
+
+    def value_for(self, player: int) -> int:
+        """+1 if ``player`` won, -1 if they lost, 0 for a draw."""
+        winner = self.result.winner
+        if winner is None:
+            return 0
+        return 1 if winner == player else -1
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class ParlorError(ValueError):
+    """Base of every error the engine raises for bad input."""
+
+
+class InvalidMoveError(ParlorError):
+    """The text is not a move in the game's notation."""
+
+
+class IllegalMoveError(ParlorError):
+    """The move is well formed but not legal in the position."""
+
+
+class UnknownGameError(ParlorError):
+    """No game is registered under that id."""
+
+
+class OptionError(ParlorError):
+    """An unknown game option or a bad value for one."""
+
+
+class RecordError(ParlorError):
+    """A game record that cannot be read; the message names file and line."""
+
+
+# --------------------------------------------------------------------------- states
+
+
+class State:
+    """An immutable game position; subclasses implement the game.
+
+    Subclasses define ``__slots__``, the class attributes below, and the methods that
+    raise :class:`NotImplementedError` here. ``to_move`` is 0 for the first player and
+    1 for the second; ``ply`` counts moves played since the initial position.
+    """
+
+    __slots__ = ()
+
+    GAME: ClassVar[str] = ""
+    """Id of the game this state belongs to (``"reversi"``)."""
+    PLAYERS: ClassVar[tuple[str, str]] = ("First", "Second")
+    """Names of the two sides, first player first (``("Black", "White")``)."""
+    MOVE_SYNTAX: ClassVar[re.Pattern[str]] = re.compile(r".+")
+    """Shape of a well-formed move; text that fails it is an invalid move."""
+    ENCODING_VERSION: ClassVar[int] = 1
+    """Bumped whenever :meth:`encode` changes; stored with trained models."""
+
+    to_move: int
+    ply: int
+
+    # -- the protocol ---------------------------------------------------------------
+    def legal_moves(self) -> tuple[Any, ...]:
+        """Legal moves in a fixed order; empty exactly when the game is over."""
+        raise NotImplementedError
+
+    def play(self, move: Any) -> State:
+        """The state after ``move`` (which must be legal); ``self`` is unchanged."""
+        raise NotImplementedError
+
+    def outcome(self) -> Outcome | None:
+        """None while the game goes on, else the result and the reason."""
+        raise NotImplementedError
+
+    def key(self) -> Hashable:
+        """Equal positions give equal keys (move counters and history excluded)."""
+        raise NotImplementedError
+
+    def encode(self) -> np.ndarray:
+        """A float32 vector of the position from the side to move's view."""
+        raise NotImplementedError
+
+    def format_move(self, move: Any) -> str:
+        """The move in the game's notation."""
+        raise NotImplementedError
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The options the game was started with (for records and restarts)."""
+        return {}
+
+    # -- derived helpers ------------------------------------------------------------
+    def parse_move(self, text: str) -> Any:
+        """The legal move written ``text``; raises InvalidMoveError or IllegalMoveError."""
+        norm = text.strip().lower()
+        if not self.MOVE_SYNTAX.fullmatch(norm):
+            raise InvalidMoveError(f"invalid {self.GAME} move {text.strip()!r}")
+        for move in self.legal_moves():
+            if self.format_move(move) == norm:
+                return move
+        return self._illegal(text)
+
+    def _illegal(self, text: str) -> Any:
+        """Raise the error for a well-formed move that is not legal here."""
+        if self.outcome() is not None:
+            raise IllegalMoveError(f"illegal move {text.strip()!r}: the game is over")
+        raise IllegalMoveError(
+            f"illegal move {text.strip()!r} for {self.PLAYERS[self.to_move]} "
+            f"at ply {self.ply}"
+        )
+
+    def play_text(self, text: str) -> State:
+        """Parse ``text`` in this position and play it."""
+        return self.play(self.parse_move(text))
+
+    def play_line(self, texts: str | list[str]) -> State:
+        """Play a space-separated sequence (or list) of moves from this state."""
+        state: State = self
+        for text in texts.split() if isinstance(texts, str) else texts:
+            state = state.play_text(text)
+        return state
+
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+        return self.outcome() is not None
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} ply={self.ply} to_move={self.PLAYERS[self.to_move]}>"
+
+
+# --------------------------------------------------------------------------- games
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option a game takes: its default and the values allowed."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...] | None = None
+    """Allowed values; None means any value of the default's type."""
+    help: str = ""
+
+    def coerce(self, game: str, value: Any) -> Any:
+        """``value`` (possibly text from a command line) as this option's type."""
+        kind = type(self.default) if self.default is not None else int
+        try:
+            out = kind(value) if not isinstance(value, kind) else value
+        except (TypeError, ValueError):
+            raise OptionError(
+                f"{game}: option {self.name}={value!r} is not a {kind.__name__}"
+            ) from None
+        if self.choices is not None and out not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise OptionError(f"{game}: option {self.name}={value!r}; allowed: {allowed}")
+        return out
+
+
+class Game:
+    """A registered game: an id, a display name, options and its initial state."""
+
+    id: str = ""
+    name: str = ""
+    description: str = ""
+    options: tuple[Option, ...] = ()
+
+    def initial(self, **options: Any) -> State:
+        """The start position for the given options (validated, see ``resolve``)."""
+        return self._initial(**self.resolve(options))
+
+    def resolve(self, options: dict[str, Any]) -> dict[str, Any]:
+        """All options with defaults filled in; unknown names or values raise OptionError."""
+        known = {opt.name: opt for opt in self.options}
+        for name in options:
+            if name not in known:
+                listed = ", ".join(known) or "none"
+                raise OptionError(f"{self.id}: unknown option {name!r}; options: {listed}")
+        return {
+            name: opt.coerce(self.id, options[name]) if name in options else opt.default
+            for name, opt in known.items()
+        }
+
+    def _initial(self, **options: Any) -> State:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<Game {self.id}>"

@@ -1,0 +1,5 @@
+"""Parlor's user interface: the ``parlor`` command line and the Textual app.
+
+Only ``tui.app`` and the modules it imports load Textual; the command-line
+subcommands in ``tui.commands`` import it only when they open the app.
+"""

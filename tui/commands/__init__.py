@@ -1,0 +1,1 @@
+"""One module per ``parlor`` subcommand: ``add_arguments(parser)`` and ``run(args)``."""
