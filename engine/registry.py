@@ -1,28 +1,59 @@
-"""The registered games, by id, and the finder that gives a helpful error."""
+"""The registered games, by id, and the finder that gives a helpful error.
+
+Game modules are imported on first use, so a command that needs one game (``parlor
+perft tictactoe 1``) loads only that game's tables.
+"""
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from engine.games.tictactoe import TicTacToe
 from engine.protocol import Game, State, UnknownGameError
 
-GAMES: dict[str, Game] = {
-    game.id: game
-    for game in (
-        TicTacToe(),
-    )
+_GAME_CLASSES: dict[str, str] = {
+    "checkers": "engine.games.checkers:Checkers",
+    "connect4": "engine.games.connect4:ConnectFour",
+    "morris": "engine.games.morris:FiveMensMorris",
+    "reversi": "engine.games.reversi:Reversi",
+    "tictactoe": "engine.games.tictactoe:TicTacToe",
 }
+"""Game id -> ``module:class``; the one place that says which games exist."""
+
+
+class _Registry(Mapping[str, Game]):
+    """A read-only mapping of game id to Game that imports each game when first used."""
+
+    def __init__(self, classes: dict[str, str]):
+        self._classes = classes
+        self._loaded: dict[str, Game] = {}
+
+    def __getitem__(self, game_id: str) -> Game:
+        game = self._loaded.get(game_id)
+        if game is None:
+            module, _, cls = self._classes[game_id].partition(":")
+            game = self._loaded[game_id] = getattr(importlib.import_module(module), cls)()
+        return game
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._classes)
+
+    def __len__(self) -> int:
+        return len(self._classes)
+
+
+GAMES: Mapping[str, Game] = _Registry(_GAME_CLASSES)
 """Every game Parlor plays, by id, in alphabetical order."""
 
 
 def get_game(game_id: str) -> Game:
     """The game registered as ``game_id``; UnknownGameError lists the known ids."""
-    try:
-        return GAMES[game_id.strip().lower()]
-    except KeyError:
-        known = ", ".join(sorted(GAMES))
-        raise UnknownGameError(f"unknown game {game_id!r}; known: {known}") from None
+    norm = str(game_id).strip().lower()
+    if norm not in _GAME_CLASSES:
+        known = ", ".join(_GAME_CLASSES)
+        raise UnknownGameError(f"unknown game {game_id!r}; known: {known}")
+    return GAMES[norm]
 
 
 def new_game(game_id: str, **options: Any) -> State:
