@@ -1,0 +1,302 @@
+"""Game records: a PGN-style text format, read by replaying every move through the engine.
+
+A file holds one or more games; each is a block of tags then the movetext::
+
+    [Game "reversi"]
+    [Variant "flipcolor"]
+    [Seed "42"]
+    [First "human"]
+    [Second "alphabeta:hard"]
+    [Result "0-1"]
+    [Termination "normal"]
+
+    1. f5 d6 2. c3 d3 {a comment} 3. c4 ... 0-1
+
+The Game tag names the game; a tag named after one of the game's options (``Size``,
+``Variant``, ``Seed``) sets that option. Result is from the first player's view. Reading
+is strict: the first problem raises :class:`RecordError` naming the source, the line and
+the reason. Writing is atomic (a temporary file renamed over the target).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any, Iterable
+
+from engine.protocol import ParlorError, RecordError, State
+from engine.registry import get_game
+
+MAX_BYTES = 2_000_000
+"""Larger files are refused before parsing (no real record comes near this)."""
+MAX_TAG_VALUE = 1_000
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+EARLY_TERMINATIONS = ("resignation", "time forfeit", "agreement", "abandoned")
+"""Termination values that explain a decided Result before the game is over."""
+TERMINATIONS = ("normal", *EARLY_TERMINATIONS, "unterminated")
+
+_TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]')
+_TOKEN = re.compile(r"\{[^}]*\}?|\S+")
+_MOVE_NUMBER = re.compile(r"\d+\.(\.\.)?")
+
+
+@dataclass
+class GameRecord:
+    """One game: its id and options, the moves in notation, the result and other tags."""
+
+    game: str
+    options: dict[str, Any] = field(default_factory=dict)
+    moves: list[str] = field(default_factory=list)
+    result: str = "*"
+    termination: str | None = None
+    tags: dict[str, str] = field(default_factory=dict)
+    """Every other tag (First, Second, Date, Event, …), in order."""
+    comments: dict[int, str] = field(default_factory=dict)
+    """Comment text after the given number of moves (0 = before the first)."""
+
+    # -- replay ---------------------------------------------------------------------
+    def initial(self) -> State:
+        """The start position (options applied)."""
+        return get_game(self.game).initial(**self.options)
+
+    def states(self) -> list[State]:
+        """Every position of the game, the start first (moves replayed through the engine)."""
+        out = [self.initial()]
+        for text in self.moves:
+            out.append(out[-1].play_text(text))
+        return out
+
+    def final(self) -> State:
+        """The position after the last move."""
+        return self.states()[-1]
+
+    # -- building -------------------------------------------------------------------
+    @classmethod
+    def from_moves(cls, initial: State, moves: Iterable[Any], **tags: str) -> GameRecord:
+        """A record of ``moves`` (engine move values) played from ``initial``.
+
+        Result and Termination are filled in from the final position when it is over;
+        ``tags`` may override them (e.g. ``Result="0-1", Termination="resignation"``).
+        """
+        texts, state = [], initial
+        for move in moves:
+            texts.append(state.format_move(move))
+            state = state.play(move)
+        outcome = state.outcome()
+        result = tags.pop("Result", outcome.result.value if outcome else "*")
+        termination = tags.pop("Termination", "normal" if outcome else None)
+        tags.setdefault("Date", date.today().strftime("%Y.%m.%d"))
+        return cls(game=initial.GAME, options=dict(initial.options), moves=texts,
+                   result=result, termination=termination, tags=dict(tags))
+
+    # -- writing --------------------------------------------------------------------
+    def to_text(self) -> str:
+        """The record in Parlor's PGN-style text format."""
+        lines = [_tag("Game", self.game)]
+        lines += [_tag(name.capitalize(), value) for name, value in self.options.items()]
+        lines += [_tag(name, value) for name, value in self.tags.items()]
+        lines.append(_tag("Result", self.result))
+        if self.termination:
+            lines.append(_tag("Termination", self.termination))
+        tokens: list[str] = []
+        if 0 in self.comments:
+            tokens.append("{" + self.comments[0] + "}")
+        for i, move in enumerate(self.moves):
+            if i % 2 == 0:
+                tokens.append(f"{i // 2 + 1}.")
+            tokens.append(move)
+            if i + 1 in self.comments:
+                tokens.append("{" + self.comments[i + 1].replace("}", ")") + "}")
+        tokens.append(self.result)
+        return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
+
+
+def _tag(name: str, value: Any) -> str:
+    text = str(value).replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{name} "{text}"]'
+
+
+def _wrap(tokens: list[str], width: int = 79) -> str:
+    lines, line = [], ""
+    for tok in tokens:
+        if line and len(line) + 1 + len(tok) > width:
+            lines.append(line)
+            line = tok
+        else:
+            line = f"{line} {tok}" if line else tok
+    lines.append(line)
+    return "\n".join(lines)
+
+
+def format_records(records: Iterable[GameRecord]) -> str:
+    """Several records as one text, separated by blank lines."""
+    return "\n".join(rec.to_text() for rec in records)
+
+
+def save_records(path: str | os.PathLike[str], records: GameRecord | Iterable[GameRecord]) -> Path:
+    """Write ``records`` to ``path`` atomically (temp file in the same folder, then rename)."""
+    if isinstance(records, GameRecord):
+        records = [records]
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(format_records(records))
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def load_records(path: str | os.PathLike[str]) -> list[GameRecord]:
+    """Every game in the file at ``path``; RecordError names the file, line and reason."""
+    source = str(path)
+    try:
+        size = os.path.getsize(path)
+        if size > MAX_BYTES:
+            raise RecordError(f"{source}: line 1: file too large ({size} bytes; limit {MAX_BYTES})")
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise RecordError(f"{source}: line 1: cannot read: {exc.strerror or exc}") from None
+    return parse_records(data, source=source)
+
+
+def parse_records(data: str | bytes, source: str = "<string>") -> list[GameRecord]:
+    """Parse and replay every game in ``data``; at least one game is required."""
+    if isinstance(data, bytes):
+        if len(data) > MAX_BYTES:
+            raise RecordError(f"{source}: line 1: file too large ({len(data)} bytes)")
+        if b"\0" in data:
+            raise RecordError(f"{source}: line 1: not a text file (contains NUL bytes)")
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
+            raise RecordError(f"{source}: line {line}: not a text file (invalid UTF-8)") from None
+    elif len(data) > MAX_BYTES:
+        raise RecordError(f"{source}: line 1: file too large ({len(data)} characters)")
+    reader = _Reader(source, data.splitlines())
+    records = []
+    while (rec := reader.next_game()) is not None:
+        records.append(rec)
+    if not records:
+        raise RecordError(f"{source}: line 1: no game found (expected a [Game \"…\"] tag)")
+    return records
+
+
+class _Reader:
+    """Reads games one at a time from a list of lines, tracking line numbers."""
+
+    def __init__(self, source: str, lines: list[str]):
+        self.source = source
+        self.lines = lines
+        self.i = 0
+
+    def fail(self, line: int, reason: str) -> RecordError:
+        return RecordError(f"{self.source}: line {line}: {reason}")
+
+    def next_game(self) -> GameRecord | None:
+        lines = self.lines
+        while self.i < len(lines) and not lines[self.i].strip():
+            self.i += 1
+        if self.i >= len(lines):
+            return None
+        start = self.i + 1
+        tags: dict[str, tuple[str, int]] = {}
+        while self.i < len(lines) and lines[self.i].lstrip().startswith("["):
+            self._read_tag(lines[self.i].strip(), self.i + 1, tags)
+            self.i += 1
+        movetext: list[tuple[str, int]] = []
+        while self.i < len(lines) and not lines[self.i].lstrip().startswith("["):
+            movetext.append((lines[self.i], self.i + 1))
+            self.i += 1
+        return self._build(tags, movetext, start)
+
+    def _read_tag(self, text: str, lineno: int, tags: dict[str, tuple[str, int]]) -> None:
+        m = _TAG.fullmatch(text)
+        if not m:
+            raise self.fail(lineno, f'malformed tag {text[:60]!r} (expected [Name "value"])')
+        name, value = m.group(1), re.sub(r"\\(.)", r"\1", m.group(2))
+        if len(value) > MAX_TAG_VALUE:
+            raise self.fail(lineno, f"tag {name} is too long")
+        if name in tags:
+            raise self.fail(lineno, f"tag {name} appears twice")
+        tags[name] = (value, lineno)
+
+    def _build(self, tags: dict[str, tuple[str, int]],
+               movetext: list[tuple[str, int]], start: int) -> GameRecord:
+        if "Game" not in tags:
+            raise self.fail(start, 'missing [Game "…"] tag')
+        game_id, game_line = tags.pop("Game")
+        try:
+            game = get_game(game_id)
+        except ParlorError as exc:
+            raise self.fail(game_line, str(exc)) from None
+        option_names = {opt.name.capitalize(): opt.name for opt in game.options}
+        raw_options = {option_names[t]: v for t, (v, _) in tags.items() if t in option_names}
+        try:
+            options = game.resolve(raw_options)
+            state = game.initial(**options)
+        except ParlorError as exc:
+            line = min((ln for t, (_, ln) in tags.items() if t in option_names), default=game_line)
+            raise self.fail(line, str(exc)) from None
+        result, result_line = tags.pop("Result", ("*", start))
+        if result not in RESULTS:
+            raise self.fail(result_line, f"bad Result {result!r} (expected 1-0, 0-1, 1/2-1/2 or *)")
+        termination, term_line = tags.pop("Termination", (None, start))
+        if termination is not None and termination.lower() not in TERMINATIONS:
+            known = ", ".join(TERMINATIONS)
+            raise self.fail(term_line, f"unknown Termination {termination!r}; known: {known}")
+        rec = GameRecord(game=game.id, options=options, result=result,
+                         termination=termination.lower() if termination else None,
+                         tags={t: v for t, (v, _) in tags.items() if t not in option_names})
+
+        end_token: tuple[str, int] | None = None
+        for text, lineno in movetext:
+            for m in _TOKEN.finditer(text):
+                tok = m.group(0)
+                if end_token is not None:
+                    raise self.fail(lineno, f"text {tok[:30]!r} after the result {end_token[0]}")
+                if tok.startswith("{"):
+                    if not tok.endswith("}") or len(tok) == 1:
+                        raise self.fail(lineno, "unclosed comment (comments are { … } on one line)")
+                    rec.comments[len(rec.moves)] = tok[1:-1].strip()
+                elif tok in RESULTS:
+                    end_token = (tok, lineno)
+                elif tok == "..." or _MOVE_NUMBER.fullmatch(tok):
+                    continue
+                else:
+                    try:
+                        state = state.play_text(tok)
+                    except ParlorError as exc:
+                        raise self.fail(lineno, f"move {len(rec.moves) + 1}: {exc}") from None
+                    rec.moves.append(tok.lower())
+        last_line = movetext[-1][1] if movetext else start
+        if end_token is not None and end_token[0] != result:
+            raise self.fail(end_token[1], f"movetext ends with {end_token[0]} "
+                                          f"but the Result tag says {result}")
+        self._check_result(rec, state, end_token[1] if end_token else last_line)
+        return rec
+
+    def _check_result(self, rec: GameRecord, state: State, lineno: int) -> None:
+        outcome = state.outcome()
+        if outcome is not None:
+            if rec.result != outcome.result.value:
+                raise self.fail(lineno, f"Result {rec.result} contradicts the final position "
+                                        f"({outcome.result.value}, {outcome.termination})")
+        elif rec.result != "*" and rec.termination not in EARLY_TERMINATIONS:
+            why = "/".join(EARLY_TERMINATIONS)
+            raise self.fail(lineno, f"Result {rec.result} but the game is not over "
+                                    f"(add a Termination tag: {why})")
+
