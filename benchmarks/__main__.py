@@ -1,0 +1,28 @@
+"""Run every benchmark in turn (``make bench``)."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+MODULES = ["benchmarks.perft", "benchmarks.deep_perft"]
+"""Benchmark modules, each with ``main(argv)``; optional ones are skipped when absent."""
+OPTIONAL = ["benchmarks.c4solver", "benchmarks.strength"]
+
+
+def main() -> int:
+    status = 0
+    for name in MODULES + OPTIONAL:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name and name in OPTIONAL:
+                continue
+            raise
+        print(f"\n== {name} ==", flush=True)
+        status |= module.main([]) or 0
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
