@@ -1,0 +1,1 @@
+"""Learned opponents: value tables, Q-learning, linear TD and MLP value networks."""

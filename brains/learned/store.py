@@ -1,0 +1,147 @@
+"""The model store: the only module that calls ``joblib.load``, and only after a hash check.
+
+Trained models live in ``saved/models/<game>-<kind>.joblib`` beside a ``manifest.json``
+that records, for each file, its sha256, the library versions it was trained with, the
+engine's encoding version, the exact training command, the data size and the measured
+strength. joblib files are pickles and can run code when loaded, so a file whose hash
+does not match the manifest is refused before it is opened; so is a file the manifest
+does not list, and a manifest that does not parse.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import tempfile
+import warnings
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+MODELS_DIR = Path(__file__).resolve().parents[2] / "saved" / "models"
+"""The shipped models (read-only at run time)."""
+MANIFEST = "manifest.json"
+MANIFEST_FORMAT = 1
+
+
+class ModelError(ValueError):
+    """A model that cannot be used: missing, unknown, modified, or a bad manifest."""
+
+
+class ModelVersionWarning(UserWarning):
+    """A model trained with other library versions than the ones installed."""
+
+
+def model_filename(game: str, kind: str) -> str:
+    """``connect4-mlp.joblib`` for game ``connect4`` and kind ``mlp``."""
+    return f"{game}-{kind}.joblib"
+
+
+def sha256_of(path: Path) -> str:
+    """Hex sha256 of the file at ``path``."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def library_versions() -> dict[str, str]:
+    """Versions of the libraries a pickled model depends on."""
+    import joblib
+    import numpy
+    import sklearn
+
+    return {"python": platform.python_version(), "numpy": numpy.__version__,
+            "scikit-learn": sklearn.__version__, "joblib": joblib.__version__}
+
+
+def read_manifest(models_dir: Path = MODELS_DIR) -> dict[str, Any]:
+    """The manifest's ``models`` table (file name -> entry); a bad manifest is a ModelError."""
+    path = Path(models_dir) / MANIFEST
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelError(f"{path}: manifest does not parse: {exc}") from None
+    models = data.get("models") if isinstance(data, dict) else None
+    if not isinstance(models, dict) or not all(
+            isinstance(e, dict) and isinstance(e.get("sha256"), str) for e in models.values()):
+        raise ModelError(f"{path}: manifest has no valid 'models' table")
+    return models
+
+
+def _write_manifest(models_dir: Path, models: dict[str, Any]) -> None:
+    path = Path(models_dir) / MANIFEST
+    text = json.dumps({"format": MANIFEST_FORMAT, "models": dict(sorted(models.items()))},
+                      indent=2, sort_keys=False) + "\n"
+    fd, tmp = tempfile.mkstemp(prefix=".manifest.", dir=models_dir)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+def verify(path: Path, models_dir: Path | None = None) -> dict[str, Any]:
+    """The manifest entry of the model file at ``path`` once its hash matches; else ModelError."""
+    path = Path(path)
+    models_dir = Path(models_dir) if models_dir is not None else path.parent
+    entry = read_manifest(models_dir).get(path.name)
+    if entry is None:
+        raise ModelError(f"{path}: not listed in {models_dir / MANIFEST}; refusing to load "
+                         "an unknown model file")
+    if not path.is_file():
+        raise ModelError(f"{path}: model file is missing (expected sha256 {entry['sha256']}); "
+                         "run `make models` to rebuild it")
+    actual = sha256_of(path)
+    if actual != entry["sha256"]:
+        raise ModelError(f"{path}: sha256 mismatch: expected {entry['sha256']}, actual {actual}; "
+                         "the file was modified, refusing to load it")
+    return entry
+
+
+def load_model(game: str, kind: str, models_dir: Path | None = None) -> Any:
+    """The verified model for ``game`` and ``kind`` (see :func:`verify`)."""
+    import joblib
+
+    models_dir = Path(models_dir) if models_dir is not None else MODELS_DIR
+    path = models_dir / model_filename(game, kind)
+    entry = verify(path, models_dir)
+    trained = entry.get("versions", {})
+    installed = library_versions()
+    for lib in ("scikit-learn", "numpy"):
+        if trained.get(lib) and trained[lib] != installed[lib]:
+            warnings.warn(f"{path.name} was trained with {lib} {trained[lib]}; "
+                          f"{installed[lib]} is installed", ModelVersionWarning, stacklevel=2)
+    return joblib.load(path)
+
+
+def save_model(model: Any, game: str, kind: str, models_dir: Path | None = None,
+               **meta: Any) -> Path:
+    """Dump ``model`` and record it in the manifest (hash, versions, ``meta``); atomic."""
+    import joblib
+
+    models_dir = Path(models_dir) if models_dir is not None else MODELS_DIR
+    models_dir.mkdir(parents=True, exist_ok=True)
+    path = models_dir / model_filename(game, kind)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=models_dir)
+    os.close(fd)
+    try:
+        joblib.dump(model, tmp, compress=3)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    models = read_manifest(models_dir)
+    models[path.name] = {"sha256": sha256_of(path), "game": game, "kind": kind,
+                         "bytes": path.stat().st_size, "versions": library_versions(),
+                         "created": date.today().isoformat(), **meta}
+    _write_manifest(models_dir, models)
+    return path
+
+
+def list_models(models_dir: Path = MODELS_DIR) -> dict[str, Any]:
+    """The manifest's entries (without checking the files)."""
+    return read_manifest(models_dir)
