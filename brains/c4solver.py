@@ -42,7 +42,7 @@ _BOTTOM_OF = tuple(1 << (c * _H1) for c in range(WIDTH))
 _TOP_OF = tuple(1 << (HEIGHT - 1 + c * _H1) for c in range(WIDTH))
 ORDER = (3, 2, 4, 1, 5, 0, 6)
 """Columns in the order the search tries them (centre first), before threat ordering."""
-_ORDER_MASKS = tuple(_COLUMN[c] for c in ORDER)
+_ORDER_RANKED = tuple((WIDTH - i, _COLUMN[c]) for i, c in enumerate(ORDER))
 
 
 def winning_cells(stones: int, mask: int) -> int:
@@ -313,31 +313,17 @@ class Solver:
         tt_size = table.size
         make_room = table.make_room
         stop = self.stop
-        order = _ORDER_MASKS
+        order = _ORDER_RANKED
         nodes = 0
 
-        def negamax(cur: int, mask: int, moves: int, alpha: int, beta: int) -> int:
+        def negamax(cur: int, mask: int, moves: int, alpha: int, beta: int,
+                    threats: int) -> int:
+            # threats: the empty cells where the opponent would complete four
             nonlocal nodes
             nodes += 1
             if stop is not None and not nodes & 4095 and stop():
                 raise SolverStopped(f"stopped after {nodes} nodes")
-            opp = cur ^ mask
             possible = (mask + BOTTOM) & BOARD
-            # the opponent's threats (winning_cells inlined)
-            r = (opp << 1) & (opp << 2) & (opp << 3)
-            p = (opp << 7) & (opp << 14)
-            r |= (p & (opp << 21)) | (p & (opp >> 7))
-            p = (opp >> 7) & (opp >> 14)
-            r |= (p & (opp << 7)) | (p & (opp >> 21))
-            p = (opp << 6) & (opp << 12)
-            r |= (p & (opp << 18)) | (p & (opp >> 6))
-            p = (opp >> 6) & (opp >> 12)
-            r |= (p & (opp << 6)) | (p & (opp >> 18))
-            p = (opp << 8) & (opp << 16)
-            r |= (p & (opp << 24)) | (p & (opp >> 8))
-            p = (opp >> 8) & (opp >> 16)
-            r |= (p & (opp << 8)) | (p & (opp >> 24))
-            threats = r & (BOARD ^ mask)
             forced = possible & threats
             if forced:
                 if forced & (forced - 1):
@@ -369,34 +355,35 @@ class Solver:
                 beta = high
                 if alpha >= beta:
                     return beta
-            # order: most threats created first, ties centre first
-            if nxt & (nxt - 1):
-                scored = []
-                for i, col_mask in enumerate(order):
-                    move = nxt & col_mask
-                    if move:
-                        s = cur | move
-                        r = (s << 1) & (s << 2) & (s << 3)
-                        p = (s << 7) & (s << 14)
-                        r |= (p & (s << 21)) | (p & (s >> 7))
-                        p = (s >> 7) & (s >> 14)
-                        r |= (p & (s << 7)) | (p & (s >> 21))
-                        p = (s << 6) & (s << 12)
-                        r |= (p & (s << 18)) | (p & (s >> 6))
-                        p = (s >> 6) & (s >> 12)
-                        r |= (p & (s << 6)) | (p & (s >> 18))
-                        p = (s << 8) & (s << 16)
-                        r |= (p & (s << 24)) | (p & (s >> 8))
-                        p = (s >> 8) & (s >> 16)
-                        r |= (p & (s << 8)) | (p & (s >> 24))
-                        scored.append(((r & (BOARD ^ mask)).bit_count() << 3 | (7 - i), move))
-                scored.sort(reverse=True)
-                ordered = [m for _, m in scored]
-            else:
-                ordered = (nxt,)
+            # our winning cells after each move (winning_cells inlined): they order the
+            # moves (most threats first, ties centre first) and are the child's threats
+            free = BOARD ^ mask
+            children = []
+            for rank, col_mask in order:
+                move = nxt & col_mask
+                if move:
+                    s = cur | move
+                    r = (s << 1) & (s << 2) & (s << 3)
+                    p = (s << 7) & (s << 14)
+                    r |= (p & (s << 21)) | (p & (s >> 7))
+                    p = (s >> 7) & (s >> 14)
+                    r |= (p & (s << 7)) | (p & (s >> 21))
+                    p = (s << 6) & (s << 12)
+                    r |= (p & (s << 18)) | (p & (s >> 6))
+                    p = (s >> 6) & (s >> 12)
+                    r |= (p & (s << 6)) | (p & (s >> 18))
+                    p = (s << 8) & (s << 16)
+                    r |= (p & (s << 24)) | (p & (s >> 8))
+                    p = (s >> 8) & (s >> 16)
+                    r |= (p & (s << 8)) | (p & (s >> 24))
+                    r &= free
+                    children.append((r.bit_count() << 3 | rank, move, r))
+            if len(children) > 1:
+                children.sort(reverse=True)
             alpha0 = alpha
-            for move in ordered:
-                score = -negamax(opp, mask | move, moves + 1, -beta, -alpha)
+            opp = cur ^ mask
+            for _, move, child_threats in children:
+                score = -negamax(opp, mask | move, moves + 1, -beta, -alpha, child_threats)
                 if score >= beta:
                     if len(tt) >= tt_size:
                         make_room()
@@ -410,7 +397,8 @@ class Solver:
             return alpha
 
         try:
-            return negamax(cur, mask, moves, alpha, beta)
+            return negamax(cur, mask, moves, alpha, beta,
+                           winning_cells(cur ^ mask, mask))
         finally:
             self.nodes += nodes
 
