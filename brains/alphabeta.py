@@ -1,0 +1,209 @@
+"""Alpha-beta negamax with iterative deepening, a transposition table and move ordering.
+
+Layered as in Pons' solver: :class:`~brains.tt.TranspositionTable` stores bounds,
+:meth:`AlphaBetaBrain._order` sorts moves (table move, then killer moves, then the
+history heuristic), :meth:`AlphaBetaBrain._negamax` is the bounded search, and
+``think``/``analyse`` deepen one ply at a time under a :class:`~brains.protocol.Budget`,
+abandoning the iteration in progress when the budget runs out. The ``hard`` level adds
+per-move time management from :mod:`brains.timeman`.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, ClassVar, Iterator
+
+from brains.minimax import (
+    INF,
+    POLL,
+    PROVEN,
+    SearchBrain,
+    Stopped,
+    from_tt,
+    terminal_score,
+    to_tt,
+)
+from brains.protocol import Budget, Thought
+from brains.timeman import TimeManager
+from brains.tt import EXACT, LOWER, SOLVED, UPPER, TranspositionTable
+from engine.protocol import State
+
+
+class AlphaBetaBrain(SearchBrain):
+    """Alpha-beta with iterative deepening, transposition table and move ordering."""
+
+    name = "alphabeta"
+    OPTIONS: ClassVar[dict[str, type]] = {
+        **SearchBrain.OPTIONS, "tt": bool, "tt_size": int, "clock": float, "max_seconds": float,
+    }
+
+    def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
+        super().__init__(game, seed=seed, spec=spec, **options)
+        use_tt = options.get("tt", True)
+        self.tt = TranspositionTable(options.get("tt_size") or 500_000) if use_tt else None
+        clock = options.get("clock")
+        self.timeman = (TimeManager(game, clock, options.get("max_seconds") or 3.0)
+                        if clock is not None else None)
+        self._killers: list[list[Any]] = []
+        self._history: dict[Any, int] = {}
+
+    # -- public --------------------------------------------------------------------------
+    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+        """Deepen one ply at a time, yielding a thought after each finished iteration.
+
+        Stops at the depth limit, when the budget is spent (the unfinished iteration is
+        dropped), when a win or loss is proven, or when a search saw the whole tree.
+        """
+        moves = state.legal_moves()
+        if not moves:
+            return
+        started = time.monotonic()
+        allotted = self.timeman.allot(state) if self.timeman is not None else None
+        try:
+            if len(moves) == 1:  # a forced move is played at once
+                self._begin(budget)
+                yield Thought(moves[0], None, 0, 0, (moves[0],), final=True)
+                return
+            yield from self._deepen(state, moves, budget, allotted)
+        finally:
+            if self.timeman is not None:
+                self.timeman.spent(state, time.monotonic() - started)
+
+    def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
+        """The score of every legal move (full window for each) at the deepest finished depth."""
+        budget = budget or self.default_budget()
+        max_depth = self._begin(budget)
+        moves = state.legal_moves()
+        scores: dict[Any, float] = {}
+        self._reset_ordering(max_depth)
+        for depth in range(1, max_depth + 1):
+            cuts = self._cuts
+            try:
+                scores = {m: -self._negamax(state.play(m), depth - 1, -INF, INF, 1) for m in moves}
+            except Stopped:
+                break
+            if self._cuts == cuts:
+                break
+        return scores
+
+    # -- iterative deepening -------------------------------------------------------------
+    def _deepen(self, state: State, moves: tuple[Any, ...], budget: Budget,
+                allotted: float | None) -> Iterator[Thought]:
+        max_depth = self._begin(budget, allotted)
+        order = list(moves)
+        self.rng.shuffle(order)  # equal moves: the seed decides which is found first
+        self._reset_ordering(max_depth)
+        best: tuple[Any, float] | None = None
+        for depth in range(1, max_depth + 1):
+            cuts = self._cuts
+            self._partial: tuple[Any, float] | None = None
+            try:
+                move, score = self._root(state, order, depth)
+            except Stopped:
+                if best is None:  # not even depth 1 finished: the best move seen so far
+                    move, score = self._partial or (order[0], 0.0)
+                    yield Thought(move, score, 0, self.nodes, (move,), final=False)
+                return
+            best = (move, score)
+            order.remove(move)
+            order.insert(0, move)
+            done = depth == max_depth or abs(score) > PROVEN or self._cuts == cuts
+            yield self._thought(state, move, score, depth, done)
+            if done:
+                return
+
+    def _root(self, state: State, order: list[Any], depth: int) -> tuple[Any, float]:
+        """The best root move and its exact score at ``depth``."""
+        alpha, best_move = -INF, order[0]
+        cuts = self._cuts
+        for move in order:
+            value = -self._negamax(state.play(move), depth - 1, -INF, -alpha, 1)
+            if value > alpha:
+                alpha, best_move = value, move
+                self._partial = (move, value)
+        if self.tt is not None:
+            self.tt.put(state.key(), SOLVED if self._cuts == cuts else depth, EXACT,
+                        to_tt(alpha, 0), best_move)
+        return best_move, alpha
+
+    # -- the search ----------------------------------------------------------------------
+    def _negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """The value of ``state`` searched ``depth`` plies deep, within (alpha, beta).
+
+        Contract (fail-soft): a result ``v <= alpha`` is an upper bound of the true
+        depth-limited value, ``v >= beta`` a lower bound, anything between is exact.
+        """
+        self.nodes += 1
+        if not self.nodes & POLL:
+            self._poll()
+        moves = state.legal_moves()
+        if not moves:
+            return terminal_score(state, ply)
+        if depth <= 0:
+            return self._evaluate(state)
+        tt = self.tt
+        tt_move = None
+        if tt is not None:
+            key = state.key()
+            entry = tt.get(key)
+            if entry is not None:
+                e_depth, flag, e_score, tt_move = entry
+                if e_depth >= depth:
+                    score = from_tt(e_score, ply)
+                    if (flag == EXACT or (flag == LOWER and score >= beta)
+                            or (flag == UPPER and score <= alpha)):
+                        if e_depth < SOLVED:
+                            self._cuts += 1
+                        return score
+        alpha0 = alpha
+        cuts = self._cuts
+        best, best_move = -INF, None
+        for move in self._order(moves, tt_move, ply) if len(moves) > 1 else moves:
+            value = -self._negamax(state.play(move), depth - 1, -beta, -alpha, ply + 1)
+            if value > best:
+                best, best_move = value, move
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        self._reward(move, depth, ply)
+                        break
+        if tt is not None:
+            flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+            tt.put(key, SOLVED if self._cuts == cuts else depth, flag, to_tt(best, ply), best_move)
+        return best
+
+    # -- move ordering -------------------------------------------------------------------
+    def _reset_ordering(self, max_depth: int) -> None:
+        self._killers = [[] for _ in range(min(max_depth, 128) + 2)]
+        self._history = {}
+
+    def _order(self, moves: tuple[Any, ...], tt_move: Any, ply: int) -> list[Any]:
+        """Moves sorted: the table's move, then the killers at this ply, then by history."""
+        killers = self._killers[ply] if ply < len(self._killers) else ()
+        history = self._history
+        return sorted(moves, key=lambda m: (m != tt_move, m not in killers, -history.get(m, 0)))
+
+    def _reward(self, move: Any, depth: int, ply: int) -> None:
+        """Remember a move that caused a beta cutoff (killer and history tables)."""
+        self._history[move] = self._history.get(move, 0) + depth * depth
+        if ply < len(self._killers):
+            killers = self._killers[ply]
+            if move not in killers:
+                killers.insert(0, move)
+                del killers[2:]
+
+    def _pv(self, state: State, move: Any, depth: int) -> tuple[Any, ...]:
+        """The principal variation read back from the transposition table."""
+        pv = [move]
+        if self.tt is None:
+            return tuple(pv)
+        seen = {state.key()}
+        state = state.play(move)
+        while len(pv) < depth and state.key() not in seen:
+            seen.add(state.key())
+            entry = self.tt.get(state.key())
+            if entry is None or entry[3] is None or entry[3] not in state.legal_moves():
+                break
+            pv.append(entry[3])
+            state = state.play(entry[3])
+        return tuple(pv)

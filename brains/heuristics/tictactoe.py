@@ -1,0 +1,63 @@
+"""Tic-tac-toe knowledge: report 003's six line features and a heuristic over them.
+
+From the side to move's view ("x" = own marks, "o" = the opponent's):
+``x1``/``o1`` count lines with two own marks and one empty cell, ``x2``/``o2`` lines
+with one own mark and two empty cells, ``x3``/``o3`` lines of three.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from engine.games.tictactoe import LINE_MASKS
+from engine.protocol import State
+
+FEATURE_NAMES = ("x1", "o1", "x2", "o2", "x3", "o3")
+"""Report 003's feature names, side-to-move first."""
+
+
+def _count(own: int, opp: int) -> tuple[int, int, int]:
+    """Lines with (two own + one empty, one own + two empty, three own)."""
+    two = one = three = 0
+    for mask in LINE_MASKS:
+        if opp & mask:
+            continue
+        n = (own & mask).bit_count()
+        if n == 2:
+            two += 1
+        elif n == 1:
+            one += 1
+        elif n == 3:
+            three += 1
+    return two, one, three
+
+
+def features(state: State) -> tuple[int, ...]:
+    """(x1, o1, x2, o2, x3, o3) of ``state`` from the side to move's view."""
+    own, opp = (state.o, state.x) if state.to_move else (state.x, state.o)  # type: ignore[attr-defined]
+    x1, x2, x3 = _count(own, opp)
+    o1, o2, o3 = _count(opp, own)
+    return (x1, o1, x2, o2, x3, o3)
+
+
+def lines(state: State) -> float:
+    """Line-feature evaluation: a win next move, a fork against us, else weighted lines.
+
+    The side to move completes any open two at once (+0.9); an opponent with two open
+    twos cannot be stopped (-0.8); otherwise open twos and ones are weighed 3:1.
+    """
+    x1, o1, x2, o2, x3, o3 = features(state)
+    if x3:
+        return 1.0
+    if o3:
+        return -1.0
+    if x1:
+        return 0.9
+    if o1 >= 2:
+        return -0.8
+    return max(-0.7, min(0.7, (3 * (x1 - o1) + (x2 - o2)) / 10))
+
+
+HEURISTICS: dict[str, Callable[[State], float]] = {"lines": lines}
+"""Every tic-tac-toe heuristic, by name."""
+DEFAULT = "lines"

@@ -1,0 +1,163 @@
+"""Perfect play where a game is solved here: exhaustive search, or the Connect Four solver.
+
+Which games get which method is the registry's decision (``PERFECT`` in
+:mod:`brains.registry`); this module only implements the two methods:
+
+- ``search``: a memoized negamax to the end of the game (tic-tac-toe), scoring wins
+  by their distance so that the brain wins fastest and loses slowest;
+- ``connect4``: Pascal Pons' solver (:mod:`brains.c4solver`) through ``Solver.analyse``,
+  which gives each column's exact score (bigger = faster win). Early positions can be
+  out of reach in pure Python within the budget: then the brain says so in its thought
+  and the move comes from the ``fallback`` brain (``alphabeta:hard`` by default). The
+  first move, in the centre, is known (Allis 1988) and needs no search.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, ClassVar, Hashable, Iterator
+
+from brains.minimax import EPS, POLL, WIN, Stopped
+from brains.protocol import Brain, Budget, Thought, UnknownBrainError
+from engine.protocol import State
+
+SOLVER_SHARE = 0.7
+"""Share of a timed budget the Connect Four solver may use before the fallback."""
+
+
+def _shift(value: float) -> float:
+    """A child's negated value seen one ply further up (wins and losses get one ply longer)."""
+    return value - EPS if value > 0 else value + EPS if value < 0 else 0.0
+
+
+class PerfectBrain(Brain):
+    """Perfect play: full search in tic-tac-toe, Pons' solver in Connect Four."""
+
+    name = "perfect"
+    OPTIONS: ClassVar[dict[str, type]] = {"method": str, "seconds": float, "fallback": str}
+
+    def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
+        super().__init__(game, seed=seed, spec=spec, **options)
+        self.method = options.get("method") or "search"
+        if self.method not in ("search", "connect4"):
+            raise UnknownBrainError(f"perfect: unknown method {self.method!r}; known: search, connect4")
+        self.seconds: float | None = options.get("seconds")
+        self.fallback_spec: str = options.get("fallback") or "alphabeta:hard"
+        self._memo: dict[Hashable, float] = {}
+        self._nodes = 0
+        self._budget = Budget()
+
+    def default_budget(self) -> Budget:
+        return Budget(seconds=self.seconds)
+
+    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+        """One final thought with the best move and its exact score (or a fallback's thoughts)."""
+        moves = state.legal_moves()
+        if not moves:
+            return
+        budget.start()
+        if self.method == "connect4":
+            yield from self._think_connect4(state, budget)
+            return
+        try:
+            scores = self.analyse(state, budget)
+        except Stopped:
+            return
+        best = max(scores.values())
+        move = self.rng.choice([m for m in moves if scores[m] == best])
+        yield Thought(move, best, state.ply, self._nodes, (move,), final=True)
+
+    def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
+        """The exact score of every legal move (Stopped if the budget runs out first)."""
+        budget = (budget or self.default_budget()).start()
+        self._budget = budget
+        self._nodes = 0
+        if self.method == "connect4":
+            return self._analyse_connect4(state, budget)
+        return {m: _shift(-self._value(state.play(m))) for m in state.legal_moves()}
+
+    # -- exhaustive search ---------------------------------------------------------------
+    def _value(self, state: State) -> float:
+        """The exact value of ``state`` for its side to move, relative to the node."""
+        key = state.key()
+        value = self._memo.get(key)
+        if value is not None:
+            return value
+        self._nodes += 1
+        if not self._nodes & POLL and self._budget.expired():
+            raise Stopped
+        moves = state.legal_moves()
+        if not moves:
+            outcome = state.outcome()
+            value = WIN * outcome.value_for(state.to_move) if outcome is not None else 0.0
+        else:
+            value = max(_shift(-self._value(state.play(m))) for m in moves)
+        self._memo[key] = value
+        return value
+
+    # -- Connect Four --------------------------------------------------------------------
+    def _think_connect4(self, state: State, budget: Budget) -> Iterator[Thought]:
+        if state.ply == 0:  # the centre column wins (Allis 1988); no search needed
+            move = state.parse_move("4")
+            yield Thought(move, WIN - EPS * 41, 41, 0, (move,), final=True)
+            return
+        solver_budget = budget
+        if budget.deadline is not None:
+            share = SOLVER_SHARE * max(0.0, budget.deadline - time.monotonic())
+            solver_budget = Budget(seconds=share, stop=budget.stop).start()
+        try:
+            scores = self._analyse_connect4(state, solver_budget)
+        except Stopped:
+            yield from self._fall_back(state, budget)
+            return
+        best = max(scores.values())
+        move = self.rng.choice([m for m, s in scores.items() if s == best])
+        yield Thought(move, best, 42 - state.ply, self._nodes, (move,), final=True)
+
+    def _fall_back(self, state: State, budget: Budget) -> Iterator[Thought]:
+        """Thoughts of the fallback brain, each marked as not perfect (pv ends in a note)."""
+        from brains.registry import make_brain
+
+        brain = make_brain(self.fallback_spec, self.game, seed=self.seed)
+        note = f"solver out of time: {self.fallback_spec}"
+        self.last_note = note
+        for thought in brain.think(state, budget if budget.deadline else brain.default_budget()):
+            yield Thought(thought.move, thought.score, thought.depth, thought.nodes,
+                          thought.pv, final=False)
+
+    def _analyse_connect4(self, state: State, budget: Budget) -> dict[Any, float]:
+        from brains import c4solver
+
+        position = c4solver.Position.from_moves(_connect4_moves(state))
+        solver = c4solver.Solver(stop=budget.expired)
+        try:
+            per_column = solver.analyse(position)
+        except c4solver.SolverStopped:
+            raise Stopped from None
+        self._nodes = getattr(solver, "nodes", 0)
+        scores: dict[Any, float] = {}
+        for column, score in enumerate(per_column):
+            if score is None:
+                continue
+            move = state.parse_move(str(column + 1))
+            # Pons' score: positive wins, bigger is sooner; stones left decide the distance
+            if score > 0:
+                scores[move] = WIN - EPS * 2 * (22 - score)
+            elif score < 0:
+                scores[move] = -WIN + EPS * 2 * (22 + score)
+            else:
+                scores[move] = 0.0
+        return scores
+
+
+def _connect4_moves(state: State) -> str:
+    """The column string (``"4453"``) of a Connect Four position, for the solver."""
+    for attr in ("moves_string", "history"):
+        value = getattr(state, attr, None)
+        if callable(value):
+            value = value()
+        if isinstance(value, str):
+            return value
+        if isinstance(value, tuple):
+            return "".join(str(c + 1) for c in value)
+    raise UnknownBrainError("perfect: this Connect Four state does not give its move sequence")

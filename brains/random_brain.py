@@ -1,0 +1,26 @@
+"""The random brain: a uniformly random legal move from the injected seed."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Iterator
+
+from brains.protocol import Brain, Budget, Thought
+from engine.protocol import State
+
+
+class RandomBrain(Brain):
+    """Plays a uniformly random legal move."""
+
+    name = "random"
+    OPTIONS: ClassVar[dict[str, type]] = {}
+
+    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+        """One thought: a random legal move (nothing if the game is over)."""
+        moves = state.legal_moves()
+        if moves:
+            move = self.rng.choice(moves)
+            yield Thought(move, None, 0, 0, (move,), final=True)
+
+    def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
+        """Every legal move scores 0: random play has no preference."""
+        return {m: 0.0 for m in state.legal_moves()}

@@ -1,0 +1,222 @@
+"""The brain registry: spec strings, the level table, and ``make_brain``.
+
+A brain spec is ``NAME[:LEVEL][,KEY=VALUE,...]``:
+
+- ``NAME`` is a key of :data:`BRAINS` (``alphabeta``, ``mcts``, …);
+- ``LEVEL`` is ``easy``, ``medium`` or ``hard`` (default ``medium``); each level is a
+  row of options in :data:`LEVELS`, possibly different per game;
+- each ``KEY=VALUE`` overrides one option, e.g. ``alphabeta:hard,eval=weight_place,
+  seconds=1.5`` or ``mcts,simulations=300,rollout=heuristic``. The options a brain
+  takes are its class's ``OPTIONS`` (``parlor brains`` lists them); ``none`` clears a
+  limit (``alphabeta,depth=none,seconds=2``), and booleans read ``true/false``.
+
+Registering a brain is one line in :data:`BRAINS` (its levels are optional rows in
+:data:`LEVELS`; without them every level means the class defaults). Which games a
+brain can play, when not all, is decided here too (:data:`ONLY_FOR`), never inside a
+search.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from brains.protocol import Brain, UnknownBrainError
+from engine.registry import get_game
+
+BRAINS: dict[str, str] = {
+    "random": "brains.random_brain:RandomBrain",
+    "greedy": "brains.greedy:GreedyBrain",
+    "minimax": "brains.minimax:MinimaxBrain",
+    "minimax-tt": "brains.minimax:MinimaxTTBrain",
+    "alphabeta": "brains.alphabeta:AlphaBetaBrain",
+    "mcts": "brains.mcts:MCTSBrain",
+    "perfect": "brains.perfect:PerfectBrain",
+}
+"""Brain name -> ``module:Class``; a brain whose module is missing is not offered."""
+
+LEVEL_NAMES = ("easy", "medium", "hard")
+DEFAULT_LEVEL = "medium"
+
+MINIMAX_DEPTHS: dict[str, tuple[int, int, int]] = {
+    "connect4": (3, 6, 7),  # report 004
+    "tictactoe": (2, 4, 9),
+    "reversi": (2, 3, 4),
+    "checkers": (2, 4, 6),
+    "morris": (2, 3, 4),
+}
+"""Plain minimax depth per game at easy / medium / hard."""
+
+ALPHABETA_DEPTHS: dict[str, tuple[int, int]] = {
+    "connect4": (4, 7),
+    "tictactoe": (2, 9),
+    "reversi": (2, 4),
+    "checkers": (3, 6),
+    "morris": (2, 5),
+}
+"""Alpha-beta depth per game at easy / medium (hard is timed)."""
+
+GAME_CLOCK: dict[str, float] = {
+    "connect4": 45.0, "tictactoe": 6.0, "reversi": 60.0, "checkers": 80.0, "morris": 60.0,
+}
+"""Seconds of thinking ``alphabeta:hard`` may spend on a whole game."""
+
+
+def _per_game(table: dict[str, tuple[int, ...]], index: int) -> dict[str, int]:
+    return {game: depths[index] for game, depths in table.items()}
+
+
+LEVELS: dict[str, dict[str, dict[str, Any]]] = {
+    "minimax": {
+        level: {"depth": _per_game(MINIMAX_DEPTHS, i), "seconds": 10.0}
+        for i, level in enumerate(LEVEL_NAMES)
+    },
+    "alphabeta": {
+        "easy": {"depth": _per_game(ALPHABETA_DEPTHS, 0), "seconds": 10.0},
+        "medium": {"depth": _per_game(ALPHABETA_DEPTHS, 1), "seconds": 10.0},
+        "hard": {"depth": None, "clock": GAME_CLOCK, "max_seconds": 3.0},
+    },
+    "mcts": {
+        "easy": {"simulations": 200, "seconds": 1.0},
+        "medium": {"simulations": 1000, "seconds": 2.0},
+        "hard": {"simulations": 5000, "seconds": 3.0},
+    },
+}
+"""Brain -> level -> options. A value that is a dict is looked up by game id."""
+LEVELS["minimax-tt"] = LEVELS["minimax"]
+
+PERFECT: dict[str, dict[str, Any]] = {
+    "tictactoe": {"method": "search"},
+    "connect4": {"method": "connect4", "seconds": 3.0},
+}
+"""The games ``perfect`` can play, and how."""
+
+ONLY_FOR: dict[str, dict[str, dict[str, Any]]] = {"perfect": PERFECT}
+"""Brains that play only some games: brain -> game -> options forced for that game."""
+
+
+@dataclass(frozen=True)
+class BrainInfo:
+    """What ``parlor brains`` shows for one brain."""
+
+    name: str
+    description: str
+    options: tuple[str, ...]
+    levels: dict[str, dict[str, Any]] = field(default_factory=dict)
+    games: tuple[str, ...] | None = None
+    """The games it plays; None for all."""
+
+
+def parse_spec(spec: str) -> tuple[str, str | None, dict[str, str]]:
+    """``"alphabeta:hard,seconds=2"`` -> ``("alphabeta", "hard", {"seconds": "2"})``."""
+    head, *pairs = [part.strip() for part in str(spec).strip().split(",")]
+    name, _, level = head.partition(":")
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise UnknownBrainError(f"brain option {pair!r} in {spec!r} is not KEY=VALUE")
+        options[key.strip().lower()] = value.strip()
+    return name.strip().lower(), (level.strip().lower() or None), options
+
+
+def brain_class(name: str) -> type[Brain]:
+    """The class registered as ``name``; UnknownBrainError lists the known names."""
+    path = BRAINS.get(name)
+    if path is None:
+        raise UnknownBrainError(f"unknown brain {name!r}; known: {', '.join(available_brains())}")
+    module, _, cls = path.partition(":")
+    try:
+        return getattr(importlib.import_module(module), cls)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        raise UnknownBrainError(f"brain {name!r} is not installed ({module} is missing)") from None
+
+
+def available_brains() -> list[str]:
+    """Names of the registered brains whose modules exist."""
+    return [name for name in BRAINS if importlib.util.find_spec(BRAINS[name].partition(":")[0])]
+
+
+def _coerce(brain: str, key: str, kind: type, text: Any) -> Any:
+    if not isinstance(text, str):
+        return text
+    if text.lower() == "none":
+        return None
+    if kind is bool:
+        if text.lower() in ("true", "yes", "on", "1"):
+            return True
+        if text.lower() in ("false", "no", "off", "0"):
+            return False
+    else:
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    raise UnknownBrainError(f"{brain}: option {key}={text!r} is not a {kind.__name__}")
+
+
+def level_options(name: str, level: str, game_id: str) -> dict[str, Any]:
+    """The options ``name:level`` means in ``game_id`` (per-game values resolved)."""
+    row = LEVELS.get(name, {}).get(level, {})
+    return {k: (v.get(game_id) if isinstance(v, dict) else v) for k, v in row.items()}
+
+
+def check_available(name: str, game_id: str) -> dict[str, Any]:
+    """The options forced for ``name`` in ``game_id``; a clear error if it cannot play it."""
+    games = ONLY_FOR.get(name)
+    if games is None:
+        return {}
+    if game_id not in games:
+        raise UnknownBrainError(
+            f"{name} play is not available for {game_id}; choose alphabeta:hard or "
+            f"mcts:hard ({name} plays: {', '.join(sorted(games))})"
+        )
+    return dict(games[game_id])
+
+
+def make_brain(spec: str, game_id: str, seed: int | None = None) -> Brain:
+    """A new brain for ``game_id`` from a spec string (see the module docstring).
+
+    Raises UnknownGameError for an unknown game, and UnknownBrainError (a ValueError)
+    for an unknown brain, level or option, or a brain that cannot play that game.
+    """
+    game = get_game(game_id).id
+    name, level, given = parse_spec(spec)
+    cls = brain_class(name)
+    forced = check_available(name, game)
+    level = level or DEFAULT_LEVEL
+    if level not in LEVEL_NAMES:
+        raise UnknownBrainError(f"unknown level {level!r} for {name}; known: {', '.join(LEVEL_NAMES)}")
+    allowed: dict[str, type] = getattr(cls, "OPTIONS", {})
+    options = {k: v for k, v in level_options(name, level, game).items() if k in allowed}
+    options.update(forced)
+    for key, text in given.items():
+        if key not in allowed:
+            known = ", ".join(allowed) or "none"
+            raise UnknownBrainError(f"{name}: unknown option {key!r}; options: {known}")
+        options[key] = _coerce(name, key, allowed[key], text)
+    return cls(game, seed=seed, spec=str(spec).strip(), **options)
+
+
+def list_brains(game_id: str | None = None) -> list[BrainInfo]:
+    """Every installed brain (only those that play ``game_id`` when it is given)."""
+    if game_id is not None:
+        game_id = get_game(game_id).id
+    out = []
+    for name in available_brains():
+        games = ONLY_FOR.get(name)
+        if game_id is not None and games is not None and game_id not in games:
+            continue
+        cls = brain_class(name)
+        doc = (cls.__doc__ or name).strip().splitlines()[0]
+        if game_id is None:
+            levels = {lv: dict(LEVELS.get(name, {}).get(lv, {})) for lv in LEVEL_NAMES}
+        else:
+            levels = {lv: {**level_options(name, lv, game_id), **(games or {}).get(game_id, {})}
+                      for lv in LEVEL_NAMES}
+        out.append(BrainInfo(name, doc, tuple(getattr(cls, "OPTIONS", {})), levels,
+                             tuple(sorted(games)) if games is not None else None))
+    return out

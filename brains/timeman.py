@@ -1,0 +1,97 @@
+"""Per-move time management for a game clock, after report 002 (checkers).
+
+The base allotment is the time left on the brain's clock divided by the moves it still
+expects to play, plus a small constant (report 002: ``remaining / moves + 0.05 s``). It
+is then scaled by how critical the position is, in report 002's order of priority:
+
+- a single legal move is played at once (no time);
+- a piece is attacked but can escape: 180 % (some of our moves let the opponent capture,
+  others do not);
+- a piece will be lost whatever we do: 150 % (every move lets the opponent capture);
+- otherwise a game may supply its own factor (report 002 gives 130 % when two or more
+  pieces hold the centre) through its heuristics module's optional ``time_factor(state)``.
+
+Captures are recognised from the notation alone (RULES.md writes every capture with an
+``x``: ``15x24``, ``b4xe3``), so no game is special-cased here. A heuristics module may
+also define ``moves_left(state)``, the moves the side to move still expects to play;
+otherwise ``DEFAULT_MOVES_LEFT`` is used. No move gets more than ``max_seconds``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from engine.protocol import State
+
+MARGIN = 0.05
+"""Seconds added to every allotment (report 002)."""
+ATTACKED_CAN_ESCAPE = 1.8
+PIECE_WILL_BE_LOST = 1.5
+DEFAULT_MOVES_LEFT = 20.0
+MIN_MOVES_LEFT = 4.0
+
+
+def is_capture(state: State, move: Any) -> bool:
+    """True if ``move`` captures, judged from its notation (captures contain ``x``)."""
+    return "x" in state.format_move(move)
+
+
+def threat_factor(state: State) -> float:
+    """1.8 if a piece is attacked but can escape, 1.5 if one will be lost, else 1.0."""
+    moves = state.legal_moves()
+    exposed = 0
+    for move in moves:
+        child = state.play(move)
+        if any(is_capture(child, reply) for reply in child.legal_moves()):
+            exposed += 1
+    if exposed == 0:
+        return 1.0
+    return PIECE_WILL_BE_LOST if exposed == len(moves) else ATTACKED_CAN_ESCAPE
+
+
+class TimeManager:
+    """A game clock for one brain: how long to think on each move, and what is left.
+
+    ``clock`` is the brain's thinking time for the whole game in seconds. A position
+    with fewer plies than the last one seen starts a new game (the clock is reset).
+    """
+
+    def __init__(self, game: str, clock: float, max_seconds: float = 3.0):
+        self.clock = float(clock)
+        self.max_seconds = float(max_seconds)
+        self.used = 0.0
+        self._last_ply = -1
+        self._moves_left: Callable[[State], float] | None = None
+        self._factor: Callable[[State], float] | None = None
+        try:
+            from brains.heuristics import heuristics_module
+
+            module = heuristics_module(game)
+        except ValueError:
+            return
+        self._moves_left = getattr(module, "moves_left", None)
+        self._factor = getattr(module, "time_factor", None)
+
+    def remaining(self) -> float:
+        """Seconds left on the clock."""
+        return max(0.0, self.clock - self.used)
+
+    def allot(self, state: State) -> float:
+        """Seconds to spend on ``state``'s move (0 for a single legal move)."""
+        if state.ply < self._last_ply:
+            self.used = 0.0
+        self._last_ply = state.ply
+        moves = state.legal_moves()
+        if len(moves) <= 1:
+            return 0.0
+        expected = self._moves_left(state) if self._moves_left else DEFAULT_MOVES_LEFT
+        base = self.remaining() / max(MIN_MOVES_LEFT, expected) + MARGIN
+        factor = threat_factor(state)
+        if factor == 1.0 and self._factor is not None:
+            factor = self._factor(state)
+        return min(self.max_seconds, base * factor)
+
+    def spent(self, state: State, seconds: float) -> None:
+        """Charge ``seconds`` of thinking on ``state`` to the clock."""
+        self._last_ply = state.ply
+        self.used += seconds
