@@ -1,0 +1,381 @@
+"""The arena: brains play games, matches and round-robin tournaments against each other.
+
+Everything is reproducible from one seed. Each game is a pure function of its
+:class:`GameTask` (game, options, the two brain specs, the seeds derived from the match
+seed and the game's index, and the number of random opening plies), so games can run in
+any order or in parallel worker processes (``jobs``, joblib's loky backend) and give the
+same results. Brains are made fresh for every game from their specs, so no state leaks
+from one game to the next. Time-limited brains are only as reproducible as the clock.
+
+In a match the two brains alternate sides game by game; games ``2k`` and ``2k + 1`` share
+the same random opening (and, for games with a ``seed`` option, the same random start),
+with the sides swapped, which cancels most of the luck of the opening.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from brains.protocol import Brain, Budget
+from brains.ratings import EloEstimate, Rating, bradley_terry, elo_estimate
+from engine.record import GameRecord
+from engine.registry import get_game
+
+BrainFactory = Callable[..., Brain]
+"""``factory(spec, game_id, seed=...) -> Brain``; by default ``brains.registry.make_brain``."""
+Progress = Callable[[int, int, "GameResult"], None]
+"""Called as ``progress(done, total, result)`` after each game finishes."""
+
+DEFAULT_OPENING_PLIES: dict[str, int] = {
+    "tictactoe": 1,
+    "connect4": 2,
+    "reversi": 4,
+    "checkers": 4,
+    "morris": 2,
+}
+"""Random plies played before the brains take over, per game, unless told otherwise."""
+
+
+class ArenaError(RuntimeError):
+    """A brain broke the protocol during a game (an illegal move, or no move at all)."""
+
+
+def derive_seed(*parts: object) -> int:
+    """A 32-bit seed determined by ``parts`` (stable across processes and platforms)."""
+    text = ":".join(str(p) for p in ("parlor-arena", *parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big")
+
+
+def default_opening_plies(game_id: str) -> int:
+    """The number of random opening plies used for ``game_id`` by default."""
+    return DEFAULT_OPENING_PLIES.get(game_id, 0)
+
+
+def _factory(factory: BrainFactory | None) -> BrainFactory:
+    if factory is not None:
+        return factory
+    from brains.registry import make_brain
+
+    return make_brain
+
+
+# --------------------------------------------------------------------------- one game
+
+
+@dataclass(frozen=True, slots=True)
+class GameTask:
+    """Everything one game needs; picklable, so it can run in a worker process."""
+
+    game: str
+    first: str
+    """Spec of the brain playing the first side."""
+    second: str
+    options: dict[str, Any]
+    seed: int
+    """Seeds the two brains (tie-breaks)."""
+    opening_seed: int
+    """Seeds the random opening and, for games with a ``seed`` option, the start."""
+    opening_plies: int = 0
+    budget_seconds: float | None = None
+    index: int = 0
+    """Position of the game in its match or tournament."""
+    a_first: bool = True
+    """True when the match's brain A plays the first side."""
+    tags: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """A finished game: its task and its record."""
+
+    task: GameTask
+    record: GameRecord
+
+    @property
+    def index(self) -> int:
+        """Position of the game in its match or tournament."""
+        return self.task.index
+
+    @property
+    def result(self) -> str:
+        """``1-0``, ``0-1`` or ``1/2-1/2`` from the first player's view."""
+        return self.record.result
+
+    @property
+    def a_points(self) -> float:
+        """Points of the match's brain A in this game: 1, 1/2 or 0."""
+        first = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[self.result]
+        return first if self.task.a_first else 1.0 - first
+
+
+def play_game(game_id: str, first_spec: str, second_spec: str, seed: int,
+              options: dict[str, Any] | None = None, opening_plies: int = 0,
+              budget_seconds: float | None = None, *, opening_seed: int | None = None,
+              brain_factory: BrainFactory | None = None,
+              tags: dict[str, str] | None = None) -> GameRecord:
+    """Play one game between two brain specs and return its record.
+
+    ``seed`` seeds both brains; ``opening_seed`` (default: ``seed``) seeds the
+    ``opening_plies`` random moves played first and, when the game has a ``seed`` option
+    that ``options`` does not set, the game's own random start. ``budget_seconds`` limits
+    each move (default: each brain's own budget).
+    """
+    task = GameTask(game_id, first_spec, second_spec, dict(options or {}), seed,
+                    seed if opening_seed is None else opening_seed, opening_plies,
+                    budget_seconds, tags=dict(tags or {}))
+    return run_task(task, brain_factory).record
+
+
+def _start_options(task: GameTask) -> dict[str, Any]:
+    """The task's options plus, for games with a random start, a seed for it."""
+    options = dict(task.options)
+    names = {opt.name for opt in get_game(task.game).options}
+    if "seed" in names and "seed" not in options:
+        options["seed"] = derive_seed(task.opening_seed, "start")
+    return options
+
+
+def run_task(task: GameTask, brain_factory: BrainFactory | None = None) -> GameResult:
+    """Play the game ``task`` describes (a pure function of the task, time limits aside)."""
+    make = _factory(brain_factory)
+    state = get_game(task.game).initial(**_start_options(task))
+    start, moves = state, []
+    rng = random.Random(derive_seed(task.opening_seed, "opening"))
+    for _ in range(task.opening_plies):
+        legal = state.legal_moves()
+        if not legal:
+            break
+        going_on = [m for m in legal if not state.play(m).is_terminal()]
+        move = rng.choice(going_on or legal)
+        moves.append(move)
+        state = state.play(move)
+    opening = len(moves)
+    brains = (make(task.first, task.game, seed=derive_seed(task.seed, "first")),
+              make(task.second, task.game, seed=derive_seed(task.seed, "second")))
+    while legal := state.legal_moves():
+        brain = brains[state.to_move]
+        budget = Budget(seconds=task.budget_seconds) if task.budget_seconds else None
+        move = brain.choose(state, budget)
+        if move not in legal:
+            raise ArenaError(f"{task.game}: {brain.spec} chose {move!r}, not a legal move "
+                             f"at ply {state.ply} (game {task.index + 1}, seed {task.seed})")
+        moves.append(move)
+        state = state.play(move)
+    tags = {"Event": "parlor arena", "Round": str(task.index + 1),
+            "First": task.first, "Second": task.second, **task.tags}
+    record = GameRecord.from_moves(start, moves, **tags)
+    if opening:
+        record.comments[opening] = f"end of the random opening ({opening} plies)"
+    return GameResult(task, record)
+
+
+def run_tasks(tasks: Sequence[GameTask], jobs: int = 1, progress: Progress | None = None,
+              brain_factory: BrainFactory | None = None) -> list[GameResult]:
+    """Play every task, ``jobs`` at a time (worker processes when > 1), in task order.
+
+    The results do not depend on ``jobs``: each game depends only on its task.
+    """
+    results: dict[int, GameResult] = {}
+
+    def done(position: int, result: GameResult) -> None:
+        results[position] = result
+        if progress is not None:
+            progress(len(results), len(tasks), result)
+
+    if jobs <= 1 or len(tasks) <= 1:
+        for position, task in enumerate(tasks):
+            done(position, run_task(task, brain_factory))
+    else:
+        from joblib import Parallel, delayed
+
+        parallel = Parallel(n_jobs=min(jobs, len(tasks)), backend="loky",
+                            return_as="generator_unordered")
+        for position, result in parallel(delayed(_run_numbered)(k, t, brain_factory)
+                                         for k, t in enumerate(tasks)):
+            done(position, result)
+    return [results[k] for k in range(len(tasks))]
+
+
+def _run_numbered(position: int, task: GameTask,
+                  brain_factory: BrainFactory | None) -> tuple[int, GameResult]:
+    """:func:`run_task` that also returns the task's position (for unordered workers)."""
+    return position, run_task(task, brain_factory)
+
+
+def check_setup(game_id: str, specs: Iterable[str], options: dict[str, Any] | None = None,
+                brain_factory: BrainFactory | None = None) -> None:
+    """Raise the engine's or the registry's ValueError for a bad game, option or spec."""
+    get_game(game_id).initial(**(options or {}))
+    make = _factory(brain_factory)
+    for spec in specs:
+        make(spec, game_id, seed=0)
+
+
+# --------------------------------------------------------------------------- matches
+
+
+def match_tasks(game_id: str, a: str, b: str, games: int, seed: int = 0,
+                options: dict[str, Any] | None = None, opening_plies: int | None = None,
+                budget_seconds: float | None = None, first_index: int = 0,
+                tags: dict[str, str] | None = None) -> list[GameTask]:
+    """The games of an ``a`` against ``b`` match: sides alternate, A first in game 1.
+
+    Game ``i`` seeds its brains from ``(seed, i)``; its opening comes from
+    ``(seed, i // 2)``, so each opening is played once with each brain on each side.
+    """
+    plies = default_opening_plies(game_id) if opening_plies is None else opening_plies
+    tasks = []
+    for i in range(games):
+        a_first = i % 2 == 0
+        tasks.append(GameTask(
+            game_id, a if a_first else b, b if a_first else a, dict(options or {}),
+            seed=derive_seed(seed, "game", i), opening_seed=derive_seed(seed, "opening", i // 2),
+            opening_plies=plies, budget_seconds=budget_seconds, index=first_index + i,
+            a_first=a_first, tags=dict(tags or {})))
+    return tasks
+
+
+@dataclass
+class MatchResult:
+    """The games of a match between brains A and B, and what they add up to."""
+
+    game: str
+    a: str
+    b: str
+    seed: int
+    options: dict[str, Any]
+    results: list[GameResult]
+
+    @property
+    def games(self) -> int:
+        """Number of games played."""
+        return len(self.results)
+
+    def counts(self, a_first: bool | None = None) -> tuple[int, int, int]:
+        """(A's wins, draws, B's wins), over all games or those where A was first/second."""
+        points = [r.a_points for r in self.results if a_first is None or r.task.a_first == a_first]
+        return points.count(1.0), points.count(0.5), points.count(0.0)
+
+    @property
+    def a_score(self) -> float:
+        """A's points per game (wins + draws / 2) / games; 0.5 for an empty match."""
+        a_wins, draws, _ = self.counts()
+        return (a_wins + draws / 2.0) / self.games if self.games else 0.5
+
+    def elo(self) -> EloEstimate:
+        """A's Elo advantage over B with its 95 % confidence interval."""
+        return elo_estimate(*self.counts())
+
+    def summary(self) -> dict[str, Any]:
+        """The match as the JSON object ``parlor match --json`` prints."""
+        a_wins, draws, b_wins = self.counts()
+        elo = self.elo()
+        return {
+            "game": self.game, "a": self.a, "b": self.b, "games": self.games,
+            "a_wins": a_wins, "b_wins": b_wins, "draws": draws,
+            "a_score": round(self.a_score, 6), "elo_diff": round(elo.diff, 1),
+            "elo_ci95": [round(elo.lo, 1), round(elo.hi, 1)],
+            "seed": self.seed, "options": self.options,
+        }
+
+
+def match(game_id: str, a: str, b: str, games: int, seed: int = 0, jobs: int = 1,
+          options: dict[str, Any] | None = None, opening_plies: int | None = None,
+          budget_seconds: float | None = None, progress: Progress | None = None,
+          brain_factory: BrainFactory | None = None) -> MatchResult:
+    """Play ``games`` games of ``a`` against ``b`` (sides alternating); see :func:`match_tasks`.
+
+    The game, the options and both specs are checked first, so a bad spec fails before
+    any game starts. The same arguments give the same results whatever ``jobs`` is.
+    """
+    if games < 1:
+        raise ValueError(f"a match needs at least one game, not {games}")
+    options = dict(options or {})
+    check_setup(game_id, (a, b), options, brain_factory)
+    tasks = match_tasks(game_id, a, b, games, seed, options, opening_plies, budget_seconds,
+                        tags={"Event": f"parlor match {a} vs {b}"})
+    results = run_tasks(tasks, jobs, progress, brain_factory)
+    return MatchResult(game_id, a, b, seed, options, results)
+
+
+# --------------------------------------------------------------------------- tournaments
+
+
+@dataclass
+class TournamentResult:
+    """A round robin: one match per pair of players, in the players' order."""
+
+    game: str
+    players: list[str]
+    seed: int
+    options: dict[str, Any]
+    matches: dict[tuple[str, str], MatchResult]
+
+    def score(self, row: str, col: str) -> float | None:
+        """``row``'s points per game against ``col`` (None on the diagonal)."""
+        if (row, col) in self.matches:
+            return self.matches[row, col].a_score
+        if (col, row) in self.matches:
+            return 1.0 - self.matches[col, row].a_score
+        return None
+
+    def pair_counts(self) -> dict[tuple[str, str], tuple[int, int, int]]:
+        """``(a, b) -> (a's wins, draws, b's wins)`` for every pairing."""
+        return {pair: m.counts() for pair, m in self.matches.items()}
+
+    def ratings(self, bootstrap: int = 200) -> list[Rating]:
+        """Bradley-Terry ratings (Elo scale, mean 0) with 95 % bootstrap intervals, best first."""
+        return bradley_terry(self.players, self.pair_counts(), bootstrap=bootstrap,
+                             seed=self.seed)
+
+    def summary(self, ratings: list[Rating] | None = None) -> dict[str, Any]:
+        """The tournament as a JSON-ready object: pairings, score table and ratings."""
+        ratings = self.ratings() if ratings is None else ratings
+        return {
+            "game": self.game, "options": self.options, "seed": self.seed,
+            "players": self.players,
+            "pairs": [m.summary() for m in self.matches.values()],
+            "table": {row: {col: self.score(row, col) for col in self.players if col != row}
+                      for row in self.players},
+            "ratings": [{"player": r.player, "elo": round(r.elo, 1),
+                         "ci95": [round(r.lo, 1), round(r.hi, 1)],
+                         "games": r.games, "score": round(r.score, 6)} for r in ratings],
+        }
+
+
+def tournament(game_id: str, players: Sequence[str], games: int, seed: int = 0,
+               jobs: int = 1, options: dict[str, Any] | None = None,
+               opening_plies: int | None = None, budget_seconds: float | None = None,
+               progress: Progress | None = None,
+               brain_factory: BrainFactory | None = None) -> TournamentResult:
+    """A round robin of ``games``-game matches between every pair of ``players``.
+
+    Every game of every pairing goes into one pool, so ``jobs`` workers stay busy. Each
+    pairing's match seed comes from ``seed`` and the two specs, so a pairing plays the
+    same games whoever else takes part.
+    """
+    players = list(players)
+    if len(players) < 2:
+        raise ValueError("a tournament needs at least two players")
+    if len(set(players)) != len(players):
+        raise ValueError("each player may appear only once in a tournament")
+    if games < 1:
+        raise ValueError(f"each pairing needs at least one game, not {games}")
+    options = dict(options or {})
+    check_setup(game_id, players, options, brain_factory)
+    pairs = [(a, b) for i, a in enumerate(players) for b in players[i + 1:]]
+    tasks: list[GameTask] = []
+    for a, b in pairs:
+        tasks += match_tasks(game_id, a, b, games, derive_seed(seed, "pair", a, b), options,
+                             opening_plies, budget_seconds, first_index=len(tasks),
+                             tags={"Event": f"parlor tournament {a} vs {b}"})
+    results = run_tasks(tasks, jobs, progress, brain_factory)
+    matches = {
+        (a, b): MatchResult(game_id, a, b, derive_seed(seed, "pair", a, b), options,
+                            results[k * games:(k + 1) * games])
+        for k, (a, b) in enumerate(pairs)
+    }
+    return TournamentResult(game_id, players, seed, options, matches)

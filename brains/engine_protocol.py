@@ -1,0 +1,287 @@
+"""The ``parlor engine`` line protocol: Parlor's brains for other programs, UCI/GTP style.
+
+One command per input line, answered on output and flushed at once. One-line answers
+are ``ok``, a value line, or a line starting with ``error``; multi-line answers end with
+a fixed last line (``ok`` or ``bestmove …``). A bad line never ends the session. See
+``docs/ENGINE.md`` for the commands and an example session. :class:`EngineSession`
+works on any text streams, so tests drive it with ``io.StringIO``.
+"""
+
+from __future__ import annotations
+
+import shlex
+import time
+from typing import Any, Callable, Iterable, TextIO
+
+from brains.protocol import Brain, Budget, Thought
+from engine.protocol import State
+
+BrainFactory = Callable[..., Brain]
+"""``factory(spec, game_id, seed=...) -> Brain``; by default ``brains.registry.make_brain``."""
+
+COMMANDS = ("games", "brains", "new", "moves", "play", "legal", "show", "go", "analyse",
+            "seed", "isready", "help", "quit")
+"""Every command the engine understands, in the order ``help`` lists them."""
+
+
+class EngineError(ValueError):
+    """A line the engine cannot carry out; its message follows ``error`` on the output."""
+
+
+def _default_factory() -> BrainFactory:
+    from brains.registry import make_brain
+
+    return make_brain
+
+
+def _default_brain_names() -> list[str]:
+    """Brain names from the registry, whatever shape ``list_brains()`` returns them in."""
+    from brains.registry import list_brains
+
+    names = []
+    for item in list_brains():
+        if isinstance(item, str):
+            names.append(item)
+        elif isinstance(item, tuple):
+            names.append(str(item[0]))
+        else:
+            names.append(str(getattr(item, "name", item)))
+    return names
+
+
+def format_score(score: float | None) -> str:
+    """A score as the protocol writes it (``0.25``, ``-1``; ``none`` when unknown)."""
+    if score is None:
+        return "none"
+    return format(float(score), ".6g")
+
+
+def format_line(state: State, moves: Iterable[Any]) -> str:
+    """A sequence of moves from ``state`` in notation (stops at the first illegal one)."""
+    texts = []
+    for move in moves:
+        if move not in state.legal_moves():
+            break
+        texts.append(state.format_move(move))
+        state = state.play(move)
+    return " ".join(texts)
+
+
+class EngineSession:
+    """One engine conversation: the current game and position, and the output stream."""
+
+    def __init__(self, out: TextIO, *, seed: int = 0,
+                 brain_factory: BrainFactory | None = None,
+                 brain_names: Callable[[], list[str]] | None = None):
+        self.out = out
+        self.seed = seed
+        """Seed given to every brain that ``go`` or ``analyse`` makes."""
+        self._factory = brain_factory
+        self._brain_names = brain_names or _default_brain_names
+        self.start: State | None = None
+        """The start position of the current game (None before ``new``)."""
+        self.state: State | None = None
+        """The current position (None before ``new``)."""
+
+    # -- the loop ---------------------------------------------------------------------
+    def run(self, lines: Iterable[str]) -> int:
+        """Answer every line until ``quit`` or the end of input; returns the exit status 0."""
+        for line in lines:
+            if not self.handle(line):
+                break
+        return 0
+
+    def handle(self, line: str) -> bool:
+        """Answer one input line; False when the session should end."""
+        try:
+            words = shlex.split(line, comments=True)
+        except ValueError as exc:
+            self._say(f"error cannot read the line: {exc}")
+            return True
+        if not words:
+            return True
+        command, args = words[0].lower(), words[1:]
+        if command == "quit":
+            return False
+        method = getattr(self, f"cmd_{command}", None) if command in COMMANDS else None
+        try:
+            if method is None:
+                raise EngineError(f"unknown command {command!r}; commands: "
+                                  + " ".join(COMMANDS))
+            method(args)
+        except ValueError as exc:
+            self._say(f"error {exc}")
+        except Exception as exc:  # a broken brain must not end the session
+            self._say(f"error internal: {type(exc).__name__}: {exc}")
+        return True
+
+    def _say(self, *lines: str) -> None:
+        for line in lines:
+            self.out.write(line + "\n")
+        self.out.flush()
+
+    def _position(self) -> State:
+        if self.state is None:
+            raise EngineError("no game: send 'new GAME' first")
+        return self.state
+
+    def _brain(self, spec: str) -> Brain:
+        state = self._position()
+        factory = self._factory or _default_factory()
+        return factory(spec, state.GAME, seed=self.seed)
+
+    @staticmethod
+    def _seconds(text: str) -> float:
+        try:
+            seconds = float(text)
+        except ValueError:
+            raise EngineError(f"seconds {text!r} is not a number") from None
+        if not 0 < seconds < 1e6:
+            raise EngineError(f"seconds {text!r} must be positive")
+        return seconds
+
+    @staticmethod
+    def _arity(args: list[str], least: int, most: int, usage: str) -> None:
+        if not least <= len(args) <= most:
+            raise EngineError(f"usage: {usage}")
+
+    # -- commands ---------------------------------------------------------------------
+    def cmd_games(self, args: list[str]) -> None:
+        """``games`` -> the game ids on one line."""
+        from engine.registry import GAMES
+
+        self._arity(args, 0, 0, "games")
+        self._say(" ".join(GAMES))
+
+    def cmd_brains(self, args: list[str]) -> None:
+        """``brains`` -> the brain names on one line."""
+        self._arity(args, 0, 0, "brains")
+        self._say(" ".join(self._brain_names()))
+
+    def cmd_new(self, args: list[str]) -> None:
+        """``new GAME [KEY=VALUE ...]`` -> ``ok``; the position is the start."""
+        from engine.protocol import OptionError
+        from engine.registry import new_game
+
+        self._arity(args, 1, 99, "new GAME [KEY=VALUE ...]")
+        options = {}
+        for pair in args[1:]:
+            name, sep, value = pair.partition("=")
+            if not sep or not name:
+                raise OptionError(f"option {pair!r} is not KEY=VALUE")
+            options[name] = value
+        self.start = self.state = new_game(args[0], **options)
+        self._say("ok")
+
+    def cmd_moves(self, args: list[str]) -> None:
+        """``moves [M1 M2 ...]`` -> ``ok``; the position after those moves from the start."""
+        self._position()
+        assert self.start is not None
+        self.state = self._replay(self.start, args)
+        self._say("ok")
+
+    def cmd_play(self, args: list[str]) -> None:
+        """``play M1 [M2 ...]`` -> ``ok``; plays the moves from the current position."""
+        self._arity(args, 1, 10_000, "play MOVE [MOVE ...]")
+        self.state = self._replay(self._position(), args)
+        self._say("ok")
+
+    @staticmethod
+    def _replay(state: State, texts: list[str]) -> State:
+        """The position after ``texts``; the first bad move raises, naming its number."""
+        for number, text in enumerate(texts, 1):
+            try:
+                state = state.play_text(text)
+            except ValueError as exc:
+                raise EngineError(f"move {number}: {exc}") from None
+        return state
+
+    def cmd_legal(self, args: list[str]) -> None:
+        """``legal`` -> the legal moves on one line (an empty line when the game is over)."""
+        self._arity(args, 0, 0, "legal")
+        state = self._position()
+        self._say(" ".join(state.format_move(m) for m in state.legal_moves()))
+
+    def cmd_show(self, args: list[str]) -> None:
+        """``show`` -> the board, a status line, then ``ok``."""
+        self._arity(args, 0, 0, "show")
+        state = self._position()
+        outcome = state.outcome()
+        status = (f"result {outcome.result.value} {outcome.termination}" if outcome
+                  else f"tomove {state.PLAYERS[state.to_move]} ply {state.ply}")
+        self._say(*str(state).splitlines(), status, "ok")
+
+    def cmd_go(self, args: list[str]) -> None:
+        """``go SPEC [SECONDS]`` -> ``info`` lines as the brain thinks, then ``bestmove MOVE``."""
+        self._arity(args, 1, 2, "go SPEC [SECONDS]")
+        state = self._playable()
+        brain = self._brain(args[0])
+        budget = (Budget(seconds=self._seconds(args[1])) if len(args) > 1
+                  else brain.default_budget())
+        budget.start()
+        started = time.monotonic()
+        best: Thought | None = None
+        for thought in brain.think(state, budget):
+            best = thought
+            self._say(self._info(state, thought, time.monotonic() - started))
+        move = best.move if best is not None else brain.rng.choice(state.legal_moves())
+        self._say(f"bestmove {state.format_move(move)}")
+
+    @staticmethod
+    def _info(state: State, thought: Thought, elapsed: float) -> str:
+        parts = ["info", "depth", str(thought.depth)]
+        if thought.score is not None:
+            parts += ["score", format_score(thought.score)]
+        parts += ["nodes", str(thought.nodes), "time", str(round(elapsed * 1000))]
+        pv = format_line(state, thought.pv or (thought.move,))
+        if pv:
+            parts += ["pv", pv]
+        return " ".join(parts)
+
+    def cmd_analyse(self, args: list[str]) -> None:
+        """``analyse SPEC [SECONDS]`` -> ``MOVE SCORE`` per legal move, best first, then ``ok``."""
+        self._arity(args, 1, 2, "analyse SPEC [SECONDS]")
+        state = self._playable()
+        brain = self._brain(args[0])
+        budget = (Budget(seconds=self._seconds(args[1])) if len(args) > 1
+                  else brain.default_budget())
+        try:
+            scores = brain.analyse(state, budget.start())
+        except NotImplementedError:
+            raise EngineError(f"brain {args[0]!r} cannot analyse positions") from None
+        ranked = sorted(scores.items(), key=lambda item: -item[1])
+        self._say(*(f"{state.format_move(m)} {format_score(s)}" for m, s in ranked), "ok")
+
+    def _playable(self) -> State:
+        state = self._position()
+        outcome = state.outcome()
+        if outcome is not None:
+            raise EngineError(f"the game is over ({outcome.result.value}, "
+                              f"{outcome.termination})")
+        return state
+
+    def cmd_seed(self, args: list[str]) -> None:
+        """``seed N`` -> ``ok``; later brains are seeded with N."""
+        self._arity(args, 1, 1, "seed N")
+        try:
+            self.seed = int(args[0])
+        except ValueError:
+            raise EngineError(f"seed {args[0]!r} is not an integer") from None
+        self._say("ok")
+
+    def cmd_isready(self, args: list[str]) -> None:
+        """``isready`` -> ``readyok`` (a ping, as in UCI)."""
+        self._say("readyok")
+
+    def cmd_help(self, args: list[str]) -> None:
+        """``help`` -> the commands on one line."""
+        self._say(" ".join(COMMANDS))
+
+
+def run_engine(stdin: TextIO, stdout: TextIO, *, seed: int = 0,
+               brain_factory: BrainFactory | None = None,
+               brain_names: Callable[[], list[str]] | None = None) -> int:
+    """Run a session reading commands from ``stdin`` and answering on ``stdout``."""
+    session = EngineSession(stdout, seed=seed, brain_factory=brain_factory,
+                            brain_names=brain_names)
+    return session.run(iter(stdin.readline, ""))
