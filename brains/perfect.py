@@ -46,6 +46,8 @@ class PerfectBrain(Brain):
         self._memo: dict[Hashable, float] = {}
         self._nodes = 0
         self._budget = Budget()
+        self._solver: Any = None
+        self.last_note = ""
 
     def default_budget(self) -> Budget:
         return Budget(seconds=self.seconds)
@@ -115,26 +117,30 @@ class PerfectBrain(Brain):
         yield Thought(move, best, 42 - state.ply, self._nodes, (move,), final=True)
 
     def _fall_back(self, state: State, budget: Budget) -> Iterator[Thought]:
-        """Thoughts of the fallback brain, each marked as not perfect (pv ends in a note)."""
+        """Thoughts of the fallback brain, each with a note saying the move is not proven."""
         from brains.registry import make_brain
 
         brain = make_brain(self.fallback_spec, self.game, seed=self.seed)
-        note = f"solver out of time: {self.fallback_spec}"
+        note = f"not solved in time: move from {self.fallback_spec}"
         self.last_note = note
         for thought in brain.think(state, budget if budget.deadline else brain.default_budget()):
             yield Thought(thought.move, thought.score, thought.depth, thought.nodes,
-                          thought.pv, final=False)
+                          thought.pv, final=False, note=note)
 
     def _analyse_connect4(self, state: State, budget: Budget) -> dict[Any, float]:
         from brains import c4solver
 
-        position = c4solver.Position.from_moves(_connect4_moves(state))
-        solver = c4solver.Solver(stop=budget.expired)
+        position = solver_position(state)
+        if self._solver is None:  # kept between moves: its table stays useful
+            self._solver = c4solver.Solver()
+        solver = self._solver
+        solver.stop = budget.expired
+        before = solver.nodes
         try:
             per_column = solver.analyse(position)
         except c4solver.SolverStopped:
             raise Stopped from None
-        self._nodes = getattr(solver, "nodes", 0)
+        self._nodes = solver.nodes - before
         scores: dict[Any, float] = {}
         for column, score in enumerate(per_column):
             if score is None:
@@ -150,14 +156,16 @@ class PerfectBrain(Brain):
         return scores
 
 
-def _connect4_moves(state: State) -> str:
-    """The column string (``"4453"``) of a Connect Four position, for the solver."""
-    for attr in ("moves_string", "history"):
-        value = getattr(state, attr, None)
-        if callable(value):
-            value = value()
-        if isinstance(value, str):
-            return value
-        if isinstance(value, tuple):
-            return "".join(str(c + 1) for c in value)
-    raise UnknownBrainError("perfect: this Connect Four state does not give its move sequence")
+def solver_position(state: State) -> Any:
+    """The :class:`brains.c4solver.Position` of an engine Connect Four state.
+
+    Both use Pons' bitboard layout (7 bits a column, the side to move's stones and all
+    stones), so the position is copied, not replayed.
+    """
+    from brains import c4solver
+
+    position = c4solver.Position()
+    position.current = state.cur  # type: ignore[attr-defined]
+    position.mask = state.mask  # type: ignore[attr-defined]
+    position.moves = state.ply
+    return position

@@ -67,6 +67,8 @@ class Thought:
     """Principal variation, starting with ``move``."""
     final: bool = False
     """True when the search finished (rather than was stopped)."""
+    note: str = ""
+    """Anything the user should know about this thought (e.g. a fallback was used)."""
 
 
 class Brain:
