@@ -34,12 +34,12 @@ def _default_factory() -> BrainFactory:
     return make_brain
 
 
-def _default_brain_names() -> list[str]:
-    """Brain names from the registry, whatever shape ``list_brains()`` returns them in."""
+def _default_brain_names(game_id: str | None = None) -> list[str]:
+    """Names of the registered brains (those that play ``game_id`` when it is given)."""
     from brains.registry import list_brains
 
     names = []
-    for item in list_brains():
+    for item in list_brains(game_id):
         if isinstance(item, str):
             names.append(item)
         elif isinstance(item, tuple):
@@ -72,7 +72,7 @@ class EngineSession:
 
     def __init__(self, out: TextIO, *, seed: int = 0,
                  brain_factory: BrainFactory | None = None,
-                 brain_names: Callable[[], list[str]] | None = None):
+                 brain_names: Callable[[str | None], list[str]] | None = None):
         self.out = out
         self.seed = seed
         """Seed given to every brain that ``go`` or ``analyse`` makes."""
@@ -154,9 +154,9 @@ class EngineSession:
         self._say(" ".join(GAMES))
 
     def cmd_brains(self, args: list[str]) -> None:
-        """``brains`` -> the brain names on one line."""
+        """``brains`` -> the brain names on one line (those that play the current game)."""
         self._arity(args, 0, 0, "brains")
-        self._say(" ".join(self._brain_names()))
+        self._say(" ".join(self._brain_names(self.state.GAME if self.state else None)))
 
     def cmd_new(self, args: list[str]) -> None:
         """``new GAME [KEY=VALUE ...]`` -> ``ok``; the position is the start."""
@@ -280,7 +280,7 @@ class EngineSession:
 
 def run_engine(stdin: TextIO, stdout: TextIO, *, seed: int = 0,
                brain_factory: BrainFactory | None = None,
-               brain_names: Callable[[], list[str]] | None = None) -> int:
+               brain_names: Callable[[str | None], list[str]] | None = None) -> int:
     """Run a session reading commands from ``stdin`` and answering on ``stdout``."""
     session = EngineSession(stdout, seed=seed, brain_factory=brain_factory,
                             brain_names=brain_names)

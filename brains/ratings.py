@@ -4,9 +4,9 @@ Two players' match gives a score ``s`` (wins + draws/2 over games); its Elo diff
 ``-400 log10(1/s - 1)`` and the 95 % interval comes from the Wilson score interval of
 ``s``. A round robin gives a Bradley-Terry fit on the Elo scale (maximum likelihood by
 Newton's method, draws counted as half a win to each side), with intervals from a seeded
-bootstrap over the games of each pairing. Perfect scores are pulled in by a tiny prior (half a game for
-the Elo difference, one virtual draw against a 0-Elo anchor for Bradley-Terry), so every
-number stays finite and JSON-safe.
+bootstrap over the games of each pairing. Perfect scores are pulled in by a tiny prior
+(half a game for the Elo difference, a quarter game for its interval, one virtual draw
+against a 0-Elo anchor for Bradley-Terry), so every number stays finite and JSON-safe.
 """
 
 from __future__ import annotations
@@ -64,21 +64,21 @@ def elo_estimate(wins: int, draws: int, losses: int, confidence: float = 0.95) -
     """The Elo difference of a player with this record, and its confidence interval.
 
     The interval is the Wilson interval of the score (draws count as half a point),
-    mapped to Elo. Scores of exactly 0 or 1 (and interval ends there) are pulled half a
-    game inward, so a clean sweep of n games reads as the Elo of (n - 1/2) / n.
+    mapped to Elo. A score of exactly 0 or 1 is pulled half a game inward (a clean
+    sweep of n games reads as the Elo of (n - 1/2) / n), and interval ends a quarter of
+    a game, so every number is finite and the estimate lies inside its interval.
     """
     games = wins + draws + losses
     if games <= 0:
         return EloEstimate(0, 0.5, 0.0, 0.0, 0.0, confidence)
     points = wins + draws / 2.0
     score = points / games
-    edge = 0.5 / games
 
-    def elo(p: float) -> float:
-        return elo_from_score(min(max(p, edge), 1.0 - edge))
+    def elo(p: float, edge: float) -> float:
+        return elo_from_score(min(max(p, edge / games), 1.0 - edge / games))
 
     lo, hi = wilson_interval(points, games, confidence)
-    return EloEstimate(games, score, elo(score), elo(lo), elo(hi), confidence)
+    return EloEstimate(games, score, elo(score, 0.5), elo(lo, 0.25), elo(hi, 0.25), confidence)
 
 
 # --------------------------------------------------------------------------- Bradley-Terry
@@ -147,7 +147,7 @@ def _fit(w: np.ndarray, prior: float, tol: float, max_iter: int) -> np.ndarray:
         grad = points - (n * p).sum(axis=1) - prior * p0
         curv = n * p * (1.0 - p)
         hess = curv - np.diag(curv.sum(axis=1) + prior * p0 * (1.0 - p0))
-        step = np.clip(np.linalg.solve(hess, grad), -2.0, 2.0)
+        step = np.clip(np.linalg.lstsq(hess, grad, rcond=None)[0], -2.0, 2.0)
         t = t - step
         if np.max(np.abs(step)) < tol:
             break

@@ -143,7 +143,8 @@ def print_match(result: Any, opening: int) -> None:
     sides = get_game(result.game).initial(**result.options).PLAYERS
     options = " ".join(f"{k}={v}" for k, v in result.options.items())
     print(f"{result.game}{' ' + options if options else ''}: {result.a} vs {result.b}, "
-          f"{result.games} games, seed {result.seed}, {opening} random opening plies")
+          f"{result.games} games, seed {result.seed}, "
+          f"{opening} random opening {'ply' if opening == 1 else 'plies'}")
     width = max(len(result.a), len(result.b), len(sides[0]) + 5, len(sides[1]) + 5, 6)
     print(f"{'':<{width}}  {'wins':>5} {'draws':>5} {'losses':>6} {'score':>6}")
 
