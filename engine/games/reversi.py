@@ -83,26 +83,47 @@ class Geometry:
         empty = ~(me | them) & self.full
         inner = them & self.inner
         moves = 0
-        for t, step, mask in (
-            (me << 1 & inner, 1, inner),
-            (me << n & them, n, them),
-            (me << n + 1 & inner, n + 1, inner),
-            (me << n - 1 & inner, n - 1, inner),
-        ):
-            while t:
-                t <<= step
-                moves |= t & empty
-                t &= mask
-        for t, step, mask in (
-            (me >> 1 & inner, 1, inner),
-            (me >> n & them, n, them),
-            (me >> n + 1 & inner, n + 1, inner),
-            (me >> n - 1 & inner, n - 1, inner),
-        ):
-            while t:
-                t >>= step
-                moves |= t & empty
-                t &= mask
+        n1, n2 = n + 1, n - 1
+        t = me << 1 & inner
+        while t:
+            t <<= 1
+            moves |= t & empty
+            t &= inner
+        t = me >> 1 & inner
+        while t:
+            t >>= 1
+            moves |= t & empty
+            t &= inner
+        t = me << n & them
+        while t:
+            t <<= n
+            moves |= t & empty
+            t &= them
+        t = me >> n & them
+        while t:
+            t >>= n
+            moves |= t & empty
+            t &= them
+        t = me << n1 & inner
+        while t:
+            t <<= n1
+            moves |= t & empty
+            t &= inner
+        t = me >> n1 & inner
+        while t:
+            t >>= n1
+            moves |= t & empty
+            t &= inner
+        t = me << n2 & inner
+        while t:
+            t <<= n2
+            moves |= t & empty
+            t &= inner
+        t = me >> n2 & inner
+        while t:
+            t >>= n2
+            moves |= t & empty
+            t &= inner
         return moves
 
     def flips(self, me: int, them: int, square: int) -> int:
