@@ -1,0 +1,19 @@
+"""Replay a game record in the app: step through it, or play on from any position."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="a game record (.pgn)")
+    parser.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from tui.app import Launch, ParlorApp
+
+    ParlorApp(Launch(kind="replay", path=Path(args.file)), ascii_board=args.ascii).run()
+    return 0

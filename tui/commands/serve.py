@@ -1,0 +1,26 @@
+"""Serve the app to a web browser (needs the optional extra: pip install parlor[serve])."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="localhost", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+
+
+def run(args: argparse.Namespace) -> int:
+    import shlex
+    import sys
+
+    try:
+        from textual_serve.server import Server
+    except ImportError:
+        print("parlor serve: textual-serve is not installed; install the extra with\n"
+              "  pip install 'parlor[serve]'   (or: pip install textual-serve)",
+              file=sys.stderr)
+        return 1
+    command = f"{shlex.quote(sys.executable)} -m tui.cli play"
+    Server(command, host=args.host, port=args.port, title="Parlor").serve()
+    return 0

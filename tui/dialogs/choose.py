@@ -1,0 +1,57 @@
+"""ChooseDialog: pick one value from a list (Enter) or cancel (Esc)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Sequence
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+
+class ChooseDialog(ModalScreen[Any]):
+    """A titled list of ``(label, value)`` choices; dismisses with the value or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("j", "cursor('down')", show=False),
+        Binding("k", "cursor('up')", show=False),
+    ]
+
+    def __init__(self, title: str, choices: Sequence[tuple[str, Any]],
+                 current: Any = None) -> None:
+        super().__init__()
+        self.title_text = title
+        self.choices = list(choices)
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield OptionList(*(Option(label, id=str(i)) for i, (label, _) in
+                               enumerate(self.choices)), id="choices")
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        values = [value for _, value in self.choices]
+        options.highlighted = values.index(self.current) if self.current in values else 0
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(self.choices[int(event.option.id or 0)][1])
+
+    def action_cursor(self, direction: str) -> None:
+        """Move the highlight (j/k as well as the arrows)."""
+        options = self.query_one(OptionList)
+        if direction == "down":
+            options.action_cursor_down()
+        else:
+            options.action_cursor_up()
+
+    def action_cancel(self) -> None:
+        """Close without choosing."""
+        self.dismiss(None)

@@ -1,0 +1,49 @@
+"""Where Parlor keeps the user's files: the autosave and the saved games (platformdirs).
+
+The data directory is ``platformdirs.user_data_dir("parlor")``, which honours
+``XDG_DATA_HOME`` on Linux. Shipped example games live read-only in ``saved/games``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "parlor"
+RECORD_SUFFIX = ".pgn"
+"""File suffix of game records."""
+
+
+def data_dir() -> Path:
+    """The user's Parlor data directory (not created here)."""
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def autosave_path() -> Path:
+    """The record rewritten atomically after every move of the current game."""
+    return data_dir() / f"autosave{RECORD_SUFFIX}"
+
+
+def saved_games_dir() -> Path:
+    """The folder where games saved under a name go."""
+    return data_dir() / "games"
+
+
+def examples_dir() -> Path:
+    """The shipped example records (``saved/games`` in the source tree)."""
+    return Path(__file__).resolve().parent.parent / "saved" / "games"
+
+
+def save_path(name: str) -> Path:
+    """The file a game saved as ``name`` goes to; unsafe characters become ``-``.
+
+    Raises ValueError for a name with nothing usable in it.
+    """
+    stem = re.sub(r"[^A-Za-z0-9._ -]+", "-", name.strip()).strip(" .-")
+    if stem.lower().endswith(RECORD_SUFFIX):
+        stem = stem[: -len(RECORD_SUFFIX)]
+    if not stem:
+        raise ValueError(f"cannot save under the name {name!r}: use letters or digits")
+    return saved_games_dir() / f"{stem[:80]}{RECORD_SUFFIX}"

@@ -1,0 +1,1 @@
+"""The app's screens: Home, Play, Saved games, Replay and Help."""

@@ -1,0 +1,427 @@
+"""PlayScreen: one game in progress; the screen owns the game, widgets only show it.
+
+The model is ``history`` (a list of immutable states, the start first) and ``moves``
+(the moves between them). The board posts :class:`MoveEntered`; the screen plays the
+move, autosaves the record atomically and asks the next side to move. Brains think in a
+thread worker that posts :class:`BrainThought` and :class:`BrainMoved`; every request
+gets a new ``token`` and a result whose token, ply or position no longer match is
+dropped (after an undo, a new opponent or a new game).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Footer, Header, Static
+from textual.worker import get_current_worker
+
+from brains.protocol import Brain, Budget
+from engine.protocol import ParlorError, State
+from engine.record import GameRecord, save_records
+from engine.registry import get_game
+from tui import opponents, paths
+from tui.dialogs.choose import ChooseDialog
+from tui.dialogs.prompt import PromptDialog
+from tui.messages import BrainFailed, BrainMoved, BrainThought, HintReady, MoveEntered
+from tui.screens.base import ParlorScreen
+from tui.widgets import board_class
+from tui.widgets.board import BoardWidget
+from tui.widgets.move_list import MoveList
+
+LEGEND = "[ ] cursor  { } chosen  ( ) last\n> < hint    + legal target"
+"""The marks every board uses (never colour alone)."""
+
+GAME_CHOICES: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("Five Men's Morris", "morris", {}),
+    ("Reversi 8×8", "reversi", {"size": 8}),
+    ("Reversi 6×6", "reversi", {"size": 6}),
+    ("Reversi 4×4", "reversi", {"size": 4}),
+    ("English checkers", "checkers", {}),
+    ("Tic-tac-toe", "tictactoe", {}),
+    ("Connect Four", "connect4", {}),
+)
+"""What the switch-game key offers: (label, game id, options)."""
+
+
+def record_of(history: list[State], moves: list[Any], players: tuple[str, str]) -> GameRecord:
+    """The game so far as a record, with the players' specs as First and Second tags."""
+    return GameRecord.from_moves(history[0], moves, First=players[0], Second=players[1])
+
+
+class PlayScreen(ParlorScreen):
+    """Play a game: board, whose turn, the move list, the result and a brain's thinking."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("g", "switch_game", "Game", tooltip="Switch to another game"),
+        Binding("o", "switch_opponent", "Opponent", tooltip="Choose another opponent"),
+        Binding("n", "new_game", "New", tooltip="Start this game again"),
+        Binding("u", "undo", "Undo", tooltip="Back to your previous turn"),
+        Binding("t", "hint", "Hint", tooltip="Show a suggested move on the board"),
+        Binding("m", "type_move", "Move", tooltip="Enter a move in notation"),
+        Binding("s", "save", "Save", tooltip="Save this game under a name"),
+        Binding("r", "open_saved", "Saved", tooltip="Open saved games"),
+    ]
+
+    def __init__(self, history: list[State], moves: list[Any], players: tuple[str, str],
+                 *, seed: int | None = None) -> None:
+        super().__init__()
+        assert len(history) == len(moves) + 1
+        self.history = list(history)
+        self.moves = list(moves)
+        self.players = (players[0], players[1])
+        self.seed = seed
+        self.token = 0
+        """Id of the current brain request; results for another token are stale."""
+        self.budget: Budget | None = None
+        self.dropped = 0
+        """How many stale brain results were dropped (for tests and the log)."""
+        self.brains: dict[int, Brain] = {}
+        self.thinking: Text | None = None
+        self.message = ""
+
+    # -- model helpers --------------------------------------------------------------
+    @property
+    def state(self) -> State:
+        """The current position."""
+        return self.history[-1]
+
+    @property
+    def game_id(self) -> str:
+        """Id of the game being played."""
+        return self.state.GAME
+
+    @property
+    def board(self) -> BoardWidget:
+        """The board widget."""
+        return self.query_one(BoardWidget)
+
+    def human_to_move(self) -> bool:
+        """True when a person should move now."""
+        return self.state.outcome() is None and opponents.is_human(self.players[self.state.to_move])
+
+    def brain_for(self, side: int) -> Brain:
+        """The brain playing ``side`` (built once per spec)."""
+        brain = self.brains.get(side)
+        if brain is None or brain.spec != self.players[side]:
+            seed = None if self.seed is None else self.seed + side
+            brain = self.brains[side] = opponents.make_brain(self.players[side], self.game_id, seed)
+        return brain
+
+    # -- composing ------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        ascii_board = getattr(self.app, "ascii_board", False)
+        yield Header()
+        with Vertical(id="board-panel"):
+            yield board_class(self.game_id)(self.state, ascii=ascii_board, id="board")
+            yield Static(id="summary", markup=False)
+            yield Static(LEGEND, id="legend", markup=False)
+        with Vertical(id="side"):
+            yield Static(id="status", markup=False)
+            yield Static(id="thinking", markup=False)
+            with VerticalScroll(id="moves-scroll"):
+                yield MoveList(id="moves")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.title = get_game(self.game_id).name
+        self.board.focus()
+        self.next_turn()
+
+    def on_unmount(self) -> None:
+        self.stop_brain()
+
+    # -- the game loop --------------------------------------------------------------
+    def next_turn(self) -> None:
+        """Show the position, autosave, and start a brain if one is to move."""
+        self.stop_brain()
+        self.autosave()
+        state = self.state
+        if state.outcome() is None and not opponents.is_human(self.players[state.to_move]):
+            self.start_brain()
+        self.refresh_views()
+
+    def play(self, move: Any) -> None:
+        """Play ``move`` (legal in the current state) and continue."""
+        self.history.append(self.state.play(move))
+        self.moves.append(move)
+        self.message = ""
+        self.next_turn()
+
+    def autosave(self) -> None:
+        """Write the game to the autosave file (atomically); failures are shown, not raised."""
+        try:
+            save_records(paths.autosave_path(), record_of(self.history, self.moves, self.players))
+        except OSError as exc:
+            self.notify(f"autosave failed: {exc}", severity="error")
+
+    @on(MoveEntered)
+    def on_move_entered(self, event: MoveEntered) -> None:
+        event.stop()
+        if not self.human_to_move():
+            self.app.bell()
+            return
+        if event.move not in self.state.legal_moves():
+            self.notify(f"illegal move {event.move!r}", severity="error")
+            return
+        self.play(event.move)
+
+    # -- brains ---------------------------------------------------------------------
+    def start_brain(self) -> None:
+        """Ask the brain to move for the current position (in a thread worker)."""
+        side = self.state.to_move
+        try:
+            brain = self.brain_for(side)
+        except ValueError as exc:
+            self.message = f"{self.players[side]}: {exc}"
+            return
+        self.token += 1
+        self.budget = brain.default_budget()
+        self.thinking = Text(f"{self.players[side]} is thinking…")
+        self.think(brain, self.state, len(self.history) - 1, self.budget, self.token)
+
+    def stop_brain(self) -> None:
+        """Stop any thinking brain; whatever it still reports is stale."""
+        self.token += 1
+        if self.budget is not None:
+            self.budget.stop.set()
+            self.budget = None
+        self.thinking = None
+        self.workers.cancel_group(self, "brain")
+
+    @work(thread=True, exclusive=True, group="brain", exit_on_error=False)
+    def think(self, brain: Brain, state: State, ply: int, budget: Budget, token: int) -> None:
+        """Run ``brain.think`` in a thread, posting progress and then the chosen move."""
+        worker = get_current_worker()
+        best = None
+        try:
+            for thought in brain.think(state, budget.start()):
+                best = thought
+                if worker.is_cancelled:
+                    break
+                self.post_message(BrainThought(token, ply, thought))
+            move = best.move if best is not None else brain.choose(state, Budget(depth=1))
+        except Exception as exc:  # a brain bug must not take the app down
+            self.post_message(BrainFailed(token, f"{brain.spec}: {exc}"))
+            return
+        self.post_message(BrainMoved(token, ply, state.key(), move))
+
+    def is_current(self, token: int, ply: int) -> bool:
+        """True if a brain result for ``token`` at ``ply`` still applies."""
+        return token == self.token and ply == len(self.history) - 1
+
+    @on(BrainThought)
+    def on_brain_thought(self, event: BrainThought) -> None:
+        if not self.is_current(event.token, event.ply):
+            return
+        t = event.thought
+        state = self.state
+        line, s = [], state
+        for move in t.pv[:8]:
+            try:
+                line.append(s.format_move(move))
+                s = s.play(move)
+            except (ParlorError, IndexError, KeyError):
+                break
+        score = "?" if t.score is None else f"{t.score:+.2f}"
+        self.thinking = Text(f"{self.players[state.to_move]} thinking: depth {t.depth}, "
+                             f"score {score}, {t.nodes} nodes\nbest line: {' '.join(line)}")
+        self.refresh_views()
+
+    @on(BrainMoved)
+    def on_brain_moved(self, event: BrainMoved) -> None:
+        if not self.is_current(event.token, event.ply) or event.for_key != self.state.key():
+            self.dropped += 1
+            self.log(f"dropped stale brain result {event}")
+            return
+        if event.move not in self.state.legal_moves():
+            self.message = f"brain returned an illegal move {event.move!r}"
+            self.refresh_views()
+            return
+        self.budget = None
+        self.thinking = None
+        self.play(event.move)
+
+    @on(BrainFailed)
+    def on_brain_failed(self, event: BrainFailed) -> None:
+        if event.token == self.token:
+            self.thinking = None
+            self.message = f"brain failed: {event.error} (press o to choose another)"
+            self.refresh_views()
+
+    # -- views ----------------------------------------------------------------------
+    def refresh_views(self) -> None:
+        """Push the model into the widgets."""
+        state = self.state
+        board = self.board
+        board.state = state
+        board.last_move = self.moves[-1] if self.moves else None
+        board.interactive = self.human_to_move()
+        self.query_one("#summary", Static).update(board.summary())
+        self.query_one("#status", Static).update(self.status_text())
+        self.query_one("#thinking", Static).update(self.thinking or "")
+        texts, s = [], self.history[0]
+        for move, nxt in zip(self.moves, self.history[1:]):
+            texts.append(s.format_move(move))
+            s = nxt
+        self.query_one(MoveList).show(texts)
+
+    def status_text(self) -> Text:
+        """Players, whose turn it is or the result and why, and any message."""
+        state = self.state
+        names = state.PLAYERS
+        text = Text()
+        for side in (0, 1):
+            text.append(f"{names[side]}: {self.players[side]}\n", "bold" if side == state.to_move else "")
+        outcome = state.outcome()
+        if outcome is None:
+            who = "you" if opponents.is_human(self.players[state.to_move]) else self.players[state.to_move]
+            text.append(f"Move {state.ply + 1}: {names[state.to_move]} to move ({who})", "bold")
+        else:
+            winner = outcome.winner
+            verdict = "Draw" if winner is None else f"{names[winner]} wins"
+            text.append(f"Game over: {verdict} {outcome.result.value} ({outcome.termination})",
+                        "bold reverse")
+            text.append("\nn: new game  g: another game")
+        if self.message:
+            text.append(f"\n{self.message}", "italic")
+        return text
+
+    # -- actions --------------------------------------------------------------------
+    def action_undo(self) -> None:
+        """Take back moves until it is a person's turn again (at least one move)."""
+        if len(self.history) == 1:
+            self.app.bell()
+            return
+        self.stop_brain()
+        humans = {side for side in (0, 1) if opponents.is_human(self.players[side])}
+        self.history.pop()
+        self.moves.pop()
+        while len(self.history) > 1 and humans and self.state.to_move not in humans:
+            self.history.pop()
+            self.moves.pop()
+        self.message = "took back"
+        self.next_turn()
+
+    def action_new_game(self) -> None:
+        """Start this game again with the same options and players (variants reseeded)."""
+        options = dict(self.state.options)
+        if "seed" in options and options.get("variant", "standard") != "standard":
+            options["seed"] = random.SystemRandom().randrange(1, 2**31)
+        self.app.start_game(self.game_id, options, self.players)  # type: ignore[attr-defined]
+
+    def action_switch_game(self) -> None:
+        """Choose another game; the same players (or a default brain) play it."""
+        choices = [(label, i) for i, (label, _, _) in enumerate(GAME_CHOICES)]
+
+        def chosen(index: int | None) -> None:
+            if index is None:
+                return
+            _, game_id, options = GAME_CHOICES[index]
+            specs = opponents.brain_specs(game_id)
+            players = tuple(
+                p if opponents.is_human(p) or p in specs else opponents.default_opponent(game_id)
+                for p in self.players)
+            self.app.start_game(game_id, options, players)  # type: ignore[attr-defined]
+
+        self.app.push_screen(ChooseDialog("Switch game", choices), chosen)
+
+    def opponent_side(self) -> int:
+        """The side the switch-opponent key changes."""
+        brains = [side for side in (0, 1) if not opponents.is_human(self.players[side])]
+        if len(brains) == 1:
+            return brains[0]
+        return self.state.to_move if brains else 1 - self.state.to_move
+
+    def action_switch_opponent(self) -> None:
+        """Choose another brain (or a person) for the opponent's side."""
+        side = self.opponent_side()
+        specs = [opponents.HUMAN, *opponents.brain_specs(self.game_id)]
+        choices = [(spec, spec) for spec in specs]
+        title = f"Opponent for {self.state.PLAYERS[side]}"
+        self.app.push_screen(ChooseDialog(title, choices, current=self.players[side]),
+                             lambda spec: self.set_player(side, spec))
+
+    def set_player(self, side: int, spec: str | None) -> None:
+        """Let ``spec`` play ``side`` from the current position on."""
+        if spec is None:
+            return
+        players = list(self.players)
+        players[side] = spec
+        self.players = (players[0], players[1])
+        self.message = f"{self.state.PLAYERS[side]} is now {spec}"
+        self.next_turn()
+
+    def action_hint(self) -> None:
+        """Ask a brain for a move and show it on the board."""
+        if self.state.outcome() is not None:
+            self.app.bell()
+            return
+        spec = next((p for p in self.players if not opponents.is_human(p)),
+                    opponents.default_opponent(self.game_id))
+        self.message = "thinking of a hint…"
+        self.refresh_views()
+        self.find_hint(spec, self.state)
+
+    @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
+    def find_hint(self, spec: str, state: State) -> None:
+        """Choose a move for ``state`` with ``spec`` and post it as a hint."""
+        try:
+            brain = opponents.make_brain(spec, state.GAME, seed=self.seed)
+            move = brain.choose(state, Budget(seconds=opponents.HINT_SECONDS))
+        except Exception:  # no hint is better than a crash
+            move = None
+        self.post_message(HintReady(state.key(), move))
+
+    @on(HintReady)
+    def on_hint_ready(self, event: HintReady) -> None:
+        if event.for_key != self.state.key() or event.move is None:
+            return
+        self.board.hint = event.move
+        self.message = f"hint: {self.state.format_move(event.move)}"
+        self.query_one("#status", Static).update(self.status_text())
+
+    def action_type_move(self) -> None:
+        """Type a move in the game's notation."""
+        example = self.state.format_move(self.state.legal_moves()[0]) if self.state.legal_moves() else ""
+        self.app.push_screen(PromptDialog("Your move in notation", placeholder=example),
+                             self.typed_move)
+
+    def typed_move(self, text: str | None) -> None:
+        """Play a typed move, or say clearly why it cannot be played."""
+        if not text:
+            return
+        if not self.human_to_move():
+            self.notify("it is not your turn", severity="warning")
+            return
+        try:
+            move = self.state.parse_move(text)
+        except ValueError as exc:
+            self.notify(str(exc), title="Not played", severity="error")
+            return
+        self.play(move)
+
+    def action_save(self) -> None:
+        """Save the game under a name in the saved-games folder."""
+        self.app.push_screen(PromptDialog("Save game as", placeholder="my game"), self.save_as)
+
+    def save_as(self, name: str | None) -> None:
+        """Write the record to the saved-games folder as ``name``."""
+        if not name:
+            return
+        try:
+            target = save_records(paths.save_path(name),
+                                  record_of(self.history, self.moves, self.players))
+        except (OSError, ValueError) as exc:
+            self.notify(str(exc), title="Not saved", severity="error")
+            return
+        self.notify(f"saved as {target.name}")
+
+    def action_open_saved(self) -> None:
+        """Open the saved-games browser (this game stays autosaved)."""
+        self.app.open_browser()  # type: ignore[attr-defined]

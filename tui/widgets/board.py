@@ -1,0 +1,325 @@
+"""BoardWidget: the base of every game's board view (one widget, drawn as text).
+
+A board is a view of an engine :class:`State`; the screen owns the game and sets
+``state``. The widget keeps only view state: the ``cursor`` (a point), the ``path`` of a
+half-made move, the ``last_move`` and the ``hint``. Each game subclass says which points
+exist, where they sit (for drawing and for cursor movement) and which points a move
+visits (:meth:`BoardWidget.steps`); the base class turns that into step-by-step entry of
+any move, compound ones included: after each step only the legal continuations
+(``legal_moves()`` filtered by the path so far) are offered, and Esc cancels.
+
+Meaning never rests on colour alone: the cursor is ``[ ]``, the half-made move ``{ }``,
+the hint ``> <``, the last move ``( )`` and legal targets a ``+`` glyph.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Hashable, Iterable
+
+from rich.style import Style
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from engine.protocol import State
+from tui.messages import MoveEntered
+
+Point = Hashable
+"""A place the cursor can stand on (a cell, a column, a Morris point)."""
+
+DIRECTIONS = {"up": (0, 1), "down": (0, -1), "left": (-1, 0), "right": (1, 0)}
+"""Cursor directions in board coordinates (y grows upwards)."""
+
+MARKS = {  # (left, right) brackets around a point, by priority
+    "cursor": ("[", "]"),
+    "path": ("{", "}"),
+    "hint": (">", "<"),
+    "last": ("(", ")"),
+}
+
+
+class Canvas:
+    """A grid of characters with a style per character, turned into a rich Text."""
+
+    def __init__(self, width: int, height: int):
+        self.width = width
+        self.height = height
+        self.chars = [[" "] * width for _ in range(height)]
+        self.styles: list[list[Style | None]] = [[None] * width for _ in range(height)]
+
+    def put(self, x: int, y: int, text: str, style: Style | None = None) -> None:
+        """Write ``text`` from column ``x`` of row ``y`` (clipped to the canvas)."""
+        if not 0 <= y < self.height:
+            return
+        for i, ch in enumerate(text):
+            if 0 <= x + i < self.width:
+                self.chars[y][x + i] = ch
+                if style is not None:
+                    self.styles[y][x + i] = style
+
+    def fill(self, x: int, y: int, width: int, style: Style) -> None:
+        """Apply ``style`` to ``width`` cells from (``x``, ``y``) without changing text."""
+        for i in range(width):
+            if 0 <= x + i < self.width and 0 <= y < self.height:
+                old = self.styles[y][x + i]
+                self.styles[y][x + i] = old + style if old else style
+
+    def to_text(self) -> Text:
+        """The canvas as one Text, rows joined by newlines."""
+        text = Text(no_wrap=True, overflow="crop")
+        for y, row in enumerate(self.chars):
+            if y:
+                text.append("\n")
+            styles = self.styles[y]
+            start = 0
+            for x in range(1, self.width + 1):
+                if x == self.width or styles[x] != styles[start]:
+                    text.append("".join(row[start:x]), styles[start] or "")
+                    start = x
+        return text
+
+
+class BoardWidget(Widget, can_focus=True):
+    """A game board with a cursor, legal targets, the last move and a hint.
+
+    Subclasses set ``GAME`` and implement :meth:`points`, :meth:`coord`,
+    :meth:`steps` and :meth:`draw`.
+    """
+
+    GAME: ClassVar[str] = ""
+    """Id of the game this board draws."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "move_cursor('up')", "Up", show=False),
+        Binding("down,j", "move_cursor('down')", "Down", show=False),
+        Binding("left,h", "move_cursor('left')", "Left", show=False),
+        Binding("right,l", "move_cursor('right')", "Right", show=False),
+        Binding("enter,space", "select", "Select", show=False),
+        Binding("escape", "cancel", "Cancel move", show=False),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "board--cursor", "board--path", "board--target", "board--last-move",
+        "board--hint", "board--first", "board--second", "board--label", "board--dark",
+        "board--line",
+    }
+
+    DEFAULT_CSS = """
+    BoardWidget {
+        width: auto;
+        height: auto;
+        padding: 0 1;
+        & > .board--cursor { text-style: bold reverse; }
+        & > .board--path { text-style: bold underline; }
+        & > .board--target { color: $success; text-style: bold; }
+        & > .board--last-move { text-style: bold; color: $warning; }
+        & > .board--hint { text-style: bold; color: $accent; }
+        & > .board--first { color: $text; text-style: bold; }
+        & > .board--second { color: $secondary; text-style: bold; }
+        & > .board--label { color: $text-muted; }
+        & > .board--dark { background: $surface-lighten-1; }
+        & > .board--line { color: $text-muted; }
+    }
+    """
+
+    state: reactive[State | None] = reactive(None, init=False, layout=True)
+    """The position shown (set by the owning screen)."""
+    cursor: reactive[Point] = reactive(0, init=False)
+    """The point under the cursor."""
+    path: reactive[tuple[Point, ...]] = reactive((), init=False)
+    """Points chosen so far for a half-made move."""
+    last_move: reactive[Any] = reactive(None, init=False)
+    """The move that led to ``state`` (None at the start)."""
+    hint: reactive[Any] = reactive(None, init=False)
+    """A suggested move to show, or None."""
+    interactive: reactive[bool] = reactive(True, init=False)
+    """Whether the keyboard may enter moves now (False while a brain moves, in replays)."""
+    ascii: reactive[bool] = reactive(False, init=False, layout=True)
+    """Draw with plain ASCII characters only."""
+
+    def __init__(self, state: State | None = None, *, ascii: bool = False,
+                 name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.set_reactive(BoardWidget.ascii, ascii)
+        if state is not None:
+            self.set_reactive(BoardWidget.state, state)
+            self.set_reactive(BoardWidget.cursor, self.start_point(state))
+
+    # -- what subclasses provide ----------------------------------------------------
+    def points(self) -> Iterable[Point]:
+        """Every point the cursor can stand on in the current state."""
+        raise NotImplementedError
+
+    def coord(self, point: Point) -> tuple[int, int]:
+        """Board coordinates (x right, y up) of ``point``, for cursor movement."""
+        raise NotImplementedError
+
+    def steps(self, move: Any) -> tuple[Point, ...]:
+        """The points a move visits, in the order a player chooses them."""
+        raise NotImplementedError
+
+    def draw(self) -> Canvas:
+        """The board drawn for the current state and view state."""
+        raise NotImplementedError
+
+    def summary(self) -> str:
+        """A line about the position under the board (disc counts, pieces in hand)."""
+        return ""
+
+    def start_point(self, state: State) -> Point:
+        """Where the cursor starts for a new game (the middle point by default)."""
+        points = list(self.points_for(state))
+        return points[len(points) // 2]
+
+    def points_for(self, state: State) -> Iterable[Point]:
+        """Points for ``state`` (used before ``state`` is set)."""
+        old = self.state
+        self.set_reactive(BoardWidget.state, state)
+        try:
+            return list(self.points())
+        finally:
+            self.set_reactive(BoardWidget.state, old)
+
+    # -- move entry -----------------------------------------------------------------
+    def candidates(self) -> list[Any]:
+        """Legal moves that agree with the path so far."""
+        if self.state is None:
+            return []
+        n = len(self.path)
+        return [m for m in self.state.legal_moves() if self.steps(m)[:n] == self.path]
+
+    def targets(self) -> set[Point]:
+        """Points that continue the half-made move (or start one)."""
+        if not self.interactive:
+            return set()
+        n = len(self.path)
+        return {s[n] for m in self.candidates() if len(s := self.steps(m)) > n}
+
+    def action_select(self) -> None:
+        """Choose the point under the cursor as the next step of the move."""
+        if self.state is None or not self.interactive:
+            self.app.bell()
+            return
+        if not self.path:
+            stepless = [m for m in self.state.legal_moves() if not self.steps(m)]
+            if stepless and not self.targets():  # e.g. a forced pass
+                self.post_message(MoveEntered(stepless[0]))
+                return
+        if self.cursor not in self.targets():
+            if self.path and self.cursor == self.path[-1] and len(self.path) == 1:
+                self.path = ()  # choosing the picked piece again drops it
+                return
+            if self.path and (self.cursor,) in {self.steps(m)[:1] for m in self.state.legal_moves()}:
+                self.path = (self.cursor,)  # start again from another piece
+                return
+            self.app.bell()
+            return
+        self.choose(self.cursor)
+
+    def choose(self, point: Point) -> None:
+        """Extend the path by ``point``; post the move once it is complete."""
+        path = (*self.path, point)
+        matching = [m for m in self.candidates() if self.steps(m)[: len(path)] == path]
+        complete = [m for m in matching if self.steps(m) == path]
+        if complete and len(matching) == 1:
+            self.path = ()
+            self.post_message(MoveEntered(complete[0]))
+        else:
+            self.path = path
+
+    def action_cancel(self) -> None:
+        """Drop the half-made move."""
+        if self.path:
+            self.path = ()
+        else:
+            self.app.bell()
+
+    def action_move_cursor(self, direction: str) -> None:
+        """Move the cursor to the nearest point in ``direction``."""
+        nxt = self.neighbour(self.cursor, direction)
+        if nxt is not None:
+            self.cursor = nxt
+
+    def neighbour(self, point: Point, direction: str) -> Point | None:
+        """The point the cursor goes to from ``point`` in ``direction`` (None: stay)."""
+        dx, dy = DIRECTIONS[direction]
+        x0, y0 = self.coord(point)
+        best, best_cost = None, None
+        for other in self.points():
+            x, y = self.coord(other)
+            along = (x - x0) * dx + (y - y0) * dy
+            if along <= 0:
+                continue
+            across = abs((x - x0) * dy) + abs((y - y0) * dx)
+            cost = (across, along) if across == 0 else (1, along + 2 * across)
+            if best_cost is None or cost < best_cost:
+                best, best_cost = other, cost
+        return best
+
+    # -- drawing helpers ------------------------------------------------------------
+    def mark(self, point: Point) -> str | None:
+        """Which bracket mark ``point`` gets: cursor, path, hint, last or None."""
+        if point == self.cursor and self.interactive:
+            return "cursor"
+        if point in self.path:
+            return "path"
+        if self.hint is not None and point in self.steps(self.hint):
+            return "hint"
+        if self.last_move is not None and point in self.steps(self.last_move):
+            return "last"
+        return None
+
+    def style(self, name: str) -> Style:
+        """The rich style of the component class ``board--<name>``."""
+        return self.get_component_rich_style(f"board--{name}", partial=True)
+
+    def put_point(self, canvas: Canvas, x: int, y: int, point: Point, glyph: str,
+                  glyph_style: Style | None, base: Style | None = None) -> None:
+        """Draw a three-cell point ``[g]`` at (x, y): brackets, then the glyph."""
+        self.put_marked(canvas, x, y, self.mark(point), glyph, glyph_style, base)
+
+    def put_marked(self, canvas: Canvas, x: int, y: int, mark: str | None, glyph: str,
+                   glyph_style: Style | None, base: Style | None = None) -> None:
+        """Draw ``glyph`` at (x + 1, y) between the brackets of ``mark`` (see MARKS)."""
+        left, right = MARKS[mark] if mark else (" ", " ")
+        style = base
+        if mark:
+            extra = self.style({"last": "last-move"}.get(mark, mark))
+            style = base + extra if base else extra
+        canvas.put(x, y, left, style)
+        canvas.put(x + 2, y, right, style)
+        gstyle = glyph_style if style is None else (style + glyph_style if glyph_style else style)
+        canvas.put(x + 1, y, glyph, gstyle)
+
+    def piece_style(self, player: int | None) -> Style | None:
+        """Style of a piece of ``player`` (None for none)."""
+        if player is None:
+            return None
+        return self.style("first" if player == 0 else "second")
+
+    def empty_glyph(self, point: Point, targets: set[Point]) -> tuple[str, Style | None]:
+        """Glyph and style of an empty point: ``+`` if a legal target, else a dot."""
+        if point in targets:
+            return "+", self.style("target")
+        return ("." if self.ascii else "·"), self.style("line")
+
+    # -- Textual --------------------------------------------------------------------
+    def render(self) -> Text:
+        if self.state is None:
+            return Text("")
+        return self.draw().to_text()
+
+    def get_content_width(self, container: Any, viewport: Any) -> int:
+        return self.draw().width if self.state is not None else 1
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        return self.draw().height if self.state is not None else 1
+
+    def watch_state(self, old: State | None, new: State | None) -> None:
+        self.path = ()
+        self.hint = None
+        if new is not None and (old is None or old.options != new.options
+                                or type(old) is not type(new)):
+            self.cursor = self.start_point(new)

@@ -1,0 +1,76 @@
+"""The Connect Four board: seven columns of six cells; the cursor picks a column."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Iterable
+
+from textual.binding import Binding, BindingType
+
+from tui.widgets.board import BoardWidget, Canvas, Point
+
+WIDTH, HEIGHT = 7, 6
+GLYPHS = {False: ("●", "○"), True: ("X", "O")}
+"""Disc glyphs by ascii flag: Red (first) then Yellow (second)."""
+
+
+class ConnectFourBoard(BoardWidget):
+    """Connect Four: points are the columns 0..6; Enter or a digit 1-7 drops a disc."""
+
+    GAME = "connect4"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(str(c + 1), f"drop({c})", f"Drop {c + 1}", show=False) for c in range(WIDTH)
+    ]
+
+    def points(self) -> Iterable[Point]:
+        return range(WIDTH)
+
+    def coord(self, point: Point) -> tuple[int, int]:
+        return int(point), 0
+
+    def steps(self, move: Any) -> tuple[Point, ...]:
+        return (move,)
+
+    def start_point(self, state: Any) -> Point:
+        return WIDTH // 2
+
+    def action_drop(self, column: int) -> None:
+        """Drop a disc in ``column`` (0-based) at once."""
+        self.cursor = column
+        self.action_select()
+
+    def draw(self) -> Canvas:
+        state = self.state
+        assert state is not None
+        canvas = Canvas(2 + 3 * WIDTH, HEIGHT + 3)
+        label, line = self.style("label"), self.style("line")
+        wall, floor = ("|", "+" + "-" * 3 * WIDTH + "+") if self.ascii else (
+            "│", "└" + "─" * 3 * WIDTH + "┘")
+        targets = self.targets()
+        for c in range(WIDTH):
+            x = 1 + 3 * c
+            canvas.put(x + 1, 0, str(c + 1), self.style("target") if c in targets else label)
+            if c == self.cursor and self.interactive:
+                canvas.put(x + 1, 1, "v" if self.ascii else "▼", self.style("cursor"))
+            height = state.height(c)
+            for r in range(HEIGHT):
+                y = 1 + HEIGHT - r
+                owner = state.cell(c, r)
+                mark = None
+                if r == height:
+                    if c == self.cursor and self.interactive:
+                        mark = "cursor"
+                    elif c == self.hint:
+                        mark = "hint"
+                elif r == height - 1 and c == self.last_move:
+                    mark = "last"
+                if owner is None:
+                    glyph, gstyle = self.empty_glyph(c if r == height else None, targets)
+                else:
+                    glyph, gstyle = GLYPHS[self.ascii][owner], self.piece_style(owner)
+                self.put_marked(canvas, x, y, mark, glyph, gstyle)
+        for y in range(2, 2 + HEIGHT):
+            canvas.put(0, y, wall, line)
+            canvas.put(1 + 3 * WIDTH, y, wall, line)
+        canvas.put(0, 2 + HEIGHT, floor, line)
+        return canvas

@@ -1,0 +1,40 @@
+"""The move list: the game's moves in notation, numbered in pairs, newest at the bottom."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+
+def numbered(moves: list[str], current: int | None = None) -> Text:
+    """``1. f5 d6`` lines; the move at index ``current`` (0-based) is highlighted."""
+    text = Text(no_wrap=True)
+    for i in range(0, len(moves), 2):
+        if i:
+            text.append("\n")
+        text.append(f"{i // 2 + 1:>3}. ", "dim")
+        for j in (i, i + 1):
+            if j < len(moves):
+                style = "reverse bold" if j == current else ""
+                marker = ">" if j == current else " "
+                text.append(f"{marker}{moves[j]:<10}", style)
+    return text
+
+
+class MoveList(Static):
+    """The moves of the game so far (one Static; the parent scrolls)."""
+
+    DEFAULT_CSS = """
+    MoveList { width: 100%; height: auto; }
+    """
+
+    def show(self, moves: list[str], current: int | None = None) -> None:
+        """Show ``moves`` (notation) with move ``current`` highlighted if given."""
+        self.update(numbered(moves, current) if moves else Text("no moves yet", "dim"))
+        parent = self.parent
+        if parent is not None and hasattr(parent, "scroll_end"):
+            if current is None or current >= len(moves) - 2:
+                self.call_after_refresh(parent.scroll_end, animate=False)
+            else:
+                self.call_after_refresh(parent.scroll_to, y=max(0, current // 2 - 3),
+                                        animate=False)

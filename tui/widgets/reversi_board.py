@@ -1,0 +1,76 @@
+"""The Reversi board: n×n squares, files a.. left to right, ranks 1.. top to bottom."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from tui.widgets.board import BoardWidget, Canvas, Point
+
+GLYPHS = {False: ("●", "○"), True: ("X", "O")}
+"""Disc glyphs by ascii flag: Black then White."""
+FILES = "abcdefgh"
+
+
+class ReversiBoard(BoardWidget):
+    """Reversi: points are square numbers (row * n + column, row 0 on top).
+
+    A pass has no steps: when it is the only move, Enter plays it. FlipColor's drawn
+    squares show ``*`` while empty (``#`` when also a legal target).
+    """
+
+    GAME = "reversi"
+
+    @property
+    def size(self) -> int:
+        """Board side of the current state."""
+        return self.state.size if self.state is not None else 8
+
+    def points(self) -> Iterable[Point]:
+        return range(self.size * self.size)
+
+    def coord(self, point: Point) -> tuple[int, int]:
+        n = self.size
+        return int(point) % n, n - 1 - int(point) // n
+
+    def steps(self, move: Any) -> tuple[Point, ...]:
+        from engine.games.reversi import PASS
+
+        return () if move == PASS else (move,)
+
+    def start_point(self, state: Any) -> Point:
+        n = state.size
+        return (n // 2 - 1) * n + n // 2 - 1
+
+    def summary(self) -> str:
+        if self.state is None:
+            return ""
+        black, white = self.state.counts()
+        g = GLYPHS[self.ascii]
+        text = f"Black {g[0]} {black}   White {g[1]} {white}"
+        if self.state.legal_moves() and self.steps(self.state.legal_moves()[0]) == ():
+            text += "   no move: Enter passes"
+        return text
+
+    def draw(self) -> Canvas:
+        state = self.state
+        assert state is not None
+        n = state.size
+        canvas = Canvas(3 + 3 * n, n + 1)
+        label = self.style("label")
+        targets = self.targets()
+        for f in range(n):
+            canvas.put(4 + 3 * f, 0, FILES[f], label)
+        for row in range(n):
+            canvas.put(0, row + 1, f"{row + 1:>2}", label)
+            for f in range(n):
+                sq = row * n + f
+                owner = state.cell(sq)
+                if owner is not None:
+                    glyph, gstyle = GLYPHS[self.ascii][owner], self.piece_style(owner)
+                elif state.is_drawn(sq):
+                    glyph = "#" if sq in targets else "*"
+                    gstyle = self.style("target" if sq in targets else "hint")
+                else:
+                    glyph, gstyle = self.empty_glyph(sq, targets)
+                self.put_point(canvas, 3 + 3 * f, row + 1, sq, glyph, gstyle)
+        return canvas

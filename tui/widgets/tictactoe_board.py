@@ -1,0 +1,55 @@
+"""The tic-tac-toe board: a 3×3 grid with ruled lines, files a-c and ranks 1-3."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from tui.widgets.board import BoardWidget, Canvas, Point
+
+GLYPHS = ("X", "O")
+
+
+class TicTacToeBoard(BoardWidget):
+    """Tic-tac-toe: points are the cells 0..8 (a1=0 … c3=8); a move is one cell."""
+
+    GAME = "tictactoe"
+
+    def points(self) -> Iterable[Point]:
+        return range(9)
+
+    def coord(self, point: Point) -> tuple[int, int]:
+        return int(point) % 3, int(point) // 3
+
+    def steps(self, move: Any) -> tuple[Point, ...]:
+        return (move,)
+
+    def start_point(self, state: Any) -> Point:
+        return 4
+
+    def draw(self) -> Canvas:
+        state = self.state
+        assert state is not None
+        canvas = Canvas(16, 6)
+        label, line = self.style("label"), self.style("line")
+        vbar, hbar, cross = ("|", "-", "+") if self.ascii else ("│", "─", "┼")
+        targets = self.targets()
+        for f in range(3):
+            canvas.put(4 + 4 * f, 0, "abc"[f], label)
+        for row in range(3):
+            rank = 2 - row
+            y = 1 + 2 * row
+            canvas.put(0, y, str(rank + 1), label)
+            for f in range(3):
+                cell = rank * 3 + f
+                x = 3 + 4 * f
+                owner = state.cell(cell)
+                if owner is None:
+                    glyph, gstyle = self.empty_glyph(cell, targets)
+                else:
+                    glyph, gstyle = GLYPHS[owner], self.piece_style(owner)
+                self.put_point(canvas, x, y, cell, glyph, gstyle)
+                if f < 2:
+                    canvas.put(x + 3, y, vbar, line)
+            if row < 2:
+                canvas.put(3, y + 1, cross.join([hbar * 3] * 3), line)
+        return canvas
