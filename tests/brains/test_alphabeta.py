@@ -1,0 +1,116 @@
+"""Alpha-beta against plain minimax, stopping from another thread, tables and timing."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+
+from brains import Budget, make_brain
+from brains.alphabeta import AlphaBetaBrain
+from brains.minimax import PROVEN, MinimaxBrain
+from brains.timeman import TimeManager, threat_factor
+from brains.tt import EXACT, LOWER, TranspositionTable
+from engine import State, new_game
+from tests.brains.test_conformance import positions
+
+DEPTH = 3
+"""Shallow enough that a position cannot recur at two depths of one search."""
+
+
+def random_positions(game_id: str, seed: int, count: int) -> list[State]:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        state = new_game(game_id)
+        for _ in range(rng.randrange(0, 20)):
+            child = state.play(rng.choice(state.legal_moves()))
+            if not child.legal_moves():
+                break
+            state = child
+        out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("tt", [True, False])
+def test_alphabeta_equals_minimax(game_id: str, tt: bool) -> None:
+    for state in random_positions(game_id, seed=len(game_id), count=3):
+        budget = Budget(depth=DEPTH)
+        plain = make_brain(f"minimax,depth={DEPTH},seconds=none", game_id).analyse(state, budget)
+        ab = make_brain(f"alphabeta,depth={DEPTH},seconds=none,tt={tt}", game_id)
+        assert ab.analyse(state, Budget(depth=DEPTH)) == pytest.approx(plain, abs=1e-12)
+        best = [t for t in ab.think(state, Budget(depth=DEPTH).start())][-1]
+        assert best.score == pytest.approx(max(plain.values()), abs=1e-12)
+        assert plain[best.move] == pytest.approx(best.score, abs=1e-12)
+
+
+def test_stop_flag_from_another_thread(game_id: str) -> None:
+    brain = make_brain("alphabeta,depth=none,seconds=none", game_id, seed=1)
+    budget = Budget()
+    timer = threading.Timer(0.3, budget.stop.set)
+    start = time.monotonic()
+    timer.start()
+    try:
+        thoughts = list(brain.think(new_game(game_id), budget))
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 1.5
+    assert thoughts and thoughts[-1].move in new_game(game_id).legal_moves()
+
+
+def test_prefers_the_faster_win() -> None:
+    # X: a1 b1, O: a3 b3; X to move wins at once with c1 (a slower win also exists)
+    state = new_game("tictactoe").play_line("a1 a3 b1 b3")
+    thoughts = list(make_brain("alphabeta,depth=none", "tictactoe", seed=0).think(state, Budget().start()))
+    assert state.format_move(thoughts[-1].move) == "c1"
+    assert thoughts[-1].score > PROVEN and thoughts[-1].final
+
+
+def test_iterative_deepening_reports_each_depth() -> None:
+    state = new_game("tictactoe").play_line("b2")
+    depths = [t.depth for t in make_brain("alphabeta,depth=4", "tictactoe", seed=0).think(state, Budget().start())]
+    assert depths == sorted(depths) and depths[0] == 1
+
+
+def test_forced_move_is_immediate() -> None:
+    state = new_game("tictactoe").play_line("b2 a1 c3 a3 a2 c1 b1 b3")
+    assert len(state.legal_moves()) == 1
+    thought = next(make_brain("alphabeta:hard", "tictactoe").think(state, Budget().start()))
+    assert thought.final and thought.nodes == 0
+
+
+def test_transposition_table_cap_and_flags() -> None:
+    table = TranspositionTable(capacity=3)
+    for key in range(5):
+        table.put(key, 2, EXACT, 0.5, None)
+    assert len(table) == 3 and table.get(0) is None and table.get(4) == (2, EXACT, 0.5, None)
+    table.put(4, 5, LOWER, 0.25, 7)
+    assert table.get(4) == (5, LOWER, 0.25, 7) and len(table) == 3
+
+
+def test_time_manager_budgets() -> None:
+    manager = TimeManager("tictactoe", clock=10.0, max_seconds=3.0)
+    start = new_game("tictactoe")
+    first = manager.allot(start)
+    assert 0 < first <= 3.0
+    manager.spent(start, 8.0)
+    assert manager.allot(start.play(4).play(0)) < first
+    assert manager.allot(new_game("tictactoe")) == first  # a new game resets the clock
+    forced = new_game("tictactoe").play_line("b2 a1 c3 a3 a2 c1 b1 b3")
+    assert manager.allot(forced) == 0.0
+
+
+def test_threat_factor_values(game_id: str) -> None:
+    for state in positions(game_id, seed=4):
+        assert threat_factor(state) in (1.0, 1.5, 1.8)
+
+
+def test_hard_respects_its_allotment() -> None:
+    brain = make_brain("alphabeta:hard,clock=1.0", "tictactoe", seed=0)
+    assert isinstance(brain, AlphaBetaBrain) and brain.timeman is not None
+    start = time.monotonic()
+    brain.choose(new_game("tictactoe"))
+    assert time.monotonic() - start < 1.0
+    assert isinstance(make_brain("minimax", "tictactoe"), MinimaxBrain)

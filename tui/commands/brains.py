@@ -1,0 +1,46 @@
+"""List the brains (opponents), their levels and options."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", help="show only the brains for this game, with its per-game levels")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def _fmt(options: dict[str, object]) -> str:
+    parts = []
+    for key, value in options.items():
+        if isinstance(value, dict):
+            value = "/".join(f"{g}:{v}" for g, v in value.items())
+        parts.append(f"{key}={value}")
+    return ", ".join(parts) or "-"
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+    import sys
+    from dataclasses import asdict
+
+    from brains.registry import DEFAULT_LEVEL, list_brains
+
+    try:
+        infos = list_brains(args.game)
+    except ValueError as exc:
+        print(f"parlor brains: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps([asdict(info) for info in infos]))
+        return 0
+    print(f"Spec: NAME[:LEVEL][,KEY=VALUE...]  (level default {DEFAULT_LEVEL}; "
+          "e.g. alphabeta:hard,seconds=1.5)")
+    for info in infos:
+        games = f"  [{', '.join(info.games)} only]" if info.games else ""
+        print(f"\n{info.name:<11} {info.description}{games}")
+        print(f"{'':<11} options: {', '.join(info.options) or '-'}")
+        for level, options in info.levels.items():
+            if options:
+                print(f"{'':<11} {level:<7} {_fmt(options)}")
+    return 0
