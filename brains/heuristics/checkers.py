@@ -1,0 +1,152 @@
+"""English checkers knowledge: report 002's two evaluations, features and time hooks.
+
+Every value is from the side to move's view. ``material`` is the simple player's
+(men 1, kings 1.5). ``improved`` is report 002's better heuristic: men 5, kings 7.5,
++0.8 for a man still on its own back row, +0.5 for a piece in the centre (rows 4-5,
+files c-f: squares 14 15 18 19), +0.1 for one on the sides of the centre (13 16 17 20),
+-0.6 for a piece the opponent could capture if it were its move, +0.6 for a piece that
+cannot be jumped as the board stands (each of its two diagonals ends at the board's
+edge or at one of its own pieces on one side). Both are divided by the largest value
+one side can reach, so they lie in [-1, 1].
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from engine.games.checkers import CROWN, VALID, CheckersState, is_capture, mask_of, squares_of
+from engine.protocol import State
+
+BACK_ROW = (CROWN[1], CROWN[0])
+"""Each player's own back row: Black's 1-4 (White crowns there), White's 29-32."""
+CENTRE = mask_of((14, 15, 18, 19))
+"""Rows 4-5, files c-f."""
+CENTRE_SIDES = mask_of((13, 16, 17, 20))
+"""Rows 4-5, files a-b and g-h."""
+_OFF = ((1 << 45) - 1) & ~VALID
+"""Ghost bits and the bits just past the board: off-board for the protection test."""
+
+MAN, KING = 5.0, 7.5
+BACK_BONUS, CENTRE_BONUS, SIDE_BONUS = 0.8, 0.5, 0.1
+ATTACKED, PROTECTED = -0.6, 0.6
+_IMPROVED_SCALE = 12 * (KING + CENTRE_BONUS + PROTECTED)
+"""The most one side can score with ``improved`` (twelve protected centre kings)."""
+CENTRE_TIME_FACTOR = 1.3
+"""Report 002: 130 % of the average time when two or more pieces hold the centre."""
+
+FEATURE_NAMES = (
+    "men", "kings", "back_row", "centre", "centre_sides", "attacked", "protected",
+    "opp_men", "opp_kings", "opp_back_row", "opp_centre", "opp_centre_sides",
+    "opp_attacked", "opp_protected", "no_progress",
+)
+"""Feature names: the side to move's counts (each over 12), then the opponent's, then
+the no-progress counter over the 40-move limit."""
+
+
+def _sides(state: State) -> tuple[int, int]:
+    """(own, opponent) bitboards of a checkers state."""
+    s: CheckersState = state  # type: ignore[assignment]
+    return (s.white, s.black) if s.to_move else (s.black, s.white)
+
+
+def protected_mask(own: int) -> int:
+    """Pieces of ``own`` that no jump can take as the board stands.
+
+    A jump needs, on one diagonal, an attacker on one side and an empty square on the
+    other; a piece whose every diagonal is closed on at least one side by the board's
+    edge or by a piece of its own colour cannot be jumped.
+    """
+    closed = own | _OFF
+    line4 = closed >> 4 | (closed << 4 | 0xF)
+    line5 = closed >> 5 | (closed << 5 | 0x1F)
+    return own & line4 & line5
+
+
+def _side_terms(state: CheckersState, player: int, pieces: int) -> tuple[int, ...]:
+    """(men, kings, back-row men, centre, centre sides, attacked, protected) counts."""
+    kings = pieces & state.kings
+    men = pieces ^ kings
+    return (men.bit_count(), kings.bit_count(), (men & BACK_ROW[player]).bit_count(),
+            (pieces & CENTRE).bit_count(), (pieces & CENTRE_SIDES).bit_count(),
+            state.attacked(player).bit_count(), protected_mask(pieces).bit_count())
+
+
+def material(state: State) -> float:
+    """Men 1, kings 1.5: own minus the opponent's, over 18 (report 002's simple player)."""
+    s: CheckersState = state  # type: ignore[assignment]
+    own, opp = _sides(s)
+    k = s.kings
+    return ((own.bit_count() - opp.bit_count())
+            + 0.5 * ((own & k).bit_count() - (opp & k).bit_count())) / 18.0
+
+
+def _improved_side(terms: tuple[int, ...]) -> float:
+    men, kings, back, centre, sides, attacked, protected = terms
+    return (MAN * men + KING * kings + BACK_BONUS * back + CENTRE_BONUS * centre
+            + SIDE_BONUS * sides + ATTACKED * attacked + PROTECTED * protected)
+
+
+def improved(state: State) -> float:
+    """Report 002's better heuristic (see the module docstring), in [-1, 1]."""
+    s: CheckersState = state  # type: ignore[assignment]
+    me = s.to_move
+    own, opp = _sides(s)
+    value = (_improved_side(_side_terms(s, me, own))
+             - _improved_side(_side_terms(s, 1 - me, opp))) / _IMPROVED_SCALE
+    return max(-1.0, min(1.0, value))
+
+
+def features(state: State) -> list[float]:
+    """The :data:`FEATURE_NAMES` values of ``state``, side to move first."""
+    s: CheckersState = state  # type: ignore[assignment]
+    me = s.to_move
+    own, opp = _sides(s)
+    out = [n / 12.0 for n in _side_terms(s, me, own) + _side_terms(s, 1 - me, opp)]
+    out.append(s.quiet / 80.0)
+    return out
+
+
+HEURISTICS: dict[str, Callable[[State], float]] = {
+    "improved": improved,
+    "material": material,
+}
+"""Every checkers heuristic, by name."""
+DEFAULT = "improved"
+
+
+# --------------------------------------------------------------------------- time hooks
+
+
+def attacked_pieces(state: State) -> tuple[int, ...]:
+    """Squares of the side to move's pieces that the opponent could capture now
+    (if it were the opponent's move; multi-jump victims included)."""
+    s: CheckersState = state  # type: ignore[assignment]
+    return squares_of(s.attacked(s.to_move))
+
+
+def escape_moves(state: State) -> tuple[tuple[int, ...], ...]:
+    """The legal moves after which the opponent has no capture."""
+    s: CheckersState = state  # type: ignore[assignment]
+    me = s.to_move
+    return tuple(m for m in s.legal_moves() if not s.play(m).attacked(me))
+
+
+def longest_captures(state: State) -> tuple[tuple[int, ...], ...]:
+    """The capture moves that jump the most pieces (empty when no capture is on)."""
+    moves = state.legal_moves()
+    if not moves or not is_capture(moves[0]):
+        return ()
+    most = max(len(m) for m in moves)
+    return tuple(m for m in moves if len(m) == most)
+
+
+def time_factor(state: State) -> float:
+    """Report 002's last time rule: 1.3 when two or more own pieces hold the centre."""
+    own, _ = _sides(state)
+    return CENTRE_TIME_FACTOR if (own & CENTRE).bit_count() >= 2 else 1.0
+
+
+def moves_left(state: State) -> float:
+    """Moves the side to move may still expect to play: fewer as material comes off."""
+    own, opp = _sides(state)
+    return 8.0 + 1.5 * (own | opp).bit_count()
