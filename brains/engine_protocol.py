@@ -53,7 +53,7 @@ def format_score(score: float | None) -> str:
     """A score as the protocol writes it (``0.25``, ``-1``; ``none`` when unknown)."""
     if score is None:
         return "none"
-    return format(float(score), ".6g")
+    return format(float(score) + 0.0, ".6g")  # + 0.0: no "-0"
 
 
 def format_line(state: State, moves: Iterable[Any]) -> str:
@@ -221,10 +221,13 @@ class EngineSession:
         budget.start()
         started = time.monotonic()
         best: Thought | None = None
+        legal = state.legal_moves()
         for thought in brain.think(state, budget):
+            if thought.move not in legal:
+                raise EngineError(f"brain {args[0]!r} chose {thought.move!r}, not a legal move")
             best = thought
             self._say(self._info(state, thought, time.monotonic() - started))
-        move = best.move if best is not None else brain.rng.choice(state.legal_moves())
+        move = best.move if best is not None else brain.rng.choice(legal)
         self._say(f"bestmove {state.format_move(move)}")
 
     @staticmethod
