@@ -1,0 +1,171 @@
+"""Five Men's Morris knowledge: report 000's mill and block bonuses, material, mobility.
+
+Everything is from the side to move's view. Report 000 scored each candidate move as
+the learned value of the resulting board, +200 if the move closes a mill and +100 if it
+blocks an opponent's two-in-a-line; :func:`closes_mill`, :func:`blocks_two` and
+:func:`move_bonus` give those bonuses to the learned brains. The ``mills`` heuristic
+turns the same ideas into a position evaluation: material and mobility, plus own mills,
+own open two-in-a-lines (a mill one piece away) and opponent two-in-a-lines we block.
+(The report's own block test looked at the board after the move, where the moved-to
+point is no longer empty, so it never fired; here it is tested before the move.)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from engine.games.morris import ADJACENT, MILL_MASKS, completes_mill
+from engine.protocol import State
+
+MILL_BONUS = 200
+"""Report 000's bonus for a move that closes a mill."""
+BLOCK_BONUS = 100
+"""Report 000's bonus for a move that blocks an opponent's two-in-a-line."""
+
+_ADJ_MASK = tuple(sum(1 << q for q in ADJACENT[p]) for p in range(16))
+_MILLS_AT = tuple(tuple(m for m in MILL_MASKS if m >> p & 1) for p in range(16))
+_FULL = 0xFFFF
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "material", "own_pieces", "opp_pieces", "own_mobility", "opp_mobility",
+    "own_mills", "opp_mills", "own_twos", "opp_twos", "own_blocks", "opp_blocks",
+    "own_placing", "opp_placing", "own_flying", "opp_flying",
+)
+"""Names of :func:`features`, side to move (``own``) first; each scaled to about [0, 1]
+(``material`` to [-1, 1]): pieces / 5, mobility / 16, mills / 2, twos and blocks / 4."""
+
+
+def _sides(state: State) -> tuple[int, int, int, int]:
+    """(own pieces, opponent pieces, own in hand, opponent in hand)."""
+    me = state.to_move
+    return (state.pieces(me), state.pieces(me ^ 1),  # type: ignore[attr-defined]
+            state.in_hand(me), state.in_hand(me ^ 1))  # type: ignore[attr-defined]
+
+
+def _mobility(own: int, empty: int, hand: int) -> int:
+    """Movement options: empty points reachable by one step from own pieces, or every
+    empty point for a flying player (three on board, none in hand).
+
+    A placing player is counted by its pieces' steps, as it will move them later.
+    """
+    if not hand and own.bit_count() == 3:
+        return empty.bit_count()
+    total = 0
+    p = 0
+    bits = own
+    while bits:
+        if bits & 1:
+            total += (_ADJ_MASK[p] & empty).bit_count()
+        bits >>= 1
+        p += 1
+    return total
+
+
+def _lines(own: int, opp: int) -> tuple[int, int, int, int, int, int]:
+    """Mills, open twos (two + empty) and blocks (their two + our one), own then theirs."""
+    own_mills = opp_mills = own_twos = opp_twos = own_blocks = opp_blocks = 0
+    for mask in MILL_MASKS:
+        mine = (own & mask).bit_count()
+        theirs = (opp & mask).bit_count()
+        if mine == 3:
+            own_mills += 1
+        elif theirs == 3:
+            opp_mills += 1
+        elif mine == 2:
+            if theirs:
+                opp_blocks += 1
+            else:
+                own_twos += 1
+        elif theirs == 2:
+            if mine:
+                own_blocks += 1
+            else:
+                opp_twos += 1
+    return own_mills, opp_mills, own_twos, opp_twos, own_blocks, opp_blocks
+
+
+def material(state: State) -> float:
+    """(Own pieces on board + in hand − the opponent's) / 5."""
+    own, opp, own_hand, opp_hand = _sides(state)
+    return (own.bit_count() + own_hand - opp.bit_count() - opp_hand) / 5
+
+
+def mobility(state: State) -> float:
+    """(Own − opponent movement options) / (their sum); 0 when neither can move."""
+    own, opp, own_hand, opp_hand = _sides(state)
+    empty = _FULL & ~(own | opp)
+    mine = _mobility(own, empty, own_hand)
+    theirs = _mobility(opp, empty, opp_hand)
+    total = mine + theirs
+    return (mine - theirs) / total if total else 0.0
+
+
+def mills(state: State) -> float:
+    """Report 000's bonuses as an evaluation (the default).
+
+    0.5 material + 0.1 mobility + 0.15 (mills difference / 2) + 0.15 (open twos
+    difference / 4) + 0.1 (blocks difference / 4), each term clipped to [-1, 1]. The
+    mobility term here is damped, (own − theirs) / (own + theirs + 4), so that a few
+    steps either way early in the game do not outweigh a mill.
+    """
+    own, opp, own_hand, opp_hand = _sides(state)
+    empty = _FULL & ~(own | opp)
+    mine = _mobility(own, empty, own_hand)
+    theirs = _mobility(opp, empty, opp_hand)
+    om, pm, ot, pt, ob, pb = _lines(own, opp)
+    value = (0.5 * (own.bit_count() + own_hand - opp.bit_count() - opp_hand) / 5
+             + 0.1 * (mine - theirs) / (mine + theirs + 4)
+             + 0.15 * (om - pm) / 2
+             + 0.15 * max(-1.0, min(1.0, (ot - pt) / 4))
+             + 0.1 * max(-1.0, min(1.0, (ob - pb) / 4)))
+    return max(-1.0, min(1.0, value))
+
+
+def features(state: State) -> list[float]:
+    """The :data:`FEATURE_NAMES` values of ``state`` from the side to move's view."""
+    own, opp, own_hand, opp_hand = _sides(state)
+    empty = _FULL & ~(own | opp)
+    own_total = own.bit_count() + own_hand
+    opp_total = opp.bit_count() + opp_hand
+    om, pm, ot, pt, ob, pb = _lines(own, opp)
+    return [
+        (own_total - opp_total) / 5, own_total / 5, opp_total / 5,
+        _mobility(own, empty, own_hand) / 16, _mobility(opp, empty, opp_hand) / 16,
+        om / 2, pm / 2, ot / 4, pt / 4, ob / 4, pb / 4,
+        float(own_hand > 0), float(opp_hand > 0),
+        float(not own_hand and own.bit_count() == 3),
+        float(not opp_hand and opp.bit_count() == 3),
+    ]
+
+
+HEURISTICS: dict[str, Callable[[State], float]] = {
+    "material": material,
+    "mobility": mobility,
+    "mills": mills,
+}
+"""The Morris evaluations by name, each in [-1, 1] from the side to move's view."""
+DEFAULT = "mills"
+"""The heuristic used when none is named."""
+
+
+def closes_mill(state: State, move: Any) -> bool:
+    """True if ``move`` (legal in ``state``) completes a mill of the side to move."""
+    frm, to, _ = move
+    own = state.pieces(state.to_move)  # type: ignore[attr-defined]
+    if frm is not None:
+        own &= ~(1 << frm)
+    return completes_mill(own | 1 << to, to)
+
+
+def blocks_two(state: State, move: Any) -> bool:
+    """True if ``move`` puts a piece on the empty third point of an opponent's two."""
+    to = move[1]
+    opp = state.pieces(state.to_move ^ 1)  # type: ignore[attr-defined]
+    return any((opp & m).bit_count() == 2 for m in _MILLS_AT[to])
+
+
+def move_bonus(state: State, move: Any) -> int:
+    """Report 000's move bonus: +200 for closing a mill, +100 for blocking a two."""
+    return (MILL_BONUS if closes_mill(state, move) else 0) + (
+        BLOCK_BONUS if blocks_two(state, move) else 0)
+
