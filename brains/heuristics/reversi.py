@@ -1,0 +1,250 @@
+"""Reversi knowledge: report 001's six heuristics, on the engine's bitboards.
+
+Every value is from the side to move's view ("own" discs against the opponent's) and
+lies in [-1, 1]; all of them work on every board size and variant (FlipColor's drawn
+squares change only which colour a placed disc ends up, so no heuristic needs them).
+
+- ``base``: disc difference over discs on the board.
+- ``filled_cell``: for each disc, each neighbour counts +2 if it holds a disc of the
+  same colour, +1 if it holds the other colour, -2 if it is empty (discs beside empty
+  squares are easier to flip); own total minus the opponent's, over the largest total
+  possible.
+- ``legal_moves``: mobility difference over total mobility.
+- ``vulnerable``: -2 per own disc the opponent could flip next turn, +1 per opponent
+  disc we could flip, over the largest value possible.
+- ``weight_place``: a square-weight table (corners high, squares next to corners
+  negative while the corner is empty, edges good, the centre four good), scaled to the
+  board size.
+- ``combined`` (the default): a weighted sum of the five, or the exact result (+1, 0,
+  -1) once neither side can move.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Callable
+
+from engine.games.reversi import Geometry, ReversiState, geometry
+from engine.protocol import State
+
+FEATURE_NAMES = ("base", "filled_cell", "legal_moves", "vulnerable", "weight_place",
+                 "corners", "empties")
+"""Names of :func:`features`: the five normalised heuristics, the corner difference
+(over 4) and the fraction of empty squares (the game phase)."""
+
+COMBINED_WEIGHTS = {"base": 0.10, "filled_cell": 0.10, "legal_moves": 0.25,
+                    "vulnerable": 0.15, "weight_place": 0.40}
+"""Weights of ``combined``; they sum to 1, so ``combined`` stays in [-1, 1]."""
+
+
+class _Tables:
+    """Masks the heuristics need for one board size."""
+
+    __slots__ = ("geo", "not_first", "not_last", "weight_masks", "weight_total", "corners",
+                 "corner_guards")
+
+    def __init__(self, geo: Geometry):
+        n = geo.n
+        self.geo = geo
+        first = sum(1 << r * n for r in range(n))
+        last = first << n - 1
+        self.not_first = geo.full & ~first
+        """Every square but column a (the target of an eastward shift)."""
+        self.not_last = geo.full & ~last
+        """Every square but the last column (the target of a westward shift)."""
+        by_weight: dict[int, int] = {}
+        for s in range(n * n):
+            w = square_weight(n, s)
+            by_weight[w] = by_weight.get(w, 0) | 1 << s
+        self.weight_masks = tuple(sorted(by_weight.items()))
+        """(weight, mask of the squares with that weight)."""
+        self.weight_total = sum(abs(w) * mask.bit_count() for w, mask in by_weight.items())
+        """Largest possible weight difference (all good squares own, all bad ones not)."""
+        corners = (0, n - 1, n * (n - 1), n * n - 1)
+        self.corners = sum(1 << c for c in corners)
+        """Mask of the four corners."""
+        guards = []
+        for c in corners:
+            r0, c0 = divmod(c, n)
+            near = [(1 << r * n + col, square_weight(n, r * n + col))
+                    for r in range(max(r0 - 1, 0), min(r0 + 2, n))
+                    for col in range(max(c0 - 1, 0), min(c0 + 2, n))
+                    if (r, col) != (r0, c0)]
+            guards.append((1 << c, tuple((bit, w) for bit, w in near if w < 0)))
+        self.corner_guards = tuple(guards)
+        """(corner bit, ((bit, weight), ...)) for the negative squares next to each corner."""
+
+    def neighbours(self, x: int) -> tuple[int, ...]:
+        """``x`` shifted one step in each of the eight directions (off-board bits dropped)."""
+        n, full, nf, nl = self.geo.n, self.geo.full, self.not_first, self.not_last
+        return (x << 1 & nf, x >> 1 & nl, x << n & full, x >> n,
+                x << n + 1 & nf & full, x << n - 1 & nl & full,
+                x >> n - 1 & nf, x >> n + 1 & nl)
+
+    def flippable(self, mine: int, theirs: int) -> int:
+        """Discs of ``mine`` that the owner of ``theirs`` could flip with one placement.
+
+        A disc is flippable when, along some line, its run of ``mine`` discs has a
+        ``theirs`` disc at one end and an empty square at the other: a flood from the
+        ``theirs`` side and a flood from the empty side must both reach it.
+        """
+        geo = self.geo
+        empty = ~(mine | theirs) & geo.full
+        n = geo.n
+        inner = mine & geo.inner
+        out = 0
+        for step, mask in ((1, inner), (n, mine), (n + 1, inner), (n - 1, inner)):
+            up_t = t = theirs << step & mask
+            while t:
+                t = t << step & mask
+                up_t |= t
+            down_e = t = empty >> step & mask
+            while t:
+                t = t >> step & mask
+                down_e |= t
+            down_t = t = theirs >> step & mask
+            while t:
+                t = t >> step & mask
+                down_t |= t
+            up_e = t = empty << step & mask
+            while t:
+                t = t << step & mask
+                up_e |= t
+            out |= up_t & down_e | down_t & up_e
+        return out
+
+
+def square_weight(n: int, square: int) -> int:
+    """Report 001's weight of ``square`` on an ``n``×``n`` board.
+
+    Corners 100; edge squares next to a corner -25; squares diagonally next to a corner
+    -50; other edge squares 10; the centre four 5 (they win over the corner rule on
+    4×4, where they are the start squares); other squares next to an edge -2; the rest 1.
+    """
+    r, c = divmod(square, n)
+    edge_r, edge_c = r in (0, n - 1), c in (0, n - 1)
+    near_r, near_c = r in (1, n - 2), c in (1, n - 2)
+    if r in (n // 2 - 1, n // 2) and c in (n // 2 - 1, n // 2):
+        return 5
+    if edge_r and edge_c:
+        return 100
+    if (edge_r and near_c) or (edge_c and near_r):
+        return -25
+    if near_r and near_c:
+        return -50
+    if edge_r or edge_c:
+        return 10
+    if near_r or near_c:
+        return -2
+    return 1
+
+
+TAKEN_CORNER_NEIGHBOUR = 10
+"""Weight of a square next to a corner once the corner holds a disc (like an edge)."""
+
+
+@cache
+def _tables(n: int) -> _Tables:
+    return _Tables(geometry(n))
+
+
+def _ratio(a: float, b: float) -> float:
+    return (a - b) / (a + b) if a + b else 0.0
+
+
+def _filled(t: _Tables, a: int, b: int, empty: int) -> int:
+    total = 0
+    for x in t.neighbours(a):
+        total += 2 * (x & a).bit_count() + (x & b).bit_count() - 2 * (x & empty).bit_count()
+    return total
+
+
+def _parts(state: State) -> tuple[_Tables, int, int]:
+    assert isinstance(state, ReversiState), "reversi heuristics need a ReversiState"
+    return _tables(state.size), state.me, state.them
+
+
+def base(state: State) -> float:
+    """Disc difference over the discs on the board."""
+    _, me, them = _parts(state)
+    return _ratio(me.bit_count(), them.bit_count())
+
+
+def filled_cell(state: State) -> float:
+    """Neighbour score (same colour +2, other colour +1, empty -2), own minus opponent's."""
+    t, me, them = _parts(state)
+    empty = ~(me | them) & t.geo.full
+    bound = 16 * (me | them).bit_count()
+    return (_filled(t, me, them, empty) - _filled(t, them, me, empty)) / bound if bound else 0.0
+
+
+def legal_moves(state: State) -> float:
+    """Mobility difference over total mobility (placements only; a pass counts 0)."""
+    t, me, them = _parts(state)
+    return _ratio(t.geo.mobility(me, them).bit_count(), t.geo.mobility(them, me).bit_count())
+
+
+def vulnerable(state: State) -> float:
+    """-2 per own disc the opponent can flip next turn, +1 per opponent disc we can flip."""
+    t, me, them = _parts(state)
+    bound = 2 * me.bit_count() + them.bit_count()
+    if not bound:
+        return 0.0
+    raw = -2 * t.flippable(me, them).bit_count() + t.flippable(them, me).bit_count()
+    return raw / bound
+
+
+def weight_place(state: State) -> float:
+    """Square weights of own discs minus the opponent's, over the largest such sum.
+
+    The squares next to a corner lose their penalty once that corner is taken (they can
+    no longer give it away) and weigh :data:`TAKEN_CORNER_NEIGHBOUR` instead.
+    """
+    t, me, them = _parts(state)
+    score = 0
+    for w, mask in t.weight_masks:
+        score += w * ((me & mask).bit_count() - (them & mask).bit_count())
+    occupied = me | them
+    for corner, guards in t.corner_guards:
+        if occupied & corner:
+            for bit, w in guards:
+                if occupied & bit:
+                    score += (TAKEN_CORNER_NEIGHBOUR - w) * (1 if me & bit else -1)
+    return score / t.weight_total
+
+
+def features(state: State) -> list[float]:
+    """The values named in :data:`FEATURE_NAMES`, from the side to move's view."""
+    t, me, them = _parts(state)
+    empties = (~(me | them) & t.geo.full).bit_count()
+    corners = ((me & t.corners).bit_count() - (them & t.corners).bit_count()) / 4
+    return [base(state), filled_cell(state), legal_moves(state), vulnerable(state),
+            weight_place(state), corners, empties / t.geo.n ** 2]
+
+
+def combined(state: State) -> float:
+    """Weighted sum of the five heuristics; the exact result when the game is over."""
+    t, me, them = _parts(state)
+    geo = t.geo
+    mine, theirs = geo.mobility(me, them).bit_count(), geo.mobility(them, me).bit_count()
+    if not mine and not theirs:
+        diff = me.bit_count() - them.bit_count()
+        return 1.0 if diff > 0 else -1.0 if diff < 0 else 0.0
+    w = COMBINED_WEIGHTS
+    return (w["base"] * base(state) + w["filled_cell"] * filled_cell(state)
+            + w["legal_moves"] * _ratio(mine, theirs) + w["vulnerable"] * vulnerable(state)
+            + w["weight_place"] * weight_place(state))
+
+
+HEURISTICS: dict[str, Callable[[State], float]] = {
+    "combined": combined,
+    "base": base,
+    "filled_cell": filled_cell,
+    "legal_moves": legal_moves,
+    "vulnerable": vulnerable,
+    "weight_place": weight_place,
+}
+"""Report 001's heuristics by name, each in [-1, 1] from the side to move's view."""
+
+DEFAULT = "combined"
+"""The heuristic used when none is named."""
