@@ -49,8 +49,9 @@ def brain_specs(game_id: str) -> list[str]:
     specs: list[str] = []
     for item in registry.list_brains(game_id):
         spec = item if isinstance(item, str) else getattr(item, "spec", None) or item.name
-        levels = getattr(item, "levels", None)
-        if levels and ":" not in spec:
+        levels = getattr(item, "levels", None) or {}
+        distinct = {repr(sorted(options.items())) for options in levels.values()}
+        if len(distinct) > 1 and ":" not in spec:
             specs.extend(f"{spec}:{level}" for level in levels)
         else:
             specs.append(spec)

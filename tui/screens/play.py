@@ -34,7 +34,7 @@ from tui.widgets import board_class
 from tui.widgets.board import BoardWidget
 from tui.widgets.move_list import MoveList
 
-LEGEND = "[ ] cursor  { } chosen  ( ) last\n> < hint    + legal target"
+LEGEND = "[ ] cursor  { } chosen  ( ) last\n> < hint   + legal   +x+ pick"
 """The marks every board uses (never colour alone)."""
 
 GAME_CHOICES: tuple[tuple[str, str, dict[str, Any]], ...] = (
@@ -130,8 +130,15 @@ class PlayScreen(ParlorScreen):
 
     def on_mount(self) -> None:
         self.title = get_game(self.game_id).name
-        self.board.focus()
+        board = self.board
+        board.focus()
+        for attribute in ("path", "cursor", "ascii"):
+            self.watch(board, attribute, self.update_summary, init=False)
         self.next_turn()
+
+    def update_summary(self) -> None:
+        """Redraw the line under the board (counts, the cursor square, a pending step)."""
+        self.query_one("#summary", Static).update(self.board.summary())
 
     def on_unmount(self) -> None:
         self.stop_brain()

@@ -36,6 +36,7 @@ MARKS = {  # (left, right) brackets around a point, by priority
     "path": ("{", "}"),
     "hint": (">", "<"),
     "last": ("(", ")"),
+    "target": ("+", "+"),  # a piece that may be picked or removed
 }
 
 
@@ -276,9 +277,14 @@ class BoardWidget(Widget, can_focus=True):
         return self.get_component_rich_style(f"board--{name}", partial=True)
 
     def put_point(self, canvas: Canvas, x: int, y: int, point: Point, glyph: str,
-                  glyph_style: Style | None, base: Style | None = None) -> None:
-        """Draw a three-cell point ``[g]`` at (x, y): brackets, then the glyph."""
-        self.put_marked(canvas, x, y, self.mark(point), glyph, glyph_style, base)
+                  glyph_style: Style | None, base: Style | None = None,
+                  piece_target: bool = False) -> None:
+        """Draw a three-cell point ``[g]`` at (x, y): brackets, then the glyph.
+
+        ``piece_target`` marks a piece that may be picked or removed with ``+g+``.
+        """
+        mark = self.mark(point) or ("target" if piece_target else None)
+        self.put_marked(canvas, x, y, mark, glyph, glyph_style, base)
 
     def put_marked(self, canvas: Canvas, x: int, y: int, mark: str | None, glyph: str,
                    glyph_style: Style | None, base: Style | None = None) -> None:

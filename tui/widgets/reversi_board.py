@@ -21,15 +21,15 @@ class ReversiBoard(BoardWidget):
     GAME = "reversi"
 
     @property
-    def size(self) -> int:
+    def side(self) -> int:
         """Board side of the current state."""
         return self.state.size if self.state is not None else 8
 
     def points(self) -> Iterable[Point]:
-        return range(self.size * self.size)
+        return range(self.side * self.side)
 
     def coord(self, point: Point) -> tuple[int, int]:
-        n = self.size
+        n = self.side
         return int(point) % n, n - 1 - int(point) // n
 
     def steps(self, move: Any) -> tuple[Point, ...]:

@@ -1,0 +1,83 @@
+"""The checkers board: 8×8 with Black at the top; dark squares carry PDN numbers 1-32.
+
+The cursor moves over all 64 cells (so up/down/left/right behave as expected); only
+dark squares are ever targets. The rows are labelled with their first and last square
+number, and the summary names the square under the cursor.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from tui.widgets.board import BoardWidget, Canvas, Point
+
+GLYPHS = {False: {"b": "●", "B": "◆", "w": "○", "W": "◇"},
+          True: {"b": "b", "B": "B", "w": "w", "W": "W"}}
+"""Men and kings differ by glyph, never by colour alone."""
+
+
+def square_cell(square: int) -> int:
+    """The cell (row * 8 + file, row 0 at the top) of PDN square ``square``."""
+    row = (square - 1) // 4
+    i = (square - 1) % 4
+    return row * 8 + (2 * i + 1 if row % 2 == 0 else 2 * i)
+
+
+CELL_SQUARE = {square_cell(s): s for s in range(1, 33)}
+"""PDN square number of each dark cell."""
+
+
+class CheckersBoard(BoardWidget):
+    """English checkers: points are cells 0..63; a move's steps are its squares' cells."""
+
+    GAME = "checkers"
+
+    def points(self) -> Iterable[Point]:
+        return range(64)
+
+    def coord(self, point: Point) -> tuple[int, int]:
+        return int(point) % 8, 7 - int(point) // 8
+
+    def steps(self, move: Any) -> tuple[Point, ...]:
+        return tuple(square_cell(s) for s in move)
+
+    def start_point(self, state: Any) -> Point:
+        return square_cell(22)
+
+    def summary(self) -> str:
+        square = CELL_SQUARE.get(int(self.cursor))
+        where = f"cursor on {square}" if square else "cursor on a light square"
+        if self.path:
+            chosen = "x".join(str(CELL_SQUARE[c]) for c in self.path)
+            return f"{where}; chosen {chosen} (Esc cancels)"
+        return where
+
+    def draw(self) -> Canvas:
+        state = self.state
+        assert state is not None
+        canvas = Canvas(3 + 3 * 8 + 3, 9)
+        label, dark = self.style("label"), self.style("dark")
+        targets = self.targets()
+        for f in range(8):
+            canvas.put(4 + 3 * f, 0, "abcdefgh"[f], label)
+        for row in range(8):
+            y = row + 1
+            canvas.put(0, y, f"{4 * row + 1:>2}", label)
+            canvas.put(3 + 3 * 8 + 1, y, f"{4 * row + 4:<2}", label)
+            for f in range(8):
+                cell = row * 8 + f
+                x = 3 + 3 * f
+                square = CELL_SQUARE.get(cell)
+                if square is None:
+                    self.put_point(canvas, x, y, cell, " ", None)
+                    continue
+                piece = state.piece_at(square)
+                if piece is None:
+                    glyph, gstyle = self.empty_glyph(cell, targets)
+                else:
+                    glyph = GLYPHS[self.ascii][piece.value]
+                    gstyle = self.piece_style(piece.player)
+                self.put_point(canvas, x, y, cell, glyph, gstyle, dark,
+                               piece_target=piece is not None and cell in targets)
+                canvas.fill(x, y, 3, dark)
+        return canvas

@@ -1,0 +1,82 @@
+"""The Five Men's Morris board: 16 points on two squares joined by spokes, drawn with lines.
+
+Points sit on a 5×5 grid (files a-e, ranks 1-5, RULES.md §1). A move is entered as its
+points in order: the destination of a placement, or the piece then its destination,
+then, after a mill, the opponent piece to remove.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from tui.widgets.board import BoardWidget, Canvas, Point
+
+GLYPHS = {False: ("○", "●"), True: ("W", "B")}
+"""White (first) and Black (second)."""
+DX, DY = 6, 2
+"""Canvas spacing between grid columns and rows."""
+
+
+class MorrisBoard(BoardWidget):
+    """Five Men's Morris: points are 0..15 (``engine.games.morris.POINTS`` order)."""
+
+    GAME = "morris"
+
+    def points(self) -> Iterable[Point]:
+        return range(16)
+
+    def coord(self, point: Point) -> tuple[int, int]:
+        from engine.games.morris import POINTS
+
+        name = POINTS[int(point)]
+        return "abcde".index(name[0]), int(name[1]) - 1
+
+    def steps(self, move: Any) -> tuple[Point, ...]:
+        return tuple(p for p in move if p is not None)
+
+    def start_point(self, state: Any) -> Point:
+        return 4  # c4
+
+    def summary(self) -> str:
+        state = self.state
+        if state is None:
+            return ""
+        g = GLYPHS[self.ascii]
+        text = (f"in hand: White {g[0]} {state.in_hand(0)}  Black {g[1]} {state.in_hand(1)}")
+        if self.path:
+            if any(state.piece_at(t) == 1 - state.to_move for t in self.targets()):
+                return "Mill! choose a piece to remove (Esc cancels)"
+            return "choose where it goes (Esc cancels)"
+        return text
+
+    def draw(self) -> Canvas:
+        from engine.games.morris import ADJACENT
+
+        state = self.state
+        assert state is not None
+        canvas = Canvas(3 + 4 * DX + 3, 4 * DY + 2)
+        label, line = self.style("label"), self.style("line")
+        hbar, vbar = ("-", "|") if self.ascii else ("─", "│")
+        pos = {p: (3 + DX * self.coord(p)[0], DY * (4 - self.coord(p)[1])) for p in range(16)}
+        for p in range(16):
+            for q in ADJACENT[p]:
+                (x0, y0), (x1, y1) = pos[p], pos[q]
+                if y0 == y1 and x0 < x1:
+                    canvas.put(x0 + 3, y0, hbar * (x1 - x0 - 3), line)
+                elif x0 == x1 and y0 < y1:
+                    for y in range(y0 + 1, y1):
+                        canvas.put(x0 + 1, y, vbar, line)
+        for rank in range(5):
+            canvas.put(0, DY * (4 - rank), str(rank + 1), label)
+        for f in range(5):
+            canvas.put(4 + DX * f, 4 * DY + 1, "abcde"[f], label)
+        targets = self.targets()
+        for p, (x, y) in pos.items():
+            owner = state.piece_at(p)
+            if owner is None:
+                glyph, gstyle = self.empty_glyph(p, targets)
+            else:
+                glyph = GLYPHS[self.ascii][owner]
+                gstyle = self.piece_style(owner)
+            self.put_point(canvas, x, y, p, glyph, gstyle, piece_target=owner is not None and p in targets)
+        return canvas
