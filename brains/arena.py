@@ -123,7 +123,7 @@ def play_game(game_id: str, first_spec: str, second_spec: str, seed: int,
     that ``options`` does not set, the game's own random start. ``budget_seconds`` limits
     each move (default: each brain's own budget).
     """
-    task = GameTask(game_id, first_spec, second_spec, dict(options or {}), seed,
+    task = GameTask(get_game(game_id).id, first_spec, second_spec, dict(options or {}), seed,
                     seed if opening_seed is None else opening_seed, opening_plies,
                     budget_seconds, tags=dict(tags or {}))
     return run_task(task, brain_factory).record
@@ -206,12 +206,15 @@ def _run_numbered(position: int, task: GameTask,
 
 
 def check_setup(game_id: str, specs: Iterable[str], options: dict[str, Any] | None = None,
-                brain_factory: BrainFactory | None = None) -> None:
-    """Raise the engine's or the registry's ValueError for a bad game, option or spec."""
-    get_game(game_id).initial(**(options or {}))
+                brain_factory: BrainFactory | None = None) -> dict[str, Any]:
+    """The given options with their proper types (``"6"`` -> 6); raises the engine's or
+    the registry's ValueError for a bad game, option or brain spec."""
+    options = dict(options or {})
+    resolved = get_game(game_id).resolve(options)
     make = _factory(brain_factory)
     for spec in specs:
         make(spec, game_id, seed=0)
+    return {name: resolved[name] for name in options}
 
 
 # --------------------------------------------------------------------------- matches
@@ -293,8 +296,8 @@ def match(game_id: str, a: str, b: str, games: int, seed: int = 0, jobs: int = 1
     """
     if games < 1:
         raise ValueError(f"a match needs at least one game, not {games}")
-    options = dict(options or {})
-    check_setup(game_id, (a, b), options, brain_factory)
+    game_id = get_game(game_id).id
+    options = check_setup(game_id, (a, b), options, brain_factory)
     tasks = match_tasks(game_id, a, b, games, seed, options, opening_plies, budget_seconds,
                         tags={"Event": f"parlor match {a} vs {b}"})
     results = run_tasks(tasks, jobs, progress, brain_factory)
@@ -364,8 +367,8 @@ def tournament(game_id: str, players: Sequence[str], games: int, seed: int = 0,
         raise ValueError("each player may appear only once in a tournament")
     if games < 1:
         raise ValueError(f"each pairing needs at least one game, not {games}")
-    options = dict(options or {})
-    check_setup(game_id, players, options, brain_factory)
+    game_id = get_game(game_id).id
+    options = check_setup(game_id, players, options, brain_factory)
     pairs = [(a, b) for i, a in enumerate(players) for b in players[i + 1:]]
     tasks: list[GameTask] = []
     for a, b in pairs:
