@@ -1,0 +1,233 @@
+"""Connect Four on two Python-int bitboards in Pascal Pons' layout (RULES.md §5).
+
+Board: 7 columns × 6 rows. Columns are numbered 0..6 left to right, rows 0..5 bottom to
+top. A move is the column number (an int 0..6); its notation is the column ``1``..``7``,
+and a game is the string of its columns (``"4453"``).
+
+Bit layout (Pons): cell (column ``c``, row ``r``) is bit ``7 * c + r``; bit ``7 * c + 6``
+is an always-empty sentinel row above each column, so adding a column's bottom bit to
+the occupancy carries into the first empty cell and never into the next column, and
+four in a row is found by shifts: 1 (vertical), 7 (horizontal), 8 and 6 (diagonals).
+
+A state stores ``cur`` (the discs of the side to move) and ``mask`` (all discs); the
+side to move and the ply both follow from the number of discs. Red ("X") moves first.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine.protocol import Game, IllegalMoveError, InvalidMoveError, Outcome, Result, State
+
+WIDTH = 7
+"""Number of columns."""
+HEIGHT = 6
+"""Number of rows."""
+_H1 = HEIGHT + 1  # bits per column, sentinel included
+
+_BOTTOM = tuple(1 << (_H1 * c) for c in range(WIDTH))
+"""Bit of each column's bottom cell."""
+_COLUMN = tuple(((1 << HEIGHT) - 1) << (_H1 * c) for c in range(WIDTH))
+"""The six playable cells of each column."""
+_TOP = tuple(1 << (_H1 * c + HEIGHT - 1) for c in range(WIDTH))
+"""Bit of each column's top playable cell."""
+BOARD = sum(_COLUMN)
+"""Every playable cell (the occupancy of a full board)."""
+_TOPS = sum(_TOP)
+
+_LEGAL: dict[int, tuple[int, ...]] = {}
+"""Non-full columns (ascending), keyed by ``mask & _TOPS``."""
+for _full in range(1 << WIDTH):
+    _LEGAL[sum(_TOP[c] for c in range(WIDTH) if _full >> c & 1)] = tuple(
+        c for c in range(WIDTH) if not _full >> c & 1)
+del _full
+
+_NOTATION = tuple(str(c + 1) for c in range(WIDTH))
+_PARSE = {text: c for c, text in enumerate(_NOTATION)}
+
+_new = object.__new__
+
+
+def has_four(discs: int) -> bool:
+    """True if the bitboard ``discs`` (one player's) holds four in a row."""
+    m = discs & (discs >> 7)
+    if m & (m >> 14):
+        return True
+    m = discs & (discs >> 1)
+    if m & (m >> 2):
+        return True
+    m = discs & (discs >> 8)
+    if m & (m >> 16):
+        return True
+    m = discs & (discs >> 6)
+    return bool(m & (m >> 12))
+
+
+def bit(col: int, row: int) -> int:
+    """The bitboard bit of cell (``col``, ``row``), both counted from 0."""
+    return 1 << (_H1 * col + row)
+
+
+class ConnectFourState(State):
+    """A Connect Four position: the side to move's discs and all discs, as bitboards.
+
+    ``legal_moves()`` is memoized in ``_moves`` (the state is otherwise immutable), and
+    ``play`` checks moves against it, so a move into a full column, an unknown column or
+    any move after the game ended raises :class:`IllegalMoveError`.
+    """
+
+    __slots__ = ("cur", "mask", "_moves")
+    GAME = "connect4"
+    PLAYERS = ("Red", "Yellow")
+    MOVE_SYNTAX = re.compile(r"[1-7]")
+    ENCODING_VERSION = 1
+
+    cur: int
+    """Bitboard of the side to move's discs."""
+    mask: int
+    """Bitboard of all discs."""
+    _moves: tuple[int, ...] | None
+
+    # -- the protocol ---------------------------------------------------------------
+    @property
+    def ply(self) -> int:  # type: ignore[override]
+        """Moves played so far (the number of discs on the board)."""
+        return self.mask.bit_count()
+
+    @property
+    def to_move(self) -> int:  # type: ignore[override]
+        """0 when Red (first player) is to move, 1 for Yellow."""
+        return self.mask.bit_count() & 1
+
+    def legal_moves(self) -> tuple[int, ...]:
+        moves = self._moves
+        if moves is None:
+            mask = self.mask
+            p = self.cur ^ mask  # the discs of the player who just moved
+            m = p & (p >> 7)
+            if m & (m >> 14):
+                moves = ()
+            else:
+                m = p & (p >> 1)
+                if m & (m >> 2):
+                    moves = ()
+                else:
+                    m = p & (p >> 8)
+                    if m & (m >> 16):
+                        moves = ()
+                    else:
+                        m = p & (p >> 6)
+                        moves = () if m & (m >> 12) else _LEGAL[mask & _TOPS]
+            self._moves = moves
+        return moves
+
+    def play(self, move: int) -> ConnectFourState:
+        moves = self._moves
+        if moves is None:
+            moves = self.legal_moves()
+        if move not in moves:
+            self._illegal(_NOTATION[move] if move in _PARSE.values() else repr(move))
+        mask = self.mask
+        child = ConnectFourState()  # no __init__: faster than object.__new__ here
+        child.cur = self.cur ^ mask
+        child.mask = mask | (mask + _BOTTOM[move])
+        child._moves = None
+        return child
+
+    def outcome(self) -> Outcome | None:
+        if has_four(self.cur ^ self.mask):
+            return Outcome(Result.win_for(1 - self.to_move), "four in a row")
+        if self.mask == BOARD:
+            return Outcome(Result.DRAW, "board full")
+        return None
+
+    def key(self) -> int:
+        """Pons' unique position key ``cur + mask`` (side to move included)."""
+        return self.cur + self.mask
+
+    def encode(self) -> Any:
+        """85 floats: own discs (42), opponent discs (42), then 1.0 if Yellow is to move.
+
+        Cells are in row-major order from the bottom row: index ``7 * row + col``. The
+        last entry tells the learner which side it plays, which matters for odd/even
+        threats.
+        """
+        import numpy as np
+
+        own, opp = self.cur, self.cur ^ self.mask
+        out = np.zeros(2 * WIDTH * HEIGHT + 1, dtype=np.float32)
+        for row in range(HEIGHT):
+            for col in range(WIDTH):
+                b = 1 << (_H1 * col + row)
+                i = WIDTH * row + col
+                if own & b:
+                    out[i] = 1.0
+                elif opp & b:
+                    out[WIDTH * HEIGHT + i] = 1.0
+        out[-1] = float(self.to_move)
+        return out
+
+    def format_move(self, move: int) -> str:
+        return _NOTATION[move]
+
+    def parse_move(self, text: str) -> int:
+        """The column written ``text`` (``"1"``..``"7"``) if legal here."""
+        norm = text.strip()
+        move = _PARSE.get(norm)
+        if move is None:
+            raise InvalidMoveError(
+                f"invalid connect4 move {norm!r}: expected a column 1-7")
+        if move not in self.legal_moves():
+            if self.legal_moves() and self.mask & _TOP[move]:
+                raise IllegalMoveError(f"illegal move {norm!r}: column {norm} is full")
+            self._illegal(norm)
+        return move
+
+    def play_moves(self, moves: str) -> ConnectFourState:
+        """Play a game string such as ``"4453"`` (one column digit per move)."""
+        state = self
+        for ch in moves:
+            state = state.play(state.parse_move(ch))
+        return state
+
+    # -- board access for views -----------------------------------------------------
+    def cell(self, col: int, row: int) -> int | None:
+        """0 (Red), 1 (Yellow) or None for the cell at ``col`` 0..6, ``row`` 0..5 (bottom 0)."""
+        b = 1 << (_H1 * col + row)
+        if not self.mask & b:
+            return None
+        mine = bool(self.cur & b)
+        # ``cur`` holds the side to move's discs
+        return self.to_move if mine else 1 - self.to_move
+
+    def height(self, col: int) -> int:
+        """Number of discs in column ``col`` (the row a disc dropped there lands on)."""
+        return (self.mask & _COLUMN[col]).bit_count()
+
+    def discs(self, player: int) -> int:
+        """Bitboard of ``player``'s discs (0 Red, 1 Yellow), in the module's bit layout."""
+        return self.cur if player == self.to_move else self.cur ^ self.mask
+
+    def __str__(self) -> str:
+        marks = ".XO"
+        rows = []
+        for row in range(HEIGHT - 1, -1, -1):
+            cells = (self.cell(col, row) for col in range(WIDTH))
+            rows.append(" ".join(marks[0 if c is None else c + 1] for c in cells))
+        rows.append(" ".join(_NOTATION))
+        return "\n".join(rows)
+
+
+class ConnectFour(Game):
+    """Connect Four: drop discs into 7 columns of 6; four in a row wins."""
+
+    id = "connect4"
+    name = "Connect Four"
+    description = "7×6, Red first, four in a row wins"
+
+    def _initial(self) -> ConnectFourState:
+        state = _new(ConnectFourState)
+        state.cur = state.mask = 0
+        state._moves = None
+        return state
