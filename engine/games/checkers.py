@@ -73,6 +73,7 @@ ROW_MASKS = tuple(mask_of(range(4 * r + 1, 4 * r + 5)) for r in range(8))
 """Bitboard of each row, 0 (squares 1-4) to 7 (squares 29-32)."""
 CROWN = (ROW_MASKS[7], ROW_MASKS[0])
 """Where each player's men are crowned: Black on 29-32, White on 1-4."""
+_CROWN_BLACK, _CROWN_WHITE = CROWN
 DIRECTIONS = (4, 5, -4, -5)
 """Bit offsets of the diagonal steps: down-left, down-right, up-right, up-left."""
 FORWARD = ((4, 5), (-4, -5))
@@ -309,34 +310,35 @@ class CheckersState(State):
             moves = self.legal_moves()
         if move not in moves:
             self._illegal(self._text(move))
-        info = _PAIR_INFO.get(move) if len(move) == 2 else _path_info(move)  # type: ignore[arg-type]
+        info = _PAIR_INFO.get(move) or _path_info(move)
         fm, tm, cap = info  # type: ignore[misc]
-        black, white, kings = self.black, self.white, self.kings
+        kings = self.kings
         child = _new(CheckersState)
         if self.to_move:
-            child.white = (white & ~fm) | tm
-            child.black = black & ~cap
+            child.white = (self.white & ~fm) | tm
+            child.black = self.black & ~cap
             child.to_move = 0
-            crown = CROWN[1]
+            crown = _CROWN_WHITE
         else:
-            child.black = (black & ~fm) | tm
-            child.white = white & ~cap
+            child.black = (self.black & ~fm) | tm
+            child.white = self.white & ~cap
             child.to_move = 1
-            crown = CROWN[0]
+            crown = _CROWN_BLACK
         child.ply = self.ply + 1
+        child._moves = None
         if kings & fm:
-            child.kings = (kings & ~fm & ~cap) | tm
             if cap:
+                child.kings = (kings & ~fm & ~cap) | tm
                 child.quiet = 0
                 child.history = ()
             else:
+                child.kings = (kings & ~fm) | tm
                 child.quiet = self.quiet + 1
-                child.history = self.history + ((black, white, kings, self.to_move),)
+                child.history = self.history + (self.key(),)
         else:
-            child.kings = kings & ~cap | (tm & crown)
+            child.kings = (kings & ~cap) | (tm & crown)
             child.quiet = 0
             child.history = ()
-        child._moves = None
         return child
 
     def outcome(self) -> Outcome | None:
