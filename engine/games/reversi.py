@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 import re
 from functools import cache
-from typing import Any, Hashable
+from typing import Any, Hashable, NoReturn
 
 from engine.protocol import Game, IllegalMoveError, InvalidMoveError, Option, Outcome, Result, State
 
@@ -171,8 +171,11 @@ class Setup:
         self.geo = geometry(size)
         """Tables for this size."""
         self.size = size
+        """Board side."""
         self.variant = variant
+        """``standard``, ``randomstart`` or ``flipcolor``."""
         self.seed = seed
+        """Seed of the variant's random start."""
         self.drawn = drawn
         """FlipColor's drawn squares as a mask (0 in the other variants)."""
 
@@ -298,7 +301,6 @@ class ReversiState(State):
         bit = 1 << move
         self._reject(norm, "the square is taken" if (self.me | self.them) & bit
                      else "it flips no disc")
-        raise AssertionError  # unreachable
 
     @property
     def options(self) -> dict[str, Any]:
@@ -347,7 +349,7 @@ class ReversiState(State):
         """(Black's discs, White's discs)."""
         return self.black.bit_count(), self.white.bit_count()
 
-    def _reject(self, text: str, why: str) -> None:
+    def _reject(self, text: str, why: str) -> NoReturn:
         raise IllegalMoveError(
             f"illegal move {text!r} for {self.PLAYERS[self.to_move]} at ply {self.ply}: {why}")
 
