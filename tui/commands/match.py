@@ -14,17 +14,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="game id (see `parlor games`)")
     parser.add_argument("a", metavar="A", help="brain spec, e.g. alphabeta:medium (first in game 1)")
     parser.add_argument("b", metavar="B", help="brain spec of the opponent")
-    add_arena_arguments(parser, games=20)
+    add_arena_arguments(parser, games=20, what="games in the match")
     parser.add_argument("--json", action="store_true",
                         help="end with one line of JSON: counts, score and Elo difference")
     parser.add_argument("--save", metavar="DIR",
                         help="write each game as a record file DIR/GAME-NNN.pgn")
 
 
-def add_arena_arguments(parser: argparse.ArgumentParser, games: int) -> None:
+def add_arena_arguments(parser: argparse.ArgumentParser, games: int, what: str) -> None:
     """The options that matches and tournaments share."""
     parser.add_argument("-n", "--games", type=int, default=games,
-                        help=f"games per pairing (default {games})")
+                        help=f"{what} (default {games})")
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the openings and the brains' tie-breaks (default 0)")
     parser.add_argument("-j", "--jobs", type=int, default=1,

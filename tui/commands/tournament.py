@@ -16,7 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="game id (see `parlor games`)")
     parser.add_argument("players", nargs="+", metavar="SPEC",
                         help="brain specs, at least two (e.g. random greedy alphabeta:easy)")
-    add_arena_arguments(parser, games=10)
+    add_arena_arguments(parser, games=10, what="games per pairing")
     parser.add_argument("--csv", metavar="FILE",
                         help="write one row per player: rating, interval and score against each")
     parser.add_argument("--json", metavar="FILE",
