@@ -160,8 +160,9 @@ def bradley_terry(players: Sequence[str], results: PairResults, *, bootstrap: in
     """Bradley-Terry ratings with bootstrap confidence intervals, best first.
 
     The bootstrap redraws each pairing's games (win/draw/loss counts from a multinomial
-    with the observed frequencies) ``bootstrap`` times from ``seed`` and refits; the
-    interval is the central ``confidence`` share of the refitted ratings.
+    with the observed frequencies, plus one virtual game split between a win and a loss
+    so that a clean sweep still shows its uncertainty) ``bootstrap`` times from ``seed``
+    and refits; the interval is the central ``confidence`` share of the refitted ratings.
     """
     import numpy as np
 
@@ -172,10 +173,11 @@ def bradley_terry(players: Sequence[str], results: PairResults, *, bootstrap: in
     samples = np.empty((bootstrap, len(players)))
     for k in range(bootstrap):
         redrawn = {}
-        for pair, counts in pairs:
-            total = sum(counts)
+        for pair, (a_wins, draws, b_wins) in pairs:
+            total = a_wins + draws + b_wins
+            smoothed = [a_wins + 0.5, draws, b_wins + 0.5]  # one virtual game, split
             redrawn[pair] = tuple(int(c) for c in rng.multinomial(
-                total, [c / total for c in counts]))
+                total, [c / (total + 1.0) for c in smoothed]))
         samples[k] = _fit(_win_matrix(players, redrawn), prior, 1e-8, 10_000)
     tail = (1.0 - confidence) / 2.0 * 100.0
     lo = np.percentile(samples, tail, axis=0) if bootstrap else base

@@ -102,8 +102,13 @@ def print_tournament(result: Any, ratings: list[Any], games: int) -> None:
     print("ratings: Bradley-Terry on the Elo scale (mean 0), 95% bootstrap interval")
     print(f"{'':<{width}}{'elo':>6}  {'interval':<15}{'games':>6}")
     for r in ratings:
-        interval = f"[{r.lo:+.0f}, {r.hi:+.0f}]"
-        print(f"{r.player:<{width}}{r.elo:>+6.0f}  {interval:<15}{r.games:>6}")
+        interval = f"[{_elo(r.lo)}, {_elo(r.hi)}]"
+        print(f"{r.player:<{width}}{_elo(r.elo):>6}  {interval:<15}{r.games:>6}")
+
+
+def _elo(value: float) -> str:
+    """A rating rounded to a signed whole number, never ``-0``."""
+    return f"{round(value) + 0:+d}"
 
 
 def write_csv(path: Path, results: list[Any], ratings: list[list[Any]]) -> None:
