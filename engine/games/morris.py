@@ -235,7 +235,11 @@ class MorrisState(State):
         legal = self._legal
         if legal is None:
             legal = self._legal = frozenset(self.legal_moves())
-        if move not in legal:
+        try:
+            known = move in legal
+        except TypeError:  # an unhashable value is no move
+            known = False
+        if not known:
             self._illegal(self._text(move))
         frm, to, removed = move
         child = _new(MorrisState)
