@@ -1,0 +1,156 @@
+"""Connect Four knowledge: report 004's window count (with diagonals) and a threat heuristic.
+
+Everything is from the side to move's view ("own" discs against the opponent's) and
+works on the engine's Pons-layout bitboards (:mod:`engine.games.connect4`):
+
+- ``window`` — report 004's heuristic over every 4-cell window (69: horizontal,
+  vertical and both diagonals; the report forgot the diagonals): a window with no
+  opponent disc scores +10 for three own discs, +5 for two; the same windows of the
+  opponent score -10 and -5. Centre bonus: +5 per own disc in the centre column and +2
+  in each of its two neighbours, minus the same for the opponent.
+- ``threats`` — the window score plus empty cells that would complete four
+  ("threats"), weighted by whether their row suits the player (Red profits from
+  threats on odd rows 1, 3, 5; Yellow from even rows), and a near-certain value when
+  the side to move can win at once or the opponent has two immediate wins.
+
+Both map the raw score ``s`` into (-1, 1) as ``s / (|s| + SCALE)``, so a proven win
+(±1) always beats them; a finished game gives its exact value (+1, 0, -1).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from brains.c4solver import BOARD, BOTTOM, winning_cells
+from engine.games.connect4 import ConnectFourState, bit
+from engine.protocol import State
+
+SCALE = 100.0
+"""Raw score that maps to 0.5."""
+
+_DIRECTIONS = (
+    (1, sum(bit(c, r) for c in range(7) for r in range(3))),  # vertical
+    (7, sum(bit(c, r) for c in range(4) for r in range(6))),  # horizontal
+    (8, sum(bit(c, r) for c in range(4) for r in range(3))),  # rising diagonal
+    (6, sum(bit(c, r) for c in range(4) for r in range(3, 6))),  # falling diagonal
+)
+"""(shift to the next cell of a window, bits where a window starts) per direction."""
+_CENTRE = sum(bit(3, r) for r in range(6))
+_NEAR_CENTRE = sum(bit(c, r) for c in (2, 4) for r in range(6))
+_ODD_ROWS = sum(bit(c, r) for c in range(7) for r in (0, 2, 4))
+"""Rows 1, 3 and 5 (counted from 1 at the bottom): where Red's threats are strongest."""
+
+FEATURE_NAMES = (
+    "own_threes", "opp_threes", "own_twos", "opp_twos",
+    "own_centre", "opp_centre", "own_near_centre", "opp_near_centre",
+    "own_threats", "opp_threats", "own_good_threats", "opp_good_threats",
+    "own_playable_threats", "opp_playable_threats", "is_second_player",
+)
+"""Names of :func:`features`, in order. Threes and twos count windows with no opponent
+disc; threats are empty cells completing four; good threats are on the rows that suit
+the player; playable threats can be played at once."""
+
+
+def _windows(own: int, opp: int) -> tuple[int, int]:
+    """Windows holding exactly three / exactly two of ``own`` and none of ``opp``."""
+    threes = twos = 0
+    for s, starts in _DIRECTIONS:
+        s2 = s + s
+        a, b, c, d = own, own >> s, own >> s2, own >> (s2 + s)
+        free = starts & ~(opp | opp >> s | opp >> s2 | opp >> (s2 + s))
+        x1, x2 = a ^ b, c ^ d
+        low = x1 ^ x2  # bit 0 of the window's count
+        mid = (x1 & x2) ^ (a & b) ^ (c & d)  # bit 1 of the count (0 for a count of 4)
+        threes += (free & low & mid).bit_count()
+        twos += (free & mid & ~low).bit_count()
+    return threes, twos
+
+
+def _sides(state: State) -> tuple[int, int, int]:
+    """(own discs, opponent discs, all discs) of a Connect Four state."""
+    assert isinstance(state, ConnectFourState)
+    return state.cur, state.cur ^ state.mask, state.mask
+
+
+def _window_raw(own: int, opp: int) -> int:
+    """Report 004's raw score, all four directions, with the symmetric centre bonus."""
+    own3, own2 = _windows(own, opp)
+    opp3, opp2 = _windows(opp, own)
+    centre = (own & _CENTRE).bit_count() - (opp & _CENTRE).bit_count()
+    near = (own & _NEAR_CENTRE).bit_count() - (opp & _NEAR_CENTRE).bit_count()
+    return 10 * (own3 - opp3) + 5 * (own2 - opp2) + 5 * centre + 2 * near
+
+
+def _squash(raw: float) -> float:
+    """``raw`` mapped monotonically into the open interval (-1, 1)."""
+    return raw / (abs(raw) + SCALE)
+
+
+def _final(state: State) -> float | None:
+    """The exact value of a finished game for the side to move, else None."""
+    if state.legal_moves():
+        return None
+    outcome = state.outcome()
+    assert outcome is not None
+    return float(outcome.value_for(state.to_move))
+
+
+def features(state: State) -> list[float]:
+    """The values named by :data:`FEATURE_NAMES`, from the side to move's view."""
+    own, opp, mask = _sides(state)
+    own3, own2 = _windows(own, opp)
+    opp3, opp2 = _windows(opp, own)
+    own_t, opp_t = winning_cells(own, mask), winning_cells(opp, mask)
+    second = state.to_move
+    own_rows = _ODD_ROWS ^ BOARD if second else _ODD_ROWS
+    playable = (mask + BOTTOM) & BOARD
+    values = (
+        own3, opp3, own2, opp2,
+        (own & _CENTRE).bit_count(), (opp & _CENTRE).bit_count(),
+        (own & _NEAR_CENTRE).bit_count(), (opp & _NEAR_CENTRE).bit_count(),
+        own_t.bit_count(), opp_t.bit_count(),
+        (own_t & own_rows).bit_count(), (opp_t & ~own_rows).bit_count(),
+        (own_t & playable).bit_count(), (opp_t & playable).bit_count(),
+        second,
+    )
+    return [float(v) for v in values]
+
+
+def window(state: State) -> float:
+    """Report 004's window count over all 69 windows plus the centre bonus, in (-1, 1)."""
+    final = _final(state)
+    if final is not None:
+        return final
+    own, opp, _ = _sides(state)
+    return _squash(_window_raw(own, opp))
+
+
+def threats(state: State) -> float:
+    """Window count plus odd/even threat analysis, in (-1, 1).
+
+    An immediate win for the side to move scores 0.95, two immediate wins for the
+    opponent -0.95 (only one can be blocked). Otherwise each threat adds 30 (on a row
+    that suits its owner) or 10 to the window score of its owner, minus the same for
+    the opponent.
+    """
+    final = _final(state)
+    if final is not None:
+        return final
+    own, opp, mask = _sides(state)
+    own_t, opp_t = winning_cells(own, mask), winning_cells(opp, mask)
+    playable = (mask + BOTTOM) & BOARD
+    if own_t & playable:
+        return 0.95
+    if (opp_t & playable).bit_count() >= 2:
+        return -0.95
+    own_rows = _ODD_ROWS ^ BOARD if state.to_move else _ODD_ROWS  # rows that suit us
+    raw = (_window_raw(own, opp)
+           + 30 * (own_t & own_rows).bit_count() + 10 * (own_t & ~own_rows).bit_count()
+           - 30 * (opp_t & ~own_rows).bit_count() - 10 * (opp_t & own_rows).bit_count())
+    return max(-0.9, min(0.9, _squash(raw)))
+
+
+HEURISTICS: dict[str, Callable[[State], float]] = {"window": window, "threats": threats}
+"""Every Connect Four heuristic, by name."""
+DEFAULT = "window"
+"""The heuristic used when none is named."""
