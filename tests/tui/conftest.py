@@ -1,0 +1,106 @@
+"""TUI test fixtures: a private data dir, instant deterministic brains, key helpers."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Iterator
+
+import pytest
+
+from brains.protocol import Brain, Budget, Thought
+from engine.protocol import State
+from tui import opponents
+from tui.widgets.board import BoardWidget
+
+FAKE_SPECS = ["first", "last", "slow"]
+"""The opponents the tests offer: legal_moves()[0], legal_moves()[-1], and a slow one."""
+
+
+class FirstMover(Brain):
+    """Plays the first legal move at once."""
+
+    name = "first"
+
+    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+        move = state.legal_moves()[0]
+        yield Thought(move, 0.0, 1, 1, (move,), final=True)
+
+
+class LastMover(Brain):
+    """Plays the last legal move at once."""
+
+    name = "last"
+
+    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+        move = state.legal_moves()[-1]
+        yield Thought(move, 0.0, 1, 1, (move,), final=True)
+
+
+class SlowMover(Brain):
+    """Reports progress, then thinks until stopped; its (stale) answer is the last move."""
+
+    name = "slow"
+
+    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+        move = state.legal_moves()[-1]
+        yield Thought(move, 0.5, 1, 10, (move,))
+        budget.stop.wait(10)
+        yield Thought(move, 0.5, 2, 20, (move,))
+
+
+_CLASSES = {"first": FirstMover, "last": LastMover, "slow": SlowMover}
+
+
+def fake_make_brain(spec: str, game_id: str, seed: int | None = None) -> Brain:
+    """The test brain named by ``spec``."""
+    if spec not in _CLASSES:
+        raise ValueError(f"unknown brain {spec!r}")
+    return _CLASSES[spec](game_id, seed=seed, spec=spec)
+
+
+@pytest.fixture(autouse=True)
+def tui_env(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A fresh data dir (XDG_DATA_HOME) and instant deterministic brains for every test."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setattr(opponents, "make_brain", fake_make_brain)
+    monkeypatch.setattr(opponents, "brain_specs", lambda game_id: list(FAKE_SPECS))
+    return tmp_path
+
+
+def key_path(board: BoardWidget, start: Any, goal: Any) -> list[str]:
+    """The shortest list of direction keys that takes the cursor from start to goal."""
+    seen = {start: []}
+    queue = deque([start])
+    while queue:
+        point = queue.popleft()
+        if point == goal:
+            return seen[point]
+        for key in ("up", "down", "left", "right"):
+            nxt = board.neighbour(point, key)
+            if nxt is not None and nxt not in seen:
+                seen[nxt] = [*seen[point], key]
+                queue.append(nxt)
+    raise AssertionError(f"cursor cannot reach {goal!r} from {start!r}")
+
+
+async def enter_move(pilot: Any, move: Any) -> None:
+    """Enter ``move`` on the focused board with cursor keys and Enter, step by step."""
+    board = pilot.app.screen.query_one(BoardWidget)
+    steps = board.steps(move)
+    if not steps:
+        await pilot.press("enter")
+    for step in steps:
+        await pilot.press(*key_path(board, board.cursor, step))
+        assert board.cursor == step
+        await pilot.press("enter")
+    await settle(pilot)
+
+
+async def settle(pilot: Any) -> None:
+    """Let workers finish and messages be handled."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    while any(w.is_running for w in pilot.app.workers):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
