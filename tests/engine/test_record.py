@@ -93,3 +93,19 @@ def test_hostile_inputs_are_rejected_quickly(tmp_path: Path):
     with pytest.raises(RecordError, match="cannot read"):
         load_records(tmp_path / "missing.pgn")
     assert time.perf_counter() - start < 10  # generous: guards against a hang, not speed
+
+
+SHIPPED = sorted((Path(__file__).resolve().parents[2] / "saved" / "games").glob("*.pgn"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
+def test_shipped_example_games_replay(path):
+    (rec,) = load_records(path)
+    final = rec.final()
+    outcome = final.outcome()
+    assert outcome is not None and outcome.result.value == rec.result
+
+
+def test_every_game_has_a_shipped_example():
+    assert {load_records(p)[0].game for p in SHIPPED} == {
+        "checkers", "connect4", "morris", "reversi", "tictactoe"}
