@@ -143,6 +143,7 @@ class BoardWidget(Widget, can_focus=True):
                  name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
+        self._canvas: tuple[tuple[Any, ...], Canvas] | None = None
         self.set_reactive(BoardWidget.ascii, ascii)
         if state is not None:
             self.set_reactive(BoardWidget.state, state)
@@ -312,16 +313,24 @@ class BoardWidget(Widget, can_focus=True):
         return ("." if self.ascii else "·"), self.style("line")
 
     # -- Textual --------------------------------------------------------------------
+    def canvas(self) -> Canvas:
+        """The drawn board, cached until the state or any view reactive changes."""
+        key = (self.state, self.cursor, self.path, self.hint, self.last_move,
+               self.interactive, self.ascii, self.app.theme)
+        if self._canvas is None or self._canvas[0] != key:
+            self._canvas = (key, self.draw())
+        return self._canvas[1]
+
     def render(self) -> Text:
         if self.state is None:
             return Text("")
-        return self.draw().to_text()
+        return self.canvas().to_text()
 
     def get_content_width(self, container: Any, viewport: Any) -> int:
-        return self.draw().width if self.state is not None else 1
+        return self.canvas().width if self.state is not None else 1
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
-        return self.draw().height if self.state is not None else 1
+        return self.canvas().height if self.state is not None else 1
 
     def watch_state(self, old: State | None, new: State | None) -> None:
         self.path = ()
