@@ -127,13 +127,23 @@ class ConnectFourState(State):
         if moves is None:
             moves = self.legal_moves()
         if move not in moves:
-            self._illegal(_NOTATION[move] if move in _PARSE.values() else repr(move))
+            self._reject(move)
         mask = self.mask
         child = ConnectFourState()  # no __init__: faster than object.__new__ here
         child.cur = self.cur ^ mask
         child.mask = mask | (mask + _BOTTOM[move])
         child._moves = None
         return child
+
+    def _reject(self, move: object) -> None:
+        """Raise IllegalMoveError for ``move``, which is not in ``legal_moves()``."""
+        if type(move) is not int or not 0 <= move < WIDTH:
+            raise IllegalMoveError(
+                f"illegal move {move!r}: connect4 moves are column indices 0-6")
+        text = _NOTATION[move]
+        if self.legal_moves():
+            raise IllegalMoveError(f"illegal move {text!r}: column {text} is full")
+        self._illegal(text)
 
     def outcome(self) -> Outcome | None:
         if has_four(self.cur ^ self.mask):
@@ -179,9 +189,7 @@ class ConnectFourState(State):
             raise InvalidMoveError(
                 f"invalid connect4 move {norm!r}: expected a column 1-7")
         if move not in self.legal_moves():
-            if self.legal_moves() and self.mask & _TOP[move]:
-                raise IllegalMoveError(f"illegal move {norm!r}: column {norm} is full")
-            self._illegal(norm)
+            self._reject(move)
         return move
 
     def play_moves(self, moves: str) -> ConnectFourState:

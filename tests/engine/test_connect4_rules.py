@@ -258,3 +258,9 @@ def test_connect4_key_unique_over_random_positions():
             cells = (state.discs(0), state.discs(1))
             assert by_key.setdefault(state.key(), cells) == cells
             state = state.play(rng.choice(state.legal_moves()))
+
+
+@pytest.mark.parametrize("move", ["4", None, (3,)])
+def test_connect4_play_rejects_non_int_moves(move):
+    with pytest.raises(IllegalMoveError, match="column indices 0-6"):
+        game().play(move)
