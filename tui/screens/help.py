@@ -12,23 +12,25 @@ from textual.widgets import Footer, Header, Static
 from tui.screens.base import ParlorScreen
 
 HELP = """\
-Move the cursor   arrows or h j k l         Select / drop   Enter or Space
-Cancel a move     Esc (drops a half-made move, e.g. a jump or a removal)
-Connect Four      1-7 drop in that column   Type a move     m (e.g. f5, 11x18, a5-c5xd2)
+Cursor        arrows or h j k l        Select / drop   Enter or Space
+Cancel        Esc drops a half-made move (checkers jump, Morris removal)
+Connect Four  1-7 drop in that column
+Type a move   m, then the notation: f5, 4, 11-15, 15x24x31, a5-c5xd2
 
-In a game         g switch game     o switch opponent     n new game
-                  u undo (back to your previous turn)     t hint
-                  s save under a name      r saved games   ? help    q quit
-Replay            ← → step   Home/End first/last   a autoplay   p play from here
-Anywhere          ctrl+p command palette (the same actions by name)
+In a game     g switch game   o switch opponent   n new game   t hint
+              u undo (back to your previous turn)  s save under a name
+              r saved games   ? this help         q quit (always autosaved)
+Replay        ← → step   Home/End first/last   a autoplay   p play from here
+Anywhere      ctrl+p command palette: the same actions by name
 
-Board marks       [ ] cursor   { } chosen so far   ( ) last move   > < hint
-                  + legal target   * FlipColor square (# when also legal)
-Pieces            X/● first player, O/○ second; checkers kings ◆ ◇ (ASCII B W)
+Marks         [ ] cursor   { } chosen so far   ( ) last move   > < hint
+              + legal target    +x+ a piece you may pick (or must remove)
+              * FlipColor square (# when it is also a legal target)
+Pieces        first player X or ●, second O or ○ (Morris: White ○, Black ●)
+              checkers men ● ○ and kings ◆ ◇ (ASCII: b w men, B W kings)
 
-Compound moves are entered one point at a time: a checkers jump square by square,
-a Morris removal after the mill. Only legal continuations are offered.
-Every move is autosaved; quit at any time and `parlor` offers to resume.
+A compound move is entered one point at a time; only legal continuations
+are offered. Every move is autosaved: quit any time, `parlor` resumes.
 """
 
 

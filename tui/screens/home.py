@@ -32,7 +32,8 @@ class HomeScreen(ParlorScreen):
     def compose(self) -> ComposeResult:
         yield Header()
         with Vertical(id="home"):
-            yield Static("Choose a game and who plays each side.", id="home-intro")
+            yield Static("Choose a game and who plays each side. Tab moves between fields, "
+                         "Enter opens a list or presses a button.", id="home-intro")
             with Horizontal(classes="field"):
                 yield Label("Game", classes="field-label")
                 yield Select([(GAMES[g].name, g) for g in GAME_ORDER if g in GAMES],

@@ -124,7 +124,7 @@ class PlayScreen(ParlorScreen):
         with Vertical(id="side"):
             yield Static(id="status", markup=False)
             yield Static(id="thinking", markup=False)
-            with VerticalScroll(id="moves-scroll"):
+            with VerticalScroll(id="moves-scroll", can_focus=False):
                 yield MoveList(id="moves")
         yield Footer(compact=True, show_command_palette=False)
 

@@ -28,13 +28,15 @@ class ReplayScreen(ParlorScreen):
     """A recorded game: ``index`` is how many of its moves are shown played."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left,h", "step(-1)", "Back", tooltip="One move back"),
-        Binding("right,l", "step(1)", "Forward", tooltip="One move forward"),
+        Binding("left", "step(-1)", "Prev", tooltip="One move back"),
+        Binding("right", "step(1)", "Next", tooltip="One move forward"),
+        Binding("h", "step(-1)", "Prev", show=False),
+        Binding("l", "step(1)", "Next", show=False),
         Binding("home", "goto(0)", "Start", tooltip="The start position"),
         Binding("end", "goto(-1)", "End", tooltip="The final position"),
         Binding("a", "autoplay", "Autoplay", tooltip="Play the moves one by one"),
-        Binding("p", "play_here", "Play from here", tooltip="Play on against a brain"),
-        Binding("escape", "back", "Back", tooltip="Leave the replay"),
+        Binding("p", "play_here", "Play here", tooltip="Play on from here against a brain"),
+        Binding("escape", "back", "Close", tooltip="Leave the replay"),
     ]
 
     def __init__(self, record: GameRecord, title: str = "") -> None:
@@ -58,7 +60,7 @@ class ReplayScreen(ParlorScreen):
             yield Static(id="summary", markup=False)
         with Vertical(id="side"):
             yield Static(id="status", markup=False)
-            with VerticalScroll(id="moves-scroll"):
+            with VerticalScroll(id="moves-scroll", can_focus=False):
                 yield MoveList(id="moves")
         yield Footer(compact=True, show_command_palette=False)
 
@@ -83,7 +85,7 @@ class ReplayScreen(ParlorScreen):
         text.append(f"Move {self.index} of {len(self.moves)}", "bold")
         if self.index:
             text.append(f": {self.states[self.index - 1].format_move(self.moves[self.index - 1])}")
-        text.append(f"\nResult {rec.result}")
+        text.append(f"\nResult {rec.result}" + (" (unfinished)" if rec.result == "*" else ""))
         if rec.termination:
             text.append(f" ({rec.termination})")
         outcome = state.outcome()

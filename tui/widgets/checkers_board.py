@@ -46,10 +46,10 @@ class CheckersBoard(BoardWidget):
 
     def summary(self) -> str:
         square = CELL_SQUARE.get(int(self.cursor))
-        where = f"cursor on {square}" if square else "cursor on a light square"
+        where = f"square {square}" if square else "light square"
         if self.path:
-            chosen = "x".join(str(CELL_SQUARE[c]) for c in self.path)
-            return f"{where}; chosen {chosen} (Esc cancels)"
+            chosen = "-".join(str(CELL_SQUARE[c]) for c in self.path)
+            return f"{where}  move {chosen}… (Esc)"
         return where
 
     def draw(self) -> Canvas:
