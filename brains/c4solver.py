@@ -288,16 +288,19 @@ class Solver:
             return (lo > 0) - (lo < 0)
         return lo
 
-    def analyse(self, position: Position) -> list[int | None]:
-        """Score of each column 0..6 for the side to move if played now; None if full."""
+    def analyse(self, position: Position, weak: bool = False) -> list[int | None]:
+        """Score of each column 0..6 for the side to move if played now; None if full.
+
+        The best of them is ``solve(position)``. With ``weak`` only their signs.
+        """
         scores: list[int | None] = []
         for col in range(WIDTH):
             if not position.can_play(col):
                 scores.append(None)
             elif position.is_winning_move(col):
-                scores.append((CELLS + 1 - position.moves) // 2)
+                scores.append(1 if weak else (CELLS + 1 - position.moves) // 2)
             else:
-                scores.append(-self.solve(position.play(col)))
+                scores.append(-self.solve(position.play(col), weak))
         return scores
 
     def _search(self, cur: int, mask: int, moves: int, alpha: int, beta: int) -> int:
