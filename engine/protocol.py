@@ -104,6 +104,9 @@ class State:
     """Shape of a well-formed move; text that fails it is an invalid move."""
     ENCODING_VERSION: ClassVar[int] = 1
     """Bumped whenever :meth:`encode` changes; stored with trained models."""
+    TRANSCRIPTS: ClassVar[bool] = False
+    """True where the game's notation writes games as unspaced transcripts
+    (``f5d6c3`` in Reversi, ``4453`` in Connect Four); see :meth:`split_moves`."""
 
     to_move: int
     ply: int
@@ -162,10 +165,25 @@ class State:
         """Parse ``text`` in this position and play it."""
         return self.play(self.parse_move(text))
 
+    @classmethod
+    def split_moves(cls, text: str) -> list[str]:
+        """The move texts in ``text``: space-separated, and unspaced transcripts split
+        into their moves where the game writes them so (``TRANSCRIPTS``)."""
+        out: list[str] = []
+        for token in text.split():
+            low = token.lower()
+            if (cls.TRANSCRIPTS and not cls.MOVE_SYNTAX.fullmatch(low)
+                    and re.fullmatch(f"(?:{cls.MOVE_SYNTAX.pattern})+", low)):
+                out.extend(m.group(0) for m in cls.MOVE_SYNTAX.finditer(low))
+            else:
+                out.append(token)
+        return out
+
     def play_line(self, texts: str | list[str]) -> State:
-        """Play a space-separated sequence (or list) of moves from this state."""
+        """Play a sequence of moves from this state: a list of move texts, or a string
+        of space-separated moves or transcripts (see :meth:`split_moves`)."""
         state: State = self
-        for text in texts.split() if isinstance(texts, str) else texts:
+        for text in self.split_moves(texts) if isinstance(texts, str) else texts:
             state = state.play_text(text)
         return state
 

@@ -277,11 +277,12 @@ class _Reader:
                 elif tok == "..." or _MOVE_NUMBER.fullmatch(tok):
                     continue
                 else:
-                    try:
-                        state = state.play_text(tok)
-                    except ParlorError as exc:
-                        raise self.fail(lineno, f"move {len(rec.moves) + 1}: {exc}") from None
-                    rec.moves.append(tok.lower())
+                    for move in state.split_moves(tok):
+                        try:
+                            state = state.play_text(move)
+                        except ParlorError as exc:
+                            raise self.fail(lineno, f"move {len(rec.moves) + 1}: {exc}") from None
+                        rec.moves.append(move.lower())
         last_line = movetext[-1][1] if movetext else start
         if end_token is not None and end_token[0] != result:
             raise self.fail(end_token[1], f"movetext ends with {end_token[0]} "

@@ -81,6 +81,7 @@ class ConnectFourState(State):
     GAME = "connect4"
     PLAYERS = ("Red", "Yellow")
     MOVE_SYNTAX = re.compile(r"[1-7]")
+    TRANSCRIPTS = True
     ENCODING_VERSION = 1
 
     cur: int

@@ -191,6 +191,7 @@ class ReversiState(State):
     GAME = "reversi"
     PLAYERS = ("Black", "White")
     MOVE_SYNTAX = re.compile(r"[a-h][1-8]|pass")
+    TRANSCRIPTS = True
     ENCODING_VERSION = 1
 
     me: int
