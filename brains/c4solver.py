@@ -94,7 +94,7 @@ class Position:
         """
         pos = cls()
         for i, ch in enumerate(moves, start=1):
-            if ch not in "1234567" or len(ch) != 1:
+            if ch not in "1234567":
                 raise ValueError(f"move {i} of {moves!r}: {ch!r} is not a column 1-7")
             col = ord(ch) - 49
             if not pos.can_play(col):

@@ -1,0 +1,288 @@
+"""Tests of the Connect Four solver: Pons' scores, bitboard tricks, analyse, the command."""
+
+from __future__ import annotations
+
+import io
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from brains.c4solver import (
+    CELLS,
+    Position,
+    Solver,
+    SolverStopped,
+    TranspositionTable,
+    solve_moves,
+)
+from tui.cli import main
+
+SAMPLE = Path(__file__).parent.parent / "data" / "c4" / "end_easy_sample.txt"
+
+
+def read_lines(path: Path) -> list[tuple[str, int]]:
+    """Pons-style ``MOVES SCORE`` lines; ``#`` starts a comment line."""
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            moves, score = line.split()
+            out.append((moves, int(score)))
+    return out
+
+
+CASES = read_lines(SAMPLE)
+
+
+# --- an independent oracle: a plain grid and exhaustive search --------------------------
+
+def grid_after(moves: str) -> list[list[int]]:
+    """Columns (bottom first) of player numbers 1 and 2, by naive replay."""
+    cols: list[list[int]] = [[] for _ in range(7)]
+    for i, ch in enumerate(moves):
+        cols[int(ch) - 1].append(1 + i % 2)
+    return cols
+
+
+def naive_wins(cols: list[list[int]], col: int, player: int) -> bool:
+    """Whether ``player`` dropping in ``col`` makes four, by walking the grid."""
+    row = len(cols[col])
+
+    def at(c: int, r: int) -> int:
+        return cols[c][r] if 0 <= c < 7 and 0 <= r < len(cols[c]) else 0
+
+    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        run = 1
+        for sign in (1, -1):
+            c, r = col + sign * dc, row + sign * dr
+            while at(c, r) == player:
+                run += 1
+                c, r = c + sign * dc, r + sign * dr
+        if run >= 4:
+            return True
+    return False
+
+
+def naive_score(moves: str) -> int:
+    """Exact Pons score by exhaustive negamax over a plain grid (few empty cells only)."""
+    memo: dict[tuple[tuple[int, ...], ...], int] = {}
+
+    def score(cols: list[list[int]], m: int) -> int:
+        k = tuple(tuple(c) for c in cols)
+        if k in memo:
+            return memo[k]
+        player = 1 + m % 2
+        best = None
+        for col in range(7):
+            if len(cols[col]) == 6:
+                continue
+            if naive_wins(cols, col, player):
+                value = (43 - m) // 2
+            else:
+                cols[col].append(player)
+                value = -score(cols, m + 1)
+                cols[col].pop()
+            best = value if best is None else max(best, value)
+        memo[k] = 0 if best is None else best
+        return memo[k]
+
+    return score(grid_after(moves), len(moves))
+
+
+def random_game(rng: random.Random, stones: int) -> str | None:
+    """Moves of a random unfinished game with ``stones`` stones, or None if it ended."""
+    moves = ""
+    for _ in range(stones):
+        cols = [c for c in range(7) if len(grid_after(moves)[c]) < 6]
+        if not cols:
+            return None
+        col = rng.choice(cols)
+        if naive_wins(grid_after(moves), col, 1 + len(moves) % 2):
+            return None
+        moves += str(col + 1)
+    return moves
+
+
+def random_games(seed: int, stones: int, count: int) -> list[str]:
+    rng = random.Random(seed)
+    out: list[str] = []
+    while len(out) < count:
+        moves = random_game(rng, stones)
+        if moves is not None:
+            out.append(moves)
+    return out
+
+
+# --- Position ---------------------------------------------------------------------------
+
+def test_position_from_moves_rejects_bad_sequences() -> None:
+    with pytest.raises(ValueError, match=r"move 3 of '128': '8' is not a column 1-7"):
+        Position.from_moves("128")
+    with pytest.raises(ValueError, match="column 4 is full"):
+        Position.from_moves("4444444")
+    with pytest.raises(ValueError, match="already over"):
+        Position.from_moves("1212121")  # the 7th stone makes four in column 1
+    with pytest.raises(ValueError, match="already over"):
+        Position.from_moves("12121213")  # and nothing may follow a win
+    with pytest.raises(ValueError):
+        Position.from_moves("4 4")
+    with pytest.raises(ValueError):
+        Position.from_columns([3, 7])
+
+
+def test_position_basics() -> None:
+    pos = Position.from_moves("4453")
+    assert pos.nb_moves() == 4 and pos.history == "4453"
+    assert Position.from_columns([3, 3, 4, 2]) == pos
+    assert repr(pos) == "Position.from_moves('4453')"
+    assert str(pos).splitlines()[-2:] == [". . . O . . .", ". . O X X . ."]
+    assert pos.possible().bit_count() == 7
+    child = pos.play(0)
+    assert child.history == "44531" and child.nb_moves() == 5
+    assert pos.history == "4453" and pos.nb_moves() == 4  # play copies
+
+
+def test_position_keys_tell_positions_apart() -> None:
+    seen: dict[int, tuple[tuple[int, ...], ...]] = {}
+    for moves in random_games(seed=7, stones=10, count=300):
+        pos = Position.from_moves(moves)
+        grid = tuple(tuple(c) for c in grid_after(moves))
+        assert seen.setdefault(pos.key(), grid) == grid
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_winning_moves_match_a_naive_grid_check(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(40):
+        moves = random_game(rng, rng.randrange(0, 30))
+        if moves is None:
+            continue
+        pos, cols = Position.from_moves(moves), grid_after(moves)
+        player = 1 + len(moves) % 2
+        for col in range(7):
+            assert pos.can_play(col) == (len(cols[col]) < 6)
+            if pos.can_play(col):
+                assert pos.is_winning_move(col) == naive_wins(cols, col, player), (moves, col)
+        opponent_wins = {c for c in range(7)
+                         if len(cols[c]) < 6 and naive_wins(cols, c, 3 - player)}
+        safe = pos.possible_non_losing_moves()
+        if not pos.can_win_next():
+            for col in range(7):
+                if not pos.can_play(col):
+                    continue
+                child = grid_after(moves + str(col + 1))
+                gives_win = any(len(child[c]) < 6 and naive_wins(child, c, 3 - player)
+                                for c in range(7))
+                non_losing = not gives_win and (not opponent_wins or col in opponent_wins)
+                assert bool(safe & pos.possible() & (0b111111 << 7 * col)) == non_losing, \
+                    (moves, col)
+
+
+# --- scores -----------------------------------------------------------------------------
+
+def test_score_convention_on_hand_made_positions() -> None:
+    # X to move with three stacked in column 1 and 6 stones down: wins with the 7th.
+    assert solve_moves("121212") == (43 - 6) // 2 == 18
+    # O to move cannot stop both of X's threats on the bottom row: X wins with stone 7.
+    assert solve_moves("4455") == (43 - 6) // 2
+    assert solve_moves("44553") == -((43 - 6) // 2)
+
+
+def test_pons_sample_solved_exactly() -> None:
+    solver = Solver()
+    wrong = [(m, s, got) for m, s in CASES
+             if (got := solver.solve(Position.from_moves(m))) != s]
+    assert not wrong
+    assert solver.nodes > len(CASES)
+
+
+def test_pons_sample_weak_signs() -> None:
+    solver = Solver()
+    for moves, score in CASES:
+        assert solver.solve(Position.from_moves(moves), weak=True) == (score > 0) - (score < 0)
+
+
+def test_small_table_still_exact() -> None:
+    solver = Solver(tt_size=64)
+    for moves, score in CASES[::5]:
+        assert solver.solve(Position.from_moves(moves)) == score
+        assert len(solver.table) <= 64
+    with pytest.raises(ValueError):
+        TranspositionTable(1)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_scores_match_exhaustive_search_near_the_end(seed: int) -> None:
+    for moves in random_games(seed=100 + seed, stones=35, count=6):
+        assert solve_moves(moves) == naive_score(moves), moves
+
+
+def test_analyse_is_consistent_with_solve() -> None:
+    solver = Solver()
+    for moves, score in CASES[::10] + [(m, None) for m in random_games(3, 24, 3)]:
+        pos = Position.from_moves(moves)
+        scores = solver.analyse(pos)
+        assert len(scores) == 7
+        assert all((s is None) == (not pos.can_play(c)) for c, s in enumerate(scores))
+        best = max(s for s in scores if s is not None)
+        assert best == solver.solve(pos)
+        if score is not None:
+            assert best == score
+        for col, s in enumerate(scores):
+            if s is not None and not pos.is_winning_move(col):
+                assert s == -Solver().solve(pos.play(col))
+        weak = solver.analyse(pos, weak=True)
+        assert weak == [None if s is None else (s > 0) - (s < 0) for s in scores]
+
+
+def test_last_cells() -> None:
+    moves = "71255763773133525731261364622167124446454"  # a Pons line: 41 stones, draw
+    pos = Position.from_moves(moves)
+    assert pos.nb_moves() == CELLS - 1 and pos.possible().bit_count() == 1
+    assert Solver().solve(pos) == 0 == naive_score(moves)
+    col = next(c for c in range(7) if pos.can_play(c))
+    full = pos.play(col)
+    assert full.possible() == 0 and Solver().solve(full) == 0
+
+
+def test_stop_callback_abandons_the_search() -> None:
+    solver = Solver(stop=lambda: True)
+    with pytest.raises(SolverStopped):
+        solver.solve(Position.from_moves("6366545762345576"))
+    assert solver.nodes >= 4096
+
+
+# --- parlor solve -----------------------------------------------------------------------
+
+def test_command_solves_arguments_and_reports_bad_lines(capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    (m1, s1), (m2, s2) = CASES[:2]
+    rc = main(["solve", "connect4", m1, "12345678", m2])
+    out = capsys.readouterr().out.splitlines()
+    assert rc == 1
+    assert out[0] == f"{m1} {s1}" and out[2] == f"{m2} {s2}"
+    assert out[1].startswith("12345678 error: ") and "'8'" in out[1]
+
+
+def test_command_reads_pons_files_on_stdin(capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = [f"{m} {s}" for m, s in CASES[:20]]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n\n"))
+    assert main(["solve", "connect4", "--stdin"]) == 0
+    assert capsys.readouterr().out.splitlines() == lines
+
+
+def test_command_analyse(capsys: pytest.CaptureFixture[str]) -> None:
+    moves, score = CASES[1]
+    assert main(["solve", "connect4", moves, "--analyse"]) == 0
+    fields = capsys.readouterr().out.split()
+    assert fields[0] == moves and len(fields) == 8
+    assert max(int(f) for f in fields[1:] if f != "-") == score
+
+
+@pytest.mark.parametrize("argv", [["solve", "reversi", "12"], ["solve", "connect4"]])
+def test_command_refuses(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("parlor solve: ") and len(err.strip().splitlines()) == 1
