@@ -185,13 +185,6 @@ class ConnectFourState(State):
             self._reject(move)
         return move
 
-    def play_moves(self, moves: str) -> ConnectFourState:
-        """Play a game string such as ``"4453"`` (one column digit per move)."""
-        state = self
-        for ch in moves:
-            state = state.play(state.parse_move(ch))
-        return state
-
     # -- board access for views -----------------------------------------------------
     def cell(self, col: int, row: int) -> int | None:
         """0 (Red), 1 (Yellow) or None for the cell at ``col`` 0..6, ``row`` 0..5 (bottom 0)."""

@@ -18,7 +18,7 @@ def game(moves: str = "") -> ConnectFourState:
     """The position after the game string ``moves`` (``"4453"``)."""
     state = new_game("connect4")
     assert isinstance(state, ConnectFourState)
-    return state.play_moves(moves)
+    return state.play_line(moves)
 
 
 def mirror(moves: str) -> str:

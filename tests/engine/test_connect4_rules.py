@@ -23,7 +23,7 @@ def game(moves: str = "") -> ConnectFourState:
     """The position after the game string ``moves``."""
     state = new_game("connect4")
     assert isinstance(state, ConnectFourState)
-    return state.play_moves(moves)
+    return state.play_line(moves)
 
 
 # -- "7 columns × 6 rows, vertical, gravity" -------------------------------------------
