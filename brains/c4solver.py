@@ -59,6 +59,28 @@ def winning_cells(stones: int, mask: int) -> int:
     return r & (BOARD ^ mask)
 
 
+def _has_four(stones: int) -> bool:
+    """Whether ``stones`` hold four in a row somewhere."""
+    for s in (1, _H1, HEIGHT, HEIGHT + 2):
+        pairs = stones & (stones >> s)
+        if pairs & (pairs >> 2 * s):
+            return True
+    return False
+
+
+def position_of(state: object) -> Position:
+    """The solver position of an engine Connect Four state (read via its ``cur``/``mask``).
+
+    Duck-typed so that this module needs no engine import; raises ValueError for a
+    finished game or anything else that is not a Connect Four state.
+    """
+    try:
+        current, mask = getattr(state, "cur"), getattr(state, "mask")
+    except AttributeError:
+        raise ValueError(f"not a Connect Four state: {type(state).__name__}") from None
+    return Position.from_bitboards(current, mask)
+
+
 class Position:
     """An immutable Connect Four position for the solver.
 
@@ -75,8 +97,8 @@ class Position:
     """Bitboard of all stones."""
     moves: int
     """Stones on the board."""
-    history: str
-    """The 1-based column digits played from the empty board."""
+    history: str | None
+    """The 1-based column digits played from the empty board (None if not known)."""
 
     def __init__(self) -> None:
         """The empty board."""
@@ -115,6 +137,30 @@ class Position:
             digits.append(str(col + 1))
         return cls.from_moves("".join(digits))
 
+    @classmethod
+    def from_bitboards(cls, current: int, mask: int) -> Position:
+        """The position with ``current`` (side to move's stones) and ``mask`` (all stones).
+
+        The layout is Pons', as in the engine's ``ConnectFourState.cur`` / ``.mask``.
+        Raises ValueError unless the stones lie on the board without gaps, the side to
+        move has as many stones as the turn implies, and neither side has four already.
+        """
+        if mask & ~BOARD or current & ~mask:
+            raise ValueError("stones off the board, or side-to-move stones not in the mask")
+        for col in range(WIDTH):
+            stack = mask & _COLUMN[col]
+            if (stack + _BOTTOM_OF[col]) & stack:
+                raise ValueError(f"column {col + 1} has a gap under a stone")
+        moves = mask.bit_count()
+        if current.bit_count() != moves // 2:
+            raise ValueError(f"the side to move should have {moves // 2} stones, "
+                             f"not {current.bit_count()}")
+        if _has_four(current) or _has_four(current ^ mask):
+            raise ValueError("someone already has four in a row: the game is over")
+        pos = cls()
+        pos.current, pos.mask, pos.moves, pos.history = current, mask, moves, None
+        return pos
+
     def can_play(self, col: int) -> bool:
         """Whether column ``col`` (0-based) has room."""
         return not self.mask & _TOP_OF[col]
@@ -129,7 +175,7 @@ class Position:
         child.current = self.current ^ self.mask
         child.mask = self.mask | move
         child.moves = self.moves + 1
-        child.history = self.history + chr(49 + col)
+        child.history = None if self.history is None else self.history + chr(49 + col)
         return child
 
     def is_winning_move(self, col: int) -> bool:
@@ -187,6 +233,8 @@ class Position:
         return "\n".join(rows)
 
     def __repr__(self) -> str:
+        if self.history is None:
+            return f"Position.from_bitboards({self.current:#x}, {self.mask:#x})"
         return f"Position.from_moves({self.history!r})"
 
     def __eq__(self, other: object) -> bool:

@@ -15,8 +15,10 @@ from brains.c4solver import (
     Solver,
     SolverStopped,
     TranspositionTable,
+    position_of,
     solve_moves,
 )
+from engine import new_game
 from tui.cli import main
 
 SAMPLE = Path(__file__).parent.parent / "data" / "c4" / "end_easy_sample.txt"
@@ -177,6 +179,26 @@ def test_winning_moves_match_a_naive_grid_check(seed: int) -> None:
                 non_losing = not gives_win and (not opponent_wins or col in opponent_wins)
                 assert bool(safe & pos.possible() & (0b111111 << 7 * col)) == non_losing, \
                     (moves, col)
+
+
+def test_position_from_bitboards_and_engine_states() -> None:
+    pos = Position.from_moves("4453")
+    same = Position.from_bitboards(pos.current, pos.mask)
+    assert same == pos and same.nb_moves() == 4 and same.history is None
+    assert eval(repr(same), {"Position": Position}) == pos
+    with pytest.raises(ValueError, match="gap"):
+        Position.from_bitboards(0, 0b10)
+    with pytest.raises(ValueError, match="should have 1 stones"):
+        Position.from_bitboards(0, 0b11)  # two stones in column 1, none for the mover
+    with pytest.raises(ValueError, match="over"):
+        won = Position.from_moves("121212")
+        Position.from_bitboards(won.current ^ won.mask, won.mask | 0b1000)
+    state = new_game("connect4")
+    for col in (3, 3, 4, 2):
+        state = state.play(col)
+    assert position_of(state) == pos
+    with pytest.raises(ValueError, match="not a Connect Four state"):
+        position_of(object())
 
 
 # --- scores -----------------------------------------------------------------------------
