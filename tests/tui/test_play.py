@@ -151,7 +151,7 @@ async def test_home_offers_resume_of_the_unfinished_game() -> None:
     home = ParlorApp()
     async with home.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert "Unfinished: Tic-tac-toe, 2 moves" in str(home.screen.query_one("#resume-info").render())
+        assert "Unfinished (c resumes): Tic-tac-toe, 2 moves" in str(home.screen.query_one("#resume-info").render())
         await pilot.press("c")
         await settle(pilot)
         assert isinstance(home.screen, PlayScreen) and len(home.screen.moves) == 2

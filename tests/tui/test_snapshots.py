@@ -57,7 +57,7 @@ class TestBoards:
 
     def test_reversi(self, snap_compare: Any) -> None:
         assert snap_compare(game_app("reversi"), terminal_size=SIZE,
-                            run_before=keys("up", "enter", "t"))
+                            run_before=keys("enter", "t", "down"))
 
     def test_checkers_half_made_move(self, snap_compare: Any) -> None:
         assert snap_compare(game_app("checkers"), terminal_size=SIZE,

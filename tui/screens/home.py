@@ -81,9 +81,9 @@ class HomeScreen(ParlorScreen):
             info.update(f"The autosave is damaged and cannot be resumed: {exc}")
         else:
             info.update("" if record is None else
-                        f"Unfinished: {get_game(record.game).name}, {len(record.moves)} moves, "
-                        f"{record.tags.get('First', '?')} vs {record.tags.get('Second', '?')} "
-                        "(c resumes)")
+                        f"Unfinished (c resumes): {get_game(record.game).name}, "
+                        f"{len(record.moves)} moves, {record.tags.get('First', '?')} vs "
+                        f"{record.tags.get('Second', '?')}")
         button.disabled = record is None
 
     @property

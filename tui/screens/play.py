@@ -229,15 +229,15 @@ class PlayScreen(ParlorScreen):
         t = event.thought
         state = self.state
         line, s = [], state
-        for move in t.pv[:8]:
+        for move in t.pv[:6]:
             try:
                 line.append(s.format_move(move))
                 s = s.play(move)
             except (ParlorError, IndexError, KeyError):
                 break
         score = "?" if t.score is None else f"{t.score:+.2f}"
-        self.thinking = Text(f"{self.players[state.to_move]} thinking: depth {t.depth}, "
-                             f"score {score}, {t.nodes} nodes\nbest line: {' '.join(line)}")
+        self.thinking = Text(f"thinking: depth {t.depth}  score {score}  {t.nodes:,} nodes\n"
+                             f"line: {' '.join(line)}", no_wrap=True, overflow="ellipsis")
         self.refresh_views()
 
     @on(BrainMoved)

@@ -171,7 +171,12 @@ class BoardWidget(Widget, can_focus=True):
         return ""
 
     def start_point(self, state: State) -> Point:
-        """Where the cursor starts for a new game (the middle point by default)."""
+        """Where the cursor starts: the first step of the middle legal move (else the
+        middle point)."""
+        for move in state.legal_moves()[len(state.legal_moves()) // 2:]:
+            steps = self.steps(move)
+            if steps:
+                return steps[0]
         points = list(self.points_for(state))
         return points[len(points) // 2]
 

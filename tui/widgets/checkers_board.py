@@ -41,9 +41,6 @@ class CheckersBoard(BoardWidget):
     def steps(self, move: Any) -> tuple[Point, ...]:
         return tuple(square_cell(s) for s in move)
 
-    def start_point(self, state: Any) -> Point:
-        return square_cell(22)
-
     def summary(self) -> str:
         square = CELL_SQUARE.get(int(self.cursor))
         where = f"square {square}" if square else "light square"

@@ -34,9 +34,6 @@ class MorrisBoard(BoardWidget):
     def steps(self, move: Any) -> tuple[Point, ...]:
         return tuple(p for p in move if p is not None)
 
-    def start_point(self, state: Any) -> Point:
-        return 4  # c4
-
     def summary(self) -> str:
         state = self.state
         if state is None:

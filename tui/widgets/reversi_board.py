@@ -37,10 +37,6 @@ class ReversiBoard(BoardWidget):
 
         return () if move == PASS else (move,)
 
-    def start_point(self, state: Any) -> Point:
-        n = state.size
-        return (n // 2 - 1) * n + n // 2 - 1
-
     def summary(self) -> str:
         if self.state is None:
             return ""
