@@ -33,6 +33,10 @@ BRAINS: dict[str, str] = {
     "alphabeta": "brains.alphabeta:AlphaBetaBrain",
     "mcts": "brains.mcts:MCTSBrain",
     "perfect": "brains.perfect:PerfectBrain",
+    "table": "brains.learned.table:TableBrain",
+    "qlearn": "brains.learned.qlearn:QLearnBrain",
+    "linear": "brains.learned.linear:LinearBrain",
+    "mlp": "brains.learned.mlp:MLPBrain",
 }
 """Brain name -> ``module:Class``; a brain whose module is missing is not offered."""
 
@@ -92,7 +96,11 @@ PERFECT: dict[str, dict[str, Any]] = {
 }
 """The games ``perfect`` can play, and how."""
 
-ONLY_FOR: dict[str, dict[str, dict[str, Any]]] = {"perfect": PERFECT}
+ONLY_FOR: dict[str, dict[str, dict[str, Any]]] = {
+    "perfect": PERFECT,
+    "table": {"tictactoe": {}, "morris": {}},  # report 000's value dictionaries
+    "qlearn": {"tictactoe": {}, "connect4": {}},  # report 004's Q-table
+}
 """Brains that play only some games: brain -> game -> options forced for that game."""
 
 
