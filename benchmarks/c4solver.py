@@ -31,13 +31,18 @@ def end_game(path: Path) -> dict[str, float | int]:
              if line.strip()]
     solver = Solver()
     nodes = correct = 0
+    times = []
     start = time.perf_counter()
     for moves, score in lines:
+        begun = time.perf_counter()
         solver.reset()
         correct += solver.solve(Position.from_moves(moves)) == int(score)
         nodes += solver.nodes
+        times.append(time.perf_counter() - begun)
     seconds = time.perf_counter() - start
     return {"positions": len(lines), "correct": correct, "seconds": round(seconds, 3),
+            "median_ms": round(1000 * statistics.median(times), 2),
+            "max_ms": round(1000 * max(times), 1),
             "positions_per_s": round(len(lines) / seconds), "nodes": nodes,
             "nodes_per_s": round(nodes / seconds)}
 
@@ -95,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         status |= end["correct"] != end["positions"]
         if not args.json:
             print(f"{args.file.name}: {end['correct']}/{end['positions']} exact in "
-                  f"{end['seconds']:.2f} s, {end['positions_per_s']} positions/s, "
+                  f"{end['seconds']:.2f} s (median {end['median_ms']} ms, max {end['max_ms']} ms a "
+                  f"position), {end['positions_per_s']} positions/s, "
                   f"{end['nodes']} nodes, {end['nodes_per_s']} nodes/s", flush=True)
     elif not args.json:
         print(f"(no reference file at {args.file}; skipping the end-game set)")
