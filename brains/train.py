@@ -1,0 +1,219 @@
+"""Training learned brains and shipping their models: ``train_and_save`` and ``MODELS``.
+
+Each learned kind is a module ``brains.learned.<kind>`` (see the contract in
+``brains/learned/__init__.py``) with ``KIND``, ``GAMES``, ``DEFAULTS`` and
+``train(game, *, games, seed, jobs, progress) -> (model, meta)``. This module trains
+one of them, saves the model through the store (which hashes it into the manifest) and
+measures its strength with a short seeded match against ``random`` and ``greedy``.
+
+``python -m brains.train --all`` (``make models``) retrains every model in
+:data:`MODELS` in turn; kinds whose module is missing are skipped with a note.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable
+
+KINDS: tuple[str, ...] = ("table", "qlearn", "linear", "mlp")
+"""Every learned kind, in the order ``make models`` trains them."""
+
+GAME_IDS: tuple[str, ...] = ("checkers", "connect4", "morris", "reversi", "tictactoe")
+
+MODELS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("tictactoe", "table", {}),
+    ("morris", "table", {}),
+    ("tictactoe", "qlearn", {}),
+    ("connect4", "qlearn", {}),
+    *((game, "linear", {}) for game in GAME_IDS),
+    *((game, "mlp", {}) for game in GAME_IDS),
+)
+"""Every shipped model: (game, kind, training arguments). Empty arguments mean the
+kind's ``DEFAULTS[game]`` and seed 0; a row may set ``games``, ``seed`` or ``jobs``."""
+
+EVAL_OPPONENTS: tuple[str, ...] = ("random", "greedy")
+"""The brains a freshly trained model is measured against."""
+EVAL_GAMES = 20
+"""Games per opponent in that measurement (sides alternate, seeded)."""
+
+Progress = Callable[[int, int], None]
+
+
+class TrainError(ValueError):
+    """A bad training request: unknown game or kind, or a kind that does not apply."""
+
+
+def kind_module(kind: str) -> ModuleType:
+    """``brains.learned.<kind>``; TrainError for an unknown or missing kind."""
+    kind = str(kind).strip().lower()
+    if kind not in KINDS:
+        raise TrainError(f"unknown learned kind {kind!r}; known: {', '.join(KINDS)}")
+    path = f"brains.learned.{kind}"
+    try:
+        return importlib.import_module(path)
+    except ModuleNotFoundError as exc:
+        if exc.name != path:
+            raise
+        raise TrainError(f"learned kind {kind!r} is not installed ({path} is missing)") from None
+
+
+def check_request(game: str, kind: str) -> tuple[str, ModuleType]:
+    """The normalised game id and the kind's module; TrainError if it cannot be trained."""
+    from engine.registry import get_game
+
+    game_id = get_game(game).id
+    module = kind_module(kind)
+    games = tuple(getattr(module, "GAMES", ()))
+    if game_id not in games:
+        raise TrainError(f"learned kind {module.KIND!r} does not apply to {game_id} "
+                         f"(it plays: {', '.join(games) or 'nothing'})")
+    return game_id, module
+
+
+def train_command(game: str, kind: str, games: int, seed: int, jobs: int = 1,
+                  out: Path | str | None = None) -> str:
+    """The ``parlor train`` command line that reproduces a model."""
+    parts = ["parlor", "train", game, kind, "--games", str(games), "--seed", str(seed)]
+    if jobs != 1:
+        parts += ["--jobs", str(jobs)]
+    if out is not None:
+        parts += ["--out", str(out)]
+    return " ".join(parts)
+
+
+def measure_strength(game: str, kind: str, path: Path, *, games: int = EVAL_GAMES,
+                     seed: int = 0, jobs: int = 1,
+                     opponents: tuple[str, ...] = EVAL_OPPONENTS) -> dict[str, Any]:
+    """Score of the model at ``path`` against each opponent in a seeded match."""
+    from brains.arena import match
+
+    spec = f"{kind},model={Path(path).resolve()}"
+    if "," in str(Path(path).resolve()):
+        raise TrainError(f"{path}: a model path may not contain a comma")
+    out: dict[str, Any] = {"games": games, "seed": seed}
+    for opponent in opponents:
+        result = match(game, spec, opponent, games, seed=seed, jobs=jobs)
+        wins, draws, losses = result.counts()
+        out[f"vs_{opponent}"] = {"score": round(result.a_score, 4), "wins": wins,
+                                 "draws": draws, "losses": losses}
+    return out
+
+
+def train_and_save(game: str, kind: str, *, games: int | None = None, seed: int = 0,
+                   jobs: int = 1, out: Path | str | None = None,
+                   progress: Progress | None = None, command: str | None = None,
+                   evaluate: bool = True, eval_games: int = EVAL_GAMES
+                   ) -> tuple[Path, dict[str, Any]]:
+    """Train ``kind`` for ``game``, save it in ``out`` (default: the shipped models) and
+    record it in that folder's manifest; returns the model's path and manifest entry.
+
+    ``games=None`` uses the kind's ``DEFAULTS[game]``. With ``evaluate`` the new model
+    plays ``eval_games`` seeded games against ``random`` and ``greedy`` and the scores go
+    into the entry's ``strength``.
+    """
+    from brains.learned import store
+    from engine.registry import new_game
+
+    game_id, module = check_request(game, kind)
+    kind = module.KIND
+    args = dict(getattr(module, "DEFAULTS", {}).get(game_id, {}))
+    if games is not None:
+        args["games"] = games
+    if "games" not in args:
+        raise TrainError(f"{kind} has no default number of games for {game_id}; give --games")
+    if args["games"] < 1:
+        raise TrainError("--games must be at least 1")
+    if jobs < 1:
+        raise TrainError("--jobs must be at least 1")
+    args.update(seed=seed, jobs=jobs)
+    models_dir = Path(out) if out is not None else store.MODELS_DIR
+    if command is None:
+        command = train_command(game_id, kind, args["games"], seed, jobs,
+                                None if out is None else out)
+    start = time.perf_counter()
+    model, meta = module.train(game_id, progress=progress, **args)
+    seconds = round(time.perf_counter() - start, 2)
+    meta = dict(meta)
+    record: dict[str, Any] = {
+        "command": command, "seed": seed, "games": args["games"],
+        "data": meta.pop("data", None), "train_seconds": seconds,
+        "encoding_version": type(new_game(game_id)).ENCODING_VERSION,
+        "strength": None,
+    }
+    if meta:
+        record["train_meta"] = meta
+    path = store.save_model(model, game_id, kind, models_dir=models_dir, **record)
+    if evaluate:
+        strength = measure_strength(game_id, kind, path, games=eval_games, seed=seed,
+                                    jobs=jobs)
+        record["strength"] = strength
+        before = store.read_manifest(models_dir)[path.name]["sha256"]
+        path = store.save_model(model, game_id, kind, models_dir=models_dir, **record)
+        entry = store.read_manifest(models_dir)[path.name]
+        if entry["sha256"] != before:  # joblib dumps are deterministic; be sure
+            raise RuntimeError(f"{path}: model changed while recording its strength")
+    return path, store.read_manifest(models_dir)[path.name]
+
+
+def train_all(out: Path | str | None = None, jobs: int = 1, evaluate: bool = True,
+              stream: Any = None) -> list[dict[str, Any]]:
+    """Retrain every model in :data:`MODELS` in turn; missing kinds are skipped."""
+    stream = stream if stream is not None else sys.stdout
+    rows = []
+    for game, kind, args in MODELS:
+        try:
+            check_request(game, kind)
+        except TrainError as exc:
+            print(f"skip {game}-{kind}: {exc}", file=stream, flush=True)
+            rows.append({"game": game, "kind": kind, "skipped": str(exc)})
+            continue
+        start = time.perf_counter()
+        path, entry = train_and_save(game, kind, games=args.get("games"),
+                                     seed=args.get("seed", 0), jobs=args.get("jobs", jobs),
+                                     out=out, evaluate=evaluate)
+        took = time.perf_counter() - start
+        print(f"{path.name}: {entry['train_seconds']:.1f} s training, {took:.1f} s in all, "
+              f"{entry['bytes']} bytes, {strength_text(entry.get('strength'))}",
+              file=stream, flush=True)
+        rows.append({"game": game, "kind": kind, "seconds": round(took, 2),
+                     "sha256": entry["sha256"]})
+    return rows
+
+
+def strength_text(strength: dict[str, Any] | None) -> str:
+    """``vs random 0.950, vs greedy 0.600`` (or ``not measured``)."""
+    if not strength:
+        return "strength not measured"
+    parts = [f"{key.replace('_', ' ')} {value['score']:.3f}"
+             for key, value in strength.items() if key.startswith("vs_")]
+    return ", ".join(parts) + f" ({strength.get('games')} games each)"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m brains.train --all`` or ``python -m brains.train GAME KIND``."""
+    parser = argparse.ArgumentParser(prog="python -m brains.train",
+                                     description="Retrain Parlor's shipped models.")
+    parser.add_argument("--all", action="store_true", help="retrain every shipped model")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--out", default=None, help="models folder (default: the shipped one)")
+    parser.add_argument("--no-eval", action="store_true", help="skip the strength matches")
+    args = parser.parse_args(argv)
+    if not args.all:
+        parser.error("nothing to do: give --all (or use `parlor train GAME KIND`)")
+    start = time.perf_counter()
+    try:
+        train_all(args.out, jobs=args.jobs, evaluate=not args.no_eval)
+    except ValueError as exc:
+        print(f"python -m brains.train: {exc}", file=sys.stderr)
+        return 1
+    print(f"all models trained in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
