@@ -1,0 +1,271 @@
+"""The ``linear`` brain: report 003's least-mean-squares linear evaluation.
+
+The value of a position, from the side to move's view, is ``w0 + w . f(s)`` where
+``f`` is the game's feature vector from ``brains.heuristics.<game>.features`` (for
+tic-tac-toe the report's six line counts x1, o1, x2, o2, x3, o3). The weights are
+learned as in the report (Mitchell's checkers learner): after each game every position
+is moved towards a training value by least mean squares, the training value being the
+learner's own estimate of the position two plies later (the "critic"), or the game's
+result, +1 / 0 / -1, once it is over. Training runs first against a random player, as
+the report did, then against itself (both sides learn).
+
+The brain looks one ply ahead: each move is worth minus the value of the position it
+leads to (that value is from the opponent's view), or the exact result when the move
+ends the game. Ties are broken by the brain's seeded rng.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from pathlib import Path
+from typing import Any, Callable, ClassVar, Iterator
+
+from brains.learned import store
+from brains.protocol import Brain, Budget, Thought
+from engine.protocol import State
+
+KIND = "linear"
+GAMES: tuple[str, ...] = ("checkers", "connect4", "morris", "reversi", "tictactoe")
+
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "tictactoe": {"games": 10000},  # report 003: 10,000 games
+    "connect4": {"games": 6000},
+    "morris": {"games": 4000},
+    "reversi": {"games": 3000},
+    "checkers": {"games": 4000},
+}
+"""Training games per game for ``make models`` (half against random, half self-play)."""
+
+LEARNING_RATE = 0.1
+"""Step of the normalised LMS update (the report's update constant, 0.1)."""
+EPSILON = 0.1
+"""Share of random moves the learner makes while training, to see more positions."""
+CHUNK = 16
+"""Games per work unit; each unit is seeded from the master seed and its number."""
+ROUND = 64
+"""Games played with the same weights before the updates are applied (in unit order)."""
+WIN = 1.0
+
+
+def feature_function(game_id: str) -> Callable[[State], Any]:
+    """The features function of ``brains.heuristics.<game>``."""
+    return importlib.import_module(f"brains.heuristics.{game_id}").features
+
+
+def feature_names(game_id: str) -> tuple[str, ...]:
+    """The names of those features."""
+    return tuple(importlib.import_module(f"brains.heuristics.{game_id}").FEATURE_NAMES)
+
+
+# --------------------------------------------------------------------------- training
+
+
+def _value(weights: list[float], feats: Any) -> float:
+    """``w0 + w . f`` in plain Python (faster than numpy for a dozen numbers)."""
+    total = weights[0]
+    for w, f in zip(weights[1:], feats):
+        total += w * f
+    return total
+
+
+def _move_values(state: State, weights: list[float], features: Callable[[State], Any]
+                 ) -> list[tuple[float, Any]]:
+    """(value for the mover, move) for each legal move, looking one ply ahead."""
+    out = []
+    mover = state.to_move
+    for move in state.legal_moves():
+        child = state.play(move)
+        outcome = child.outcome()
+        if outcome is not None:
+            value = 1e6 * outcome.value_for(mover)
+        else:
+            value = _value(weights, features(child))
+            if child.to_move != mover:
+                value = -value
+        out.append((value, move))
+    return out
+
+
+def _pick(values: list[tuple[float, Any]], rng: random.Random) -> Any:
+    best = max(v for v, _ in values)
+    return rng.choice([m for v, m in values if v == best])
+
+
+def _play_chunk(game_id: str, weights: list[float], seed: int, first_index: int,
+                count: int, self_play: bool) -> list[tuple[list[tuple[int, ...]], list[int],
+                                                          list[bool], Any]]:
+    """Play ``count`` training games; each as (features per state, side to move per
+    state, whether the state is trained on, winner or None)."""
+    from brains.arena import derive_seed
+    from engine.registry import new_game
+
+    features = feature_function(game_id)
+    games = []
+    for k in range(count):
+        index = first_index + k
+        rng = random.Random(derive_seed("linear", seed, index))
+        learner_side = index % 2  # against random the learner alternates sides
+        state = new_game(game_id)
+        feats, movers, trained = [], [], []
+        while True:
+            feats.append(tuple(float(x) for x in features(state)))
+            movers.append(state.to_move)
+            trained.append(self_play or state.to_move == learner_side)
+            legal = state.legal_moves()
+            if not legal:
+                break
+            if not self_play and state.to_move != learner_side:
+                move = rng.choice(legal)
+            elif rng.random() < EPSILON:
+                move = rng.choice(legal)
+            else:
+                move = _pick(_move_values(state, weights, features), rng)
+            state = state.play(move)
+        outcome = state.outcome()
+        games.append((feats, movers, trained, None if outcome is None else outcome.winner))
+    return games
+
+
+def _update(weights: list[float], game: Any, rate: float) -> int:
+    """Report 003's critic and LMS update for one game; returns positions learned from."""
+    feats, movers, trained, winner = game
+    n = len(feats)
+    learned = 0
+    for t in range(n):
+        if not trained[t]:
+            continue
+        mover = movers[t]
+        if t + 2 >= n:
+            target = 0.0 if winner is None else (WIN if winner == mover else -WIN)
+        else:
+            later = _value(weights, feats[t + 2])
+            target = later if movers[t + 2] == mover else -later
+        x = feats[t]
+        error = target - _value(weights, x)
+        norm = 1.0 + sum(f * f for f in x)
+        step = rate * error / norm
+        weights[0] += step
+        for i, f in enumerate(x, 1):
+            weights[i] += step * f
+        learned += 1
+    return learned
+
+
+def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
+          progress: Callable[[int, int], None] | None = None,
+          rate: float = LEARNING_RATE, self_play: float = 0.5) -> tuple[dict[str, Any], dict]:
+    """Learn the weights from ``games`` training games: the first ``1 - self_play`` share
+    against a random player, the rest against itself. Same seed, same weights, whatever
+    ``jobs`` is: games are played in fixed units with frozen weights and the updates
+    are applied in unit order."""
+    import numpy as np
+
+    if game_id not in GAMES:
+        raise ValueError(f"linear does not apply to {game_id}")
+    names = feature_names(game_id)
+    weights = [0.0] * (len(names) + 1)
+    against_random = games - int(round(games * self_play))
+    parallel = None
+    if jobs > 1:
+        from joblib import Parallel
+
+        parallel = Parallel(n_jobs=jobs, backend="loky")
+    done = positions = 0
+    wins = [0, 0, 0]  # learner wins, draws, losses in the games against random
+    while done < games:
+        size = min(ROUND, games - done)
+        units = []
+        start = done
+        while start < done + size:
+            phase_end = against_random if start < against_random else games
+            count = min(CHUNK, done + size - start, phase_end - start)
+            units.append((start, count, start >= against_random))
+            start += count
+        if parallel is not None and len(units) > 1:
+            from joblib import delayed
+
+            results = parallel(delayed(_play_chunk)(game_id, list(weights), seed, s, c, sp)
+                               for s, c, sp in units)
+        else:
+            results = [_play_chunk(game_id, weights, seed, s, c, sp) for s, c, sp in units]
+        for (s, _c, sp), chunk in zip(units, results):
+            for k, game in enumerate(chunk):
+                positions += _update(weights, game, rate)
+                if not sp:
+                    winner = game[3]
+                    learner = (s + k) % 2
+                    wins[0 if winner == learner else 1 if winner is None else 2] += 1
+        done += size
+        if progress is not None:
+            progress(done, games)
+    model = {"kind": KIND, "game": game_id, "features": list(names),
+             "weights": np.asarray(weights, dtype=np.float64)}
+    meta = {"data": positions, "games_vs_random": against_random,
+            "games_self_play": games - against_random,
+            "training_vs_random": {"wins": wins[0], "draws": wins[1], "losses": wins[2]}}
+    return model, meta
+
+
+# --------------------------------------------------------------------------- the brain
+
+_CACHE: dict[tuple[str, str], Any] = {}
+
+
+def load(game_id: str, path: str | None = None) -> dict[str, Any]:
+    """The verified model for ``game_id`` (the shipped one, or the file at ``path``,
+    which must be listed in the manifest beside it); cached per path and hash."""
+    if path is None:
+        folder = store.MODELS_DIR
+        file = folder / store.model_filename(game_id, KIND)
+    else:
+        file = Path(path)
+        folder = file.parent
+        if file.name != store.model_filename(game_id, KIND):
+            raise store.ModelError(f"{file}: a {KIND} model for {game_id} must be named "
+                                   f"{store.model_filename(game_id, KIND)}")
+    entry = store.verify(file, folder)
+    key = (str(file.resolve()), entry["sha256"])
+    model = _CACHE.get(key)
+    if model is None:
+        model = store.load_model(game_id, KIND, models_dir=folder)
+        if not (isinstance(model, dict) and model.get("kind") == KIND
+                and model.get("game") == game_id and "weights" in model):
+            raise store.ModelError(f"{file}: not a {KIND} model for {game_id}")
+        if list(model.get("features", [])) != list(feature_names(game_id)):
+            raise store.ModelError(f"{file}: trained on other features than "
+                                   f"brains.heuristics.{game_id} has now; retrain it")
+        _CACHE[key] = model
+    return model
+
+
+class LinearBrain(Brain):
+    """Report 003's learned linear evaluation over the game's features, one ply deep."""
+
+    name = "linear"
+    OPTIONS: ClassVar[dict[str, type]] = {"model": str}
+
+    def __init__(self, game: str, *, seed: int | None = None, spec: str = "",
+                 model: str | None = None, **options: Any):
+        super().__init__(game, seed=seed, spec=spec, model=model, **options)
+        data = load(game, model)
+        self.weights = [float(w) for w in data["weights"]]
+        self.features = feature_function(game)
+
+    def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
+        """Each legal move's value for the mover in [-1, 1] (exact when the game ends)."""
+        out = {}
+        for value, move in _move_values(state, self.weights, self.features):
+            out[move] = max(-1.0, min(1.0, value)) if abs(value) >= 1e6 else \
+                max(-0.99, min(0.99, value))
+        return out
+
+    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+        """One thought: the best move one ply ahead, ties broken from the seed."""
+        values = _move_values(state, self.weights, self.features)
+        if not values:
+            return
+        move = _pick(values, self.rng)
+        best = max(v for v, _ in values)
+        score = max(-1.0, min(1.0, best)) if abs(best) >= 1e6 else max(-0.99, min(0.99, best))
+        yield Thought(move, score, 1, len(values), (move,), final=True)
