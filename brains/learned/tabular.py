@@ -1,0 +1,95 @@
+"""Shared pieces of the tabular learners (``table`` and ``qlearn``).
+
+- Loading: :func:`load` returns a verified model (the shipped one, or the file named by
+  a brain's ``model`` option, which must be listed in the manifest beside it), cached
+  per process by path and sha256. Only :mod:`brains.learned.store` calls ``joblib.load``.
+- Packing: tables are trained as Python dicts keyed by ints and shipped as sorted numpy
+  arrays (:func:`pack` / :func:`unpack`), which pickle small and survive refactors.
+- Parallel self-play: :func:`run_chunks` runs a list of seeded chunks, in worker
+  processes when ``jobs > 1``, and returns their results in chunk order, so the model is
+  the same whatever ``jobs`` is. :func:`chunk_seed` derives each chunk's seed from the
+  master seed; :func:`split` cuts a number of games into fixed-size chunks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from brains.learned import store
+
+CHUNK_GAMES = 1000
+"""Games per self-play chunk (fixed, so the chunking does not depend on ``jobs``)."""
+
+_CACHE: dict[tuple[str, str], Any] = {}
+
+
+def model_path(game: str, kind: str, option: str | None) -> Path:
+    """The file a brain loads: the ``model`` option, else the shipped one."""
+    if option:
+        return Path(option).expanduser()
+    return store.MODELS_DIR / store.model_filename(game, kind)
+
+
+def load(game: str, kind: str, option: str | None = None) -> tuple[Any, dict[str, Any]]:
+    """(model, manifest entry) for ``game``/``kind``; ModelError if it cannot be used.
+
+    A ``model`` option names a file that must be called ``<game>-<kind>.joblib`` and be
+    listed in the ``manifest.json`` of its own folder.
+    """
+    path = model_path(game, kind, option)
+    expected = store.model_filename(game, kind)
+    if path.name != expected:
+        raise store.ModelError(f"{path}: a {kind} model for {game} must be named {expected}")
+    entry = store.verify(path, path.parent)
+    cache_key = (str(path.resolve()), entry["sha256"])
+    if cache_key not in _CACHE:
+        model = store.load_model(game, kind, models_dir=path.parent)
+        if not isinstance(model, dict) or model.get("kind") != kind or model.get("game") != game:
+            raise store.ModelError(f"{path}: not a {kind} model for {game}")
+        _CACHE[cache_key] = model
+    return _CACHE[cache_key], entry
+
+
+def pack(table: dict[int, Any], columns: int = 1) -> dict[str, Any]:
+    """A dict ``key -> value`` (or tuple of ``columns`` values) as sorted numpy arrays."""
+    import numpy as np
+
+    keys = np.array(sorted(table), dtype=np.int64)
+    out: dict[str, Any] = {"keys": keys}
+    if columns == 1:
+        out["values"] = np.array([table[k] for k in keys.tolist()], dtype=np.float32)
+    else:
+        rows = [table[k] for k in keys.tolist()]
+        out["values"] = np.array([r[0] for r in rows], dtype=np.float32)
+        out["counts"] = np.array([min(r[1], 2**31 - 1) for r in rows], dtype=np.int32)
+    return out
+
+
+def unpack(packed: dict[str, Any]) -> dict[int, float]:
+    """``key -> value`` from :func:`pack`'s arrays (counts are not needed to play)."""
+    return dict(zip(packed["keys"].tolist(), packed["values"].tolist()))
+
+
+def chunk_seed(seed: int, *parts: object) -> int:
+    """A 32-bit seed for one chunk, determined by the master seed and ``parts``."""
+    text = ":".join(str(p) for p in ("parlor-tabular", seed, *parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big")
+
+
+def split(games: int, size: int = CHUNK_GAMES) -> list[int]:
+    """``games`` cut into chunks of ``size`` (the last one shorter)."""
+    out = [size] * (games // size)
+    if games % size:
+        out.append(games % size)
+    return out
+
+
+def run_chunks(fn: Callable[..., Any], calls: Sequence[tuple], jobs: int = 1) -> list[Any]:
+    """``[fn(*args) for args in calls]``, in worker processes when ``jobs > 1``."""
+    if jobs <= 1 or len(calls) <= 1:
+        return [fn(*args) for args in calls]
+    from joblib import Parallel, delayed
+
+    return list(Parallel(n_jobs=jobs, backend="loky")(delayed(fn)(*args) for args in calls))
