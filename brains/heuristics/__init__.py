@@ -49,6 +49,11 @@ def get_heuristic(game_id: str, name: str | None = None) -> Heuristic:
 
     An unknown name raises UnknownBrainError listing the names that exist.
     """
+    if name is not None and name.strip().lower().partition(":")[0] == "mlp":
+        # the learned value network (``mlp``, or ``mlp:PATH`` for a listed model file)
+        from brains.learned.mlp import heuristic
+
+        return heuristic(game_id, name.strip().partition(":")[2] or None)
     module = heuristics_module(game_id)
     key = module.DEFAULT if name is None else name.strip().lower().replace("-", "_")
     try:

@@ -1,0 +1,392 @@
+"""MLP value networks (report 000's "Genius", report 001's ensembles) on the engine's encode().
+
+One scikit-learn :class:`~sklearn.neural_network.MLPRegressor` per game (an ensemble of
+small nets averaged for Reversi, as report 001 did; one net per phase for Morris, as
+report 000 splits its tables) predicts the value of a position for the side to move, in
+[-1, 1]. Training data are the positions of noisy greedy self-play; each position's
+target mixes the game's final outcome with a shallow alpha-beta value on the game's
+hand-written heuristic (``TARGET_MIX`` sets the weight of the outcome).
+
+At play time the forward pass runs with numpy on the fitted ``coefs_``/``intercepts_``:
+the ``mlp`` brain encodes all children of a position into one matrix and evaluates them
+in one product per layer (one ply of lookahead, wins first). The same network serves as
+an evaluation for the search brains: ``alphabeta,eval=mlp`` (see :func:`heuristic`).
+
+The saved model is a plain dict (``{"nets": {phase: [MLPRegressor, ...]}, ...}``), so it
+survives refactors of this module; it is loaded only through :mod:`brains.learned.store`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from pathlib import Path
+from typing import Any, Callable, ClassVar, Iterator
+
+from brains.learned import store
+from brains.protocol import Brain, Budget, Thought
+from engine.protocol import State
+from engine.registry import get_game
+
+KIND = "mlp"
+GAMES: tuple[str, ...] = ("tictactoe", "connect4", "reversi", "checkers", "morris")
+
+DEFAULTS: dict[str, dict] = {
+    "tictactoe": {"games": 3000},
+    "connect4": {"games": 1500},
+    "reversi": {"games": 500},
+    "checkers": {"games": 500},
+    "morris": {"games": 1200},
+}
+"""Training arguments ``make models`` uses, per game."""
+
+CONFIG: dict[str, dict[str, Any]] = {
+    "tictactoe": {"hidden": (64,), "nets": 1, "depth": 2, "mix": 0.5, "eps": 0.3, "iters": 200},
+    "connect4": {"hidden": (96,), "nets": 1, "depth": 2, "mix": 0.5, "eps": 0.15, "iters": 120},
+    "reversi": {"hidden": (64,), "nets": 4, "depth": 1, "mix": 0.5, "eps": 0.15, "iters": 80},
+    "checkers": {"hidden": (64,), "nets": 1, "depth": 1, "mix": 0.5, "eps": 0.15, "iters": 80},
+    "morris": {"hidden": (64,), "nets": 1, "depth": 2, "mix": 0.5, "eps": 0.2, "iters": 120,
+               "phases": True},
+}
+"""Per-game network shape and data recipe: hidden layer sizes, ensemble size, the
+alpha-beta depth of the search targets, the weight of the game outcome in the target
+(``mix``), the self-play exploration rate, training epochs, and whether Morris gets one
+net per phase."""
+
+CHUNK = 20
+"""Self-play games per seeded chunk (fixed, so ``jobs`` never changes the data)."""
+MAX_PLIES = 400
+"""Self-play games longer than this are cut off (and score their search value only)."""
+SCALE = 0.9
+"""Network values are scaled like heuristic values (inside the proven-result range)."""
+
+
+def _seed(*parts: object) -> int:
+    text = ":".join(str(p) for p in ("parlor-mlp", *parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big")
+
+
+# --------------------------------------------------------------------------- data
+
+
+def _search_value(state: State, depth: int, heuristic: Callable[[State], float],
+                  alpha: float = -2.0, beta: float = 2.0) -> float:
+    """Negamax alpha-beta value of ``state`` for its side to move, on ``heuristic``.
+
+    A finished game scores ±1 (0 for a draw); a depth-0 position its heuristic value
+    times :data:`SCALE`.
+    """
+    moves = state.legal_moves()
+    if not moves:
+        outcome = state.outcome()
+        return float(outcome.value_for(state.to_move)) if outcome is not None else 0.0
+    if depth <= 0:
+        return SCALE * max(-1.0, min(1.0, heuristic(state)))
+    best = -2.0
+    for move in moves:
+        child = state.play(move)
+        value = _search_value(child, depth - 1, heuristic, -beta, -alpha)
+        if child.to_move != state.to_move:
+            value = -value
+        if value > best:
+            best = value
+            if best > alpha:
+                alpha = best
+                if alpha >= beta:
+                    break
+    return best
+
+
+def _greedy_move(state: State, moves: tuple[Any, ...], heuristic: Callable[[State], float],
+                 rng: random.Random) -> Any:
+    """One ply on the heuristic: a winning move first, else the best child value."""
+    best, choice = -3.0, []
+    for move in moves:
+        child = state.play(move)
+        outcome = child.outcome()
+        if outcome is not None:
+            value = 2.0 * outcome.value_for(state.to_move)
+        else:
+            value = heuristic(child)
+            if child.to_move != state.to_move:
+                value = -value
+        if value > best:
+            best, choice = value, [move]
+        elif value == best:
+            choice.append(move)
+    return rng.choice(choice)
+
+
+def _self_play_chunk(game_id: str, seed: int, games: int, depth: int, mix: float,
+                     eps: float) -> tuple[list, list]:
+    """Positions (encoded) and targets from ``games`` noisy greedy self-play games."""
+    import numpy as np
+
+    from brains.heuristics import get_heuristic
+
+    heuristic = get_heuristic(game_id)
+    rng = random.Random(seed)
+    xs: list = []
+    ys: list = []
+    game = get_game(game_id)
+    for _ in range(games):
+        state = game.initial()
+        seen: list[tuple[State, float]] = []
+        while (moves := state.legal_moves()) and state.ply < MAX_PLIES:
+            seen.append((state, _search_value(state, depth, heuristic)))
+            if rng.random() < eps:
+                move = rng.choice(moves)
+            else:
+                move = _greedy_move(state, moves, heuristic, rng)
+            state = state.play(move)
+        outcome = state.outcome()
+        for pos, value in seen:
+            if outcome is None:
+                target = value
+            else:
+                target = mix * outcome.value_for(pos.to_move) + (1.0 - mix) * value
+            xs.append(pos.encode())
+            ys.append(target)
+    return (np.asarray(xs, dtype=np.float32).reshape(len(xs), -1) if xs else [],
+            np.asarray(ys, dtype=np.float64))
+
+
+def phase_of_rows(X: Any, phases: tuple[str, ...]) -> Any:
+    """Index into ``phases`` for each encoded row (Morris: pieces in hand = placing)."""
+    import numpy as np
+
+    if len(phases) == 1:
+        return np.zeros(len(X), dtype=np.int64)
+    # Morris encode(): columns 32 and 33 are own and opponent pieces in hand / 5.
+    return np.where(X[:, 32] + X[:, 33] > 0, 0, 1)
+
+
+def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
+          progress: Callable[[int, int], None] | None = None,
+          **overrides: Any) -> tuple[dict, dict]:
+    """Self-play ``games`` games, then fit the value network(s); returns (model, meta).
+
+    ``overrides`` change :data:`CONFIG` entries (for experiments: ``hidden``, ``nets``,
+    ``depth``, ``mix``, ``eps``, ``iters``, ``phases``).
+    """
+    import warnings
+
+    import numpy as np
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.neural_network import MLPRegressor
+    from threadpoolctl import threadpool_limits
+
+    game_id = get_game(game_id).id
+    if game_id not in GAMES:
+        raise ValueError(f"mlp: no network for game {game_id!r}")
+    cfg = {**CONFIG[game_id], **overrides}
+    started = time.monotonic()
+    sizes = [min(CHUNK, games - i) for i in range(0, max(games, 1), CHUNK)]
+    args = [(game_id, _seed(seed, game_id, i), n, cfg["depth"], cfg["mix"], cfg["eps"])
+            for i, n in enumerate(sizes)]
+    chunks: list = []
+    if jobs > 1:
+        from joblib import Parallel, delayed
+
+        chunks = list(Parallel(n_jobs=jobs)(delayed(_self_play_chunk)(*a) for a in args))
+        if progress:
+            progress(games, games)
+    else:
+        done = 0
+        for a in args:
+            chunks.append(_self_play_chunk(*a))
+            done += a[2]
+            if progress:
+                progress(done, games)
+    X = np.concatenate([c[0] for c in chunks if len(c[0])]).astype(np.float64)
+    y = np.concatenate([c[1] for c in chunks])
+    play_seconds = time.monotonic() - started
+
+    phases = ("placing", "moving") if cfg.get("phases") else ("all",)
+    rows = phase_of_rows(X, phases)
+    nets: dict[str, list] = {}
+    losses: dict[str, float] = {}
+    for p, phase in enumerate(phases):
+        Xp, yp = X[rows == p], y[rows == p]
+        members = []
+        for k in range(cfg["nets"]):
+            rs = _seed(seed, game_id, phase, k) % (2**31)
+            if cfg["nets"] > 1:  # ensemble members see bootstrap samples
+                pick = np.random.default_rng(rs).integers(0, len(Xp), len(Xp))
+                Xk, yk = Xp[pick], yp[pick]
+            else:
+                Xk, yk = Xp, yp
+            net = MLPRegressor(hidden_layer_sizes=tuple(cfg["hidden"]), activation="relu",
+                               alpha=1e-4, batch_size=256, learning_rate_init=1e-3,
+                               max_iter=cfg["iters"], random_state=rs, shuffle=True,
+                               tol=1e-5, n_iter_no_change=10)
+            with warnings.catch_warnings(), threadpool_limits(limits=1):
+                # one BLAS thread: many times faster for these small nets on shared
+                # cores, and the same bytes whatever the machine's thread count
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                net.fit(Xk, yk)
+            members.append(net)
+        nets[phase] = members
+        pred = np.mean([forward(_weights(n), Xp) for n in members], axis=0)
+        losses[phase] = round(float(np.mean((pred - yp) ** 2)), 5)
+    state_cls = type(get_game(game_id).initial())
+    model = {"kind": KIND, "game": game_id, "encoding_version": state_cls.ENCODING_VERSION,
+             "inputs": int(X.shape[1]), "phases": list(phases), "nets": nets}
+    meta = {"data": int(len(X)), "encoding_version": state_cls.ENCODING_VERSION,
+            "target": f"{cfg['mix']} * outcome + {1 - cfg['mix']} * alphabeta depth "
+                      f"{cfg['depth']} on the default heuristic",
+            "hidden": list(cfg["hidden"]), "nets": cfg["nets"], "phases": list(phases),
+            "self_play_eps": cfg["eps"], "mse": losses,
+            "self_play_seconds": round(play_seconds, 1),
+            "fit_seconds": round(time.monotonic() - started - play_seconds, 1)}
+    return model, meta
+
+
+# --------------------------------------------------------------------------- inference
+
+
+def _weights(net: Any) -> list[tuple[Any, Any]]:
+    return list(zip(net.coefs_, net.intercepts_))
+
+
+def forward(layers: list[tuple[Any, Any]], X: Any) -> Any:
+    """The network's outputs for the rows of ``X`` (relu hidden layers, identity output)."""
+    import numpy as np
+
+    h = X
+    last = len(layers) - 1
+    for i, (W, b) in enumerate(layers):
+        h = h @ W + b
+        if i < last:
+            np.maximum(h, 0.0, out=h)
+    return h[:, 0]
+
+
+class Network:
+    """A loaded model's weights as numpy arrays: ``values(X)`` for encoded rows."""
+
+    def __init__(self, model: dict, name: str = ""):
+        import numpy as np
+
+        if not isinstance(model, dict) or model.get("kind") != KIND or "nets" not in model:
+            raise store.ModelError(f"{name}: not an mlp model")
+        self.game = model.get("game")
+        self.inputs = int(model["inputs"])
+        self.phases = tuple(model["phases"])
+        self.encoding_version = model.get("encoding_version")
+        self.layers = [[[(np.asarray(W, dtype=np.float64), np.asarray(b, dtype=np.float64))
+                         for W, b in _weights(net)] for net in model["nets"][phase]]
+                       for phase in self.phases]
+
+    def values(self, X: Any) -> Any:
+        """Values in [-1, 1] for the side to move of each encoded row."""
+        import numpy as np
+
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim == 1:
+            X = X[None, :]
+        if X.shape[1] != self.inputs:
+            raise store.ModelError(f"mlp model for {self.game} expects {self.inputs} inputs, "
+                                   f"the position encodes to {X.shape[1]} (other game options?)")
+        if len(self.phases) == 1:
+            out = self._ensemble(0, X)
+        else:
+            rows = phase_of_rows(X, self.phases)
+            out = np.empty(len(X))
+            for p in range(len(self.phases)):
+                mask = rows == p
+                if mask.any():
+                    out[mask] = self._ensemble(p, X[mask])
+        return np.clip(out, -1.0, 1.0)
+
+    def _ensemble(self, phase: int, X: Any) -> Any:
+        members = self.layers[phase]
+        out = forward(members[0], X)
+        for layers in members[1:]:
+            out = out + forward(layers, X)
+        return out / len(members) if len(members) > 1 else out
+
+    def value(self, state: State) -> float:
+        """The value of one position for its side to move."""
+        return float(self.values(state.encode())[0])
+
+
+_CACHE: dict[tuple[str, str], Network] = {}
+
+
+def load_network(game_id: str, path: str | None = None) -> Network:
+    """The verified network for ``game_id``: the shipped one, or the file at ``path``
+    (named ``<game>-mlp.joblib`` and listed in the manifest beside it); cached per
+    process by path and hash."""
+    models_dir = Path(path).expanduser().parent if path else store.MODELS_DIR
+    file = models_dir / store.model_filename(game_id, KIND)
+    if path and Path(path).expanduser().name != file.name:
+        raise store.ModelError(f"{path}: an mlp model file for {game_id} must be named "
+                               f"{file.name} (and listed in the manifest beside it)")
+    entry = store.verify(file, models_dir)
+    key = (str(file.resolve()), entry["sha256"])
+    net = _CACHE.get(key)
+    if net is None:
+        net = Network(store.load_model(game_id, KIND, models_dir=models_dir), str(file))
+        if net.game not in (None, game_id):
+            raise store.ModelError(f"{file}: an mlp model for {net.game}, not {game_id}")
+        _CACHE[key] = net
+    return net
+
+
+def heuristic(game_id: str, path: str | None = None) -> Callable[[State], float]:
+    """The network as a search evaluation: state -> value in [-1, 1] for the side to move
+    (the searches scale it inside the proven-result range, so it never outranks a win)."""
+    net = load_network(game_id, path)
+
+    def mlp_value(state: State) -> float:
+        return net.value(state)
+
+    mlp_value.__name__ = f"mlp_{game_id}"
+    return mlp_value
+
+
+# --------------------------------------------------------------------------- the brain
+
+
+class MLPBrain(Brain):
+    """One ply on an MLP value network trained by self-play (report 000's Genius)."""
+
+    name = "mlp"
+    OPTIONS: ClassVar[dict[str, type]] = {"model": str}
+
+    def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
+        super().__init__(game, seed=seed, spec=spec, **options)
+        self.net = load_network(game, options.get("model"))
+
+    def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
+        """Each legal move's value: ±1 for a finished game, else the network's value of
+        the child for the mover, times 0.9."""
+        import numpy as np
+
+        scores: dict[Any, float] = {}
+        pending: list[tuple[Any, bool]] = []
+        rows = []
+        for move in state.legal_moves():
+            child = state.play(move)
+            outcome = child.outcome()
+            if outcome is not None:
+                scores[move] = float(outcome.value_for(state.to_move))
+            else:
+                pending.append((move, child.to_move != state.to_move))
+                rows.append(child.encode())
+        if rows:
+            values = self.net.values(np.stack(rows))
+            for (move, flip), v in zip(pending, values):
+                scores[move] = SCALE * float(-v if flip else v)
+        return scores
+
+    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+        """One thought: the best-valued move, ties broken from the seed."""
+        scores = self.analyse(state, budget)
+        if not scores:
+            return
+        best = max(scores.values())
+        move = self.rng.choice([m for m in state.legal_moves() if scores[m] == best])
+        yield Thought(move, best, 1, len(scores), (move,), final=True)
