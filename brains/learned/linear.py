@@ -141,6 +141,7 @@ def _update(weights: list[float], game: Any, rate: float) -> int:
         else:
             later = _value(weights, feats[t + 2])
             target = later if movers[t + 2] == mover else -later
+            target = max(-WIN, min(WIN, target))  # no value beyond a win: keeps TD stable
         x = feats[t]
         error = target - _value(weights, x)
         norm = 1.0 + sum(f * f for f in x)

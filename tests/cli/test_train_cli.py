@@ -1,0 +1,65 @@
+"""``parlor train``: a summary and a JSON line for good runs, one-line errors (exit 2)
+for bad arguments, never a traceback."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from brains.learned.store import read_manifest, sha256_of
+from tui.cli import main
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_train_prints_a_summary_and_progress(capsys, tmp_path):
+    status, out, err = run_cli(capsys, "train", "tictactoe", "linear", "--games", "30",
+                               "--seed", "4", "--out", str(tmp_path), "--no-eval")
+    assert status == 0
+    path = tmp_path / "tictactoe-linear.joblib"
+    assert str(path) in out and sha256_of(path) in out
+    assert "30 games, seed 4" in out and "strength not measured" in out
+    assert "30/30 games" in err
+    assert read_manifest(tmp_path)[path.name]["command"] == (
+        f"parlor train tictactoe linear --games 30 --seed 4 --out {tmp_path}")
+
+
+def test_train_json_is_the_manifest_entry(capsys, tmp_path):
+    status, out, _ = run_cli(capsys, "train", "tictactoe", "linear", "-n", "20",
+                             "--out", str(tmp_path), "--json")
+    assert status == 0
+    line = json.loads(out.strip().splitlines()[-1])
+    entry = read_manifest(tmp_path)["tictactoe-linear.joblib"]
+    assert line["sha256"] == entry["sha256"] and line["games"] == 20
+    assert set(line["strength"]) >= {"vs_random", "vs_greedy"}
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("train", "chess", "linear"), "unknown game 'chess'"),
+    (("train", "tictactoe", "deep"), "unknown learned kind 'deep'"),
+    (("train", "tictactoe", "linear", "--games", "0"), "--games must be at least 1"),
+    (("train", "tictactoe", "linear", "--jobs", "0"), "--jobs must be at least 1"),
+    (("train", "tictactoe"), "give GAME and KIND"),
+    (("train", "tictactoe", "linear", "--all"), "either GAME KIND or --all"),
+])
+def test_bad_arguments_exit_2_with_one_line(capsys, tmp_path, argv, message):
+    status, out, err = run_cli(capsys, *argv, "--out", str(tmp_path))
+    assert status == 2
+    assert out == ""
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+    assert not list(tmp_path.iterdir())
+
+
+def test_kind_that_does_not_apply_exits_2(capsys, tmp_path, monkeypatch):
+    import brains.learned.linear as linear
+
+    monkeypatch.setattr(linear, "GAMES", ("tictactoe",))
+    status, _, err = run_cli(capsys, "train", "reversi", "linear", "--out", str(tmp_path))
+    assert status == 2 and "does not apply to reversi" in err
+    assert len(err.strip().splitlines()) == 1
