@@ -218,7 +218,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
             else:
                 Xk, yk = Xp, yp
             net = MLPRegressor(hidden_layer_sizes=tuple(cfg["hidden"]), activation="relu",
-                               alpha=1e-4, batch_size=256, learning_rate_init=1e-3,
+                               alpha=1e-4, batch_size=min(256, len(Xk)), learning_rate_init=1e-3,
                                max_iter=cfg["iters"], random_state=rs, shuffle=True,
                                tol=1e-5, n_iter_no_change=10)
             with warnings.catch_warnings(), threadpool_limits(limits=1):
