@@ -35,6 +35,7 @@ class AlphaBetaBrain(SearchBrain):
     name = "alphabeta"
     OPTIONS: ClassVar[dict[str, type]] = {
         **SearchBrain.OPTIONS, "tt": bool, "tt_size": int, "clock": float, "max_seconds": float,
+        "traps": bool, "repetition": bool,
     }
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
@@ -46,6 +47,12 @@ class AlphaBetaBrain(SearchBrain):
                         if clock is not None else None)
         self._killers: list[list[Any]] = []
         self._history: dict[Any, int] = {}
+        self.traps: bool = bool(options.get("traps"))
+        self.repetition: bool = bool(options.get("repetition"))
+        self._path: set[Any] = set()
+        """Keys of the positions on the current search path and earlier in this game."""
+        self._game_keys: set[Any] = set()
+        self._last_ply = -1
 
     # -- public --------------------------------------------------------------------------
     def think(self, state: State, budget: Budget) -> Iterator[Thought]:
@@ -59,6 +66,7 @@ class AlphaBetaBrain(SearchBrain):
             return
         started = time.monotonic()
         allotted = self.timeman.allot(state) if self.timeman is not None else None
+        self._see_root(state)
         try:
             if len(moves) == 1:  # a forced move is played at once
                 self._begin(budget)
@@ -86,6 +94,16 @@ class AlphaBetaBrain(SearchBrain):
                 break
         return scores
 
+    def _see_root(self, state: State) -> None:
+        """Remember the game's positions, for ``repetition`` (a new game when plies go back)."""
+        if not self.repetition:
+            return
+        if state.ply <= self._last_ply:
+            self._game_keys = set()
+        self._last_ply = state.ply
+        self._game_keys.add(state.key())
+        self._path = set(self._game_keys)
+
     # -- iterative deepening -------------------------------------------------------------
     def _deepen(self, state: State, moves: tuple[Any, ...], budget: Budget,
                 allotted: float | None) -> Iterator[Thought]:
@@ -104,10 +122,16 @@ class AlphaBetaBrain(SearchBrain):
                     move, score = self._partial or (order[0], 0.0)
                     yield Thought(move, score, 0, self.nodes, (move,), final=False)
                 return
+            solved = self._cuts == cuts
+            if self.traps and solved:
+                try:
+                    move = self._set_trap(state, order, depth, move, score)
+                except Stopped:
+                    pass
             best = (move, score)
             order.remove(move)
             order.insert(0, move)
-            done = depth == max_depth or abs(score) > PROVEN or self._cuts == cuts
+            done = depth == max_depth or abs(score) > PROVEN or solved
             yield self._thought(state, move, score, depth, done)
             if done:
                 return
@@ -126,6 +150,59 @@ class AlphaBetaBrain(SearchBrain):
                         to_tt(alpha, 0), best_move)
         return best_move, alpha
 
+    def _set_trap(self, state: State, order: list[Any], depth: int, move: Any,
+                  score: float) -> Any:
+        """Among the root moves as good as ``move``, the one most likely to make the
+        opponent go wrong.
+
+        Only for a fully searched tree (every value exact). The opponent is modelled as
+        a fallible player: of its sensible replies (those that do not allow a win at
+        once) it plays one that the game's heuristic rates best one ply ahead, at
+        random among equals; we play only moves that keep the position's exact value.
+        Of the root moves scoring ``score``, the one with the highest chance of a win
+        under that model is played (ties from the seed). The exact value is never given
+        up, so a perfect opponent gains nothing; a fallible one is led into the forks
+        its one-ply view cannot see, rather than into threats that any opponent parries.
+        """
+        equal = [m for m in order
+                 if abs(-self._negamax(state.play(m), depth - 1, -INF, INF, 1) - score) < 1e-9]
+        if len(equal) <= 1:
+            return move
+        memo: dict[Any, float] = {}
+        chances = {m: self._win_chance(state.play(m), depth - 1, 1, False, memo) for m in equal}
+        top = max(chances.values())
+        return self.rng.choice([m for m in equal if chances[m] >= top - 1e-12])
+
+    def _win_chance(self, state: State, depth: int, ply: int, ours: bool,
+                    memo: dict[Any, float]) -> float:
+        """The chance of winning from ``state`` under :meth:`_set_trap`'s model."""
+        key = (state.key(), ours)
+        if key in memo:
+            return memo[key]
+        moves = state.legal_moves()
+        if not moves:
+            result = terminal_score(state, 0)
+            chance = float(result > 0 if ours else result < 0)
+        elif depth <= 0:
+            chance = 0.0
+        elif ours:
+            values = {m: -self._negamax(state.play(m), depth - 1, -INF, INF, ply + 1)
+                      for m in moves}
+            best = max(values.values())
+            chance = max(self._win_chance(state.play(m), depth - 1, ply + 1, False, memo)
+                         for m in moves if values[m] >= best - 1e-9)
+        else:
+            children = [state.play(m) for m in moves]
+            sensible = [c for c in children if not _wins_at_once(c)] or children
+            if len(sensible) > 1:  # it prefers the replies its one-ply view rates best
+                rated = [(-self.heuristic(c) if c.legal_moves() else 0.0, c) for c in sensible]
+                top = max(r for r, _ in rated)
+                sensible = [c for r, c in rated if r >= top - 1e-9]
+            chance = sum(self._win_chance(c, depth - 1, ply + 1, True, memo)
+                         for c in sensible) / len(sensible)
+        memo[key] = chance
+        return chance
+
     # -- the search ----------------------------------------------------------------------
     def _negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         """The value of ``state`` searched ``depth`` plies deep, within (alpha, beta).
@@ -141,6 +218,20 @@ class AlphaBetaBrain(SearchBrain):
             return terminal_score(state, ply)
         if depth <= 0:
             return self._evaluate(state)
+        if self.repetition:
+            key = state.key()
+            if key in self._path:  # a repeated position: scored as the draw it heads for
+                return 0.0
+            self._path.add(key)
+            try:
+                return self._search(state, moves, depth, alpha, beta, ply)
+            finally:
+                self._path.discard(key)
+        return self._search(state, moves, depth, alpha, beta, ply)
+
+    def _search(self, state: State, moves: tuple[Any, ...], depth: int, alpha: float,
+                beta: float, ply: int) -> float:
+        """The body of :meth:`_negamax` past the terminal and leaf checks."""
         tt = self.tt
         tt_move = None
         if tt is not None:
@@ -207,3 +298,12 @@ class AlphaBetaBrain(SearchBrain):
             pv.append(entry[3])
             state = state.play(entry[3])
         return tuple(pv)
+
+
+def _wins_at_once(state: State) -> bool:
+    """True if the side to move in ``state`` has a move that wins the game at once."""
+    for move in state.legal_moves():
+        child = state.play(move)
+        if not child.legal_moves() and terminal_score(child, 0) < 0:
+            return True
+    return False

@@ -66,6 +66,12 @@ GAME_CLOCK: dict[str, float] = {
 }
 """Seconds of thinking ``alphabeta:hard`` may spend on a whole game."""
 
+TRAPS: dict[str, bool] = {"tictactoe": True}
+"""Games where alpha-beta, having solved the position, picks among equal moves the one
+whose replies lose most often (medium and hard)."""
+REPETITION: dict[str, bool] = {"morris": True, "checkers": True}
+"""Games where a position can recur: alpha-beta scores a repetition as a draw."""
+
 
 def _per_game(table: dict[str, tuple[int, ...]], index: int) -> dict[str, int]:
     return {game: depths[index] for game, depths in table.items()}
@@ -78,8 +84,10 @@ LEVELS: dict[str, dict[str, dict[str, Any]]] = {
     },
     "alphabeta": {
         "easy": {"depth": _per_game(ALPHABETA_DEPTHS, 0), "seconds": 10.0},
-        "medium": {"depth": _per_game(ALPHABETA_DEPTHS, 1), "seconds": 10.0},
-        "hard": {"depth": None, "clock": GAME_CLOCK, "max_seconds": 3.0},
+        "medium": {"depth": _per_game(ALPHABETA_DEPTHS, 1), "seconds": 10.0,
+                   "traps": TRAPS, "repetition": REPETITION},
+        "hard": {"depth": None, "clock": GAME_CLOCK, "max_seconds": 3.0,
+                 "traps": TRAPS, "repetition": REPETITION},
     },
     "mcts": {
         "easy": {"simulations": 200, "seconds": 1.0},

@@ -114,3 +114,57 @@ def test_hard_respects_its_allotment() -> None:
     brain.choose(new_game("tictactoe"))
     assert time.monotonic() - start < 1.0
     assert isinstance(make_brain("minimax", "tictactoe"), MinimaxBrain)
+
+
+def _exact(state: State) -> dict:
+    return make_brain("perfect", "tictactoe").analyse(state)
+
+
+def test_traps_never_give_up_the_exact_value() -> None:
+    for state in random_positions("tictactoe", seed=11, count=12):
+        if not state.legal_moves():
+            continue
+        exact = _exact(state)
+        for seed in range(3):
+            move = make_brain("alphabeta:medium", "tictactoe", seed=seed).choose(state)
+            assert exact[move] == pytest.approx(max(exact.values()))
+
+
+def test_traps_lead_a_one_ply_player_into_a_fork() -> None:
+    # X c1, O b2: a draw with best play; with traps X steers to a fork that greedy's
+    # one-ply view misses, and wins every game; without traps it wins none of them
+    def wins(spec: str) -> int:
+        total = 0
+        for seed in range(6):
+            state = new_game("tictactoe").play_line("c1 b2")
+            brains = [make_brain(spec, "tictactoe", seed=seed),
+                      make_brain("greedy", "tictactoe", seed=seed)]
+            while state.legal_moves():
+                state = state.play(brains[state.to_move].choose(state))
+            total += state.outcome().winner == 0
+        return total
+
+    assert max(_exact(new_game("tictactoe").play_line("c1 b2")).values()) == 0.0
+    assert wins("alphabeta:medium") == 6
+    assert wins("alphabeta:medium,traps=false") == 0
+
+
+def test_trap_model_chance_is_a_probability() -> None:
+    brain = make_brain("alphabeta:medium", "tictactoe", seed=0)
+    assert brain.traps and not make_brain("alphabeta:medium", "reversi").traps
+    state = new_game("tictactoe").play_line("c1 b2")
+    brain.choose(state)
+    chances = [brain._win_chance(state.play(m), 8, 1, False, {}) for m in state.legal_moves()]
+    assert all(0.0 <= c <= 1.0 for c in chances) and max(chances) > 0.0
+
+
+def test_repetition_is_scored_as_a_draw() -> None:
+    from brains.minimax import INF
+
+    brain = make_brain("alphabeta:medium", "morris", seed=0)
+    assert brain.repetition
+    state = new_game("morris")
+    child = state.play(state.legal_moves()[0])
+    plain = brain._negamax(child, 2, -INF, INF, 1)
+    brain._path = {child.key()}
+    assert brain._negamax(child, 2, -INF, INF, 1) == 0.0 != plain
