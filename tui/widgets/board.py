@@ -9,7 +9,8 @@ any move, compound ones included: after each step only the legal continuations
 (``legal_moves()`` filtered by the path so far) are offered, and Esc cancels.
 
 Meaning never rests on colour alone: the cursor is ``[ ]``, the half-made move ``{ }``,
-the hint ``> <``, the last move ``( )`` and legal targets a ``+`` glyph.
+the hint ``> <``, the last move ``( )`` and legal targets a ``+`` glyph. Piece colours
+are chosen to stay legible on the dark squares in 16-colour and ``NO_COLOR`` terminals.
 """
 
 from __future__ import annotations
@@ -117,7 +118,7 @@ class BoardWidget(Widget, can_focus=True):
         & > .board--last-move { text-style: bold; color: $warning; }
         & > .board--hint { text-style: bold; color: $accent; }
         & > .board--first { color: $text; text-style: bold; }
-        & > .board--second { color: $secondary; text-style: bold; }
+        & > .board--second { color: $text-secondary; text-style: bold; }
         & > .board--label { color: $text-muted; }
         & > .board--dark { background: $surface-lighten-1; }
         & > .board--line { color: $text-muted; }
