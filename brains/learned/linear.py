@@ -127,25 +127,39 @@ def _play_chunk(game_id: str, weights: list[float], seed: int, first_index: int,
     return games
 
 
-def _update(weights: list[float], game: Any, rate: float) -> int:
-    """Report 003's critic and LMS update for one game; returns positions learned from."""
-    feats, movers, trained, winner = game
+def _targets(weights: list[float], game: Any, lam: float) -> list[float]:
+    """Report 003's critic: each position's training value is the learner's estimate of
+    the position two plies later (from the same side's view), or the result once the game
+    is over. With ``lam`` > 0 the estimate is mixed with the later training value, as in
+    TD(lambda) over two-ply steps (``lam`` = 0 is the report's critic)."""
+    feats, movers, _trained, winner = game
     n = len(feats)
-    learned = 0
-    for t in range(n):
-        if not trained[t]:
-            continue
+    out = [0.0] * n
+    for t in range(n - 1, -1, -1):
         mover = movers[t]
         if t + 2 >= n:
             target = 0.0 if winner is None else (WIN if winner == mover else -WIN)
         else:
             later = _value(weights, feats[t + 2])
+            later = max(-WIN, min(WIN, later))  # no value beyond a win: keeps TD stable
+            if lam:
+                later = (1.0 - lam) * later + lam * out[t + 2]
             target = later if movers[t + 2] == mover else -later
-            target = max(-WIN, min(WIN, target))  # no value beyond a win: keeps TD stable
-        x = feats[t]
-        error = target - _value(weights, x)
-        norm = 1.0 + sum(f * f for f in x)
-        step = rate * error / norm
+        out[t] = target
+    return out
+
+
+def _update(weights: list[float], game: Any, rate: float, lam: float = 0.0) -> int:
+    """The LMS update for one game, towards targets computed before it (as the report's
+    critic does); returns the number of positions learned from."""
+    feats, _movers, trained, _winner = game
+    targets = _targets(weights, game, lam)
+    learned = 0
+    for t, x in enumerate(feats):
+        if not trained[t]:
+            continue
+        error = targets[t] - _value(weights, x)
+        step = rate * error / (1.0 + sum(f * f for f in x))
         weights[0] += step
         for i, f in enumerate(x, 1):
             weights[i] += step * f
@@ -155,7 +169,8 @@ def _update(weights: list[float], game: Any, rate: float) -> int:
 
 def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
           progress: Callable[[int, int], None] | None = None,
-          rate: float = LEARNING_RATE, self_play: float = 0.5) -> tuple[dict[str, Any], dict]:
+          rate: float = LEARNING_RATE, self_play: float = 0.5,
+          lam: float = 0.0) -> tuple[dict[str, Any], dict]:
     """Learn the weights from ``games`` training games: the first ``1 - self_play`` share
     against a random player, the rest against itself. Same seed, same weights, whatever
     ``jobs`` is: games are played in fixed units with frozen weights and the updates
@@ -192,7 +207,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
             results = [_play_chunk(game_id, weights, seed, s, c, sp) for s, c, sp in units]
         for (s, _c, sp), chunk in zip(units, results):
             for k, game in enumerate(chunk):
-                positions += _update(weights, game, rate)
+                positions += _update(weights, game, rate, lam)
                 if not sp:
                     winner = game[3]
                     learner = (s + k) % 2
