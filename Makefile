@@ -22,5 +22,9 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[dev,bench]" || echo "OpenSpiel not installable here: benchmarks run without the peer"
 	$(BIN)/python -m benchmarks
 
+models: $(STAMP)
+	@start=$$(date +%s); $(BIN)/python -m brains.train --all --jobs $(or $(JOBS),1); rc=$$?; \
+	echo "make models: $$(( $$(date +%s) - start )) s"; exit $$rc
+
 clean:
 	rm -rf $(VENV) build *.egg-info
