@@ -78,8 +78,9 @@ def chunk_seed(seed: int, *parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big")
 
 
-def split(games: int, size: int = CHUNK_GAMES) -> list[int]:
-    """``games`` cut into chunks of ``size`` (the last one shorter)."""
+def split(games: int, size: int | None = None) -> list[int]:
+    """``games`` cut into chunks of ``size`` (default CHUNK_GAMES; the last one shorter)."""
+    size = size or CHUNK_GAMES
     out = [size] * (games // size)
     if games % size:
         out.append(games % size)

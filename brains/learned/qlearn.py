@@ -1,0 +1,260 @@
+"""The ``qlearn`` brain: report 004's tabular Q-learning, for Connect Four and tic-tac-toe.
+
+**The report's recipe**: Q(s, a) starts at 0 and is updated by
+``Q ← Q + α (r + γ max_a' Q(s', a') − Q)`` with α = 0.5, γ = 0.5, ε = 0.5 (ε-greedy
+exploration) and a reward of +1000 for a win, −1000 for a loss and 0 otherwise (a draw
+included). Here ``s`` is a position from the view of the side to move (so one table
+serves both colours) and ``s'`` is the same player's next position, after the
+opponent's reply; a move that wins, or a reply that wins for the opponent, ends the
+transition with +1000 / −1000 and nothing to bootstrap from. (The report's own code
+looked up ``s'`` before the opponent moved, from the wrong side's view.)
+
+**Training** is offline (``parlor train``; the report trained lazily before the first
+move): self-play in which both sides play ε-greedily from the table. Games are played in
+rounds; within a round seeded chunks of games are played (in parallel with ``jobs``)
+from the table as it stood at the start of the round, and then their transitions are
+applied in chunk order, each game backwards from its end so a result reaches the
+opening in one pass. The same seed gives the same table whatever ``jobs`` is.
+
+**Move choice**: the table decides when it holds a non-zero value for a legal move here:
+the move with the highest Q (unseen moves count 0, as in the report). Otherwise — and
+among moves the table values equally — a documented fallback chooses: a move that wins
+at once, else one that blocks the opponent's immediate win, else the most central
+column (Connect Four) or cell (tic-tac-toe: centre, corners, edges), ties broken from
+the seed. Each thought's note says which decided. In Connect Four most positions in
+play are not in the table, so the fallback plays most middle-game moves.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, ClassVar, Iterator
+
+from brains.learned import tabular
+from brains.protocol import Brain, Budget, Thought
+from engine.protocol import State
+
+KIND = "qlearn"
+GAMES: tuple[str, ...] = ("tictactoe", "connect4")
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "tictactoe": {"games": 40000},
+    "connect4": {"games": 100000},
+}
+"""The training arguments ``make models`` uses."""
+
+ALPHA = 0.5
+GAMMA = 0.5
+EPSILON = 0.5
+REWARD = 1000.0
+CHUNK_GAMES = 2000
+"""Games per chunk (fixed, so chunking does not depend on ``jobs``)."""
+ROUND_GAMES: dict[str, int] = {"tictactoe": 4000, "connect4": 20000}
+"""Games per round: the behaviour policy uses the table as it stood at the round's start."""
+MIN_ABS_Q = 1.0
+"""Entries whose |Q| is below this are pruned from the shipped Connect Four table."""
+
+_SHIFT = {"tictactoe": 4, "connect4": 3}
+"""Bits for the action in a Q key: ``state_key << shift | action``."""
+_CENTRE = {
+    "tictactoe": (1, 2, 1, 2, 0, 2, 1, 2, 1),
+    "connect4": (3, 2, 1, 0, 1, 2, 3),
+}
+"""Fallback preference rank of each move (lower is better)."""
+
+
+# --------------------------------------------------------------------------- per game
+
+
+def _ttt_key(state: State) -> int:
+    own, opp = (state.o, state.x) if state.to_move else (state.x, state.o)  # type: ignore[attr-defined]
+    return own | opp << 9
+
+
+def _c4_key(state: State) -> int:
+    return state.cur + state.mask  # type: ignore[attr-defined]
+
+
+_KEY: dict[str, Callable[[State], int]] = {"tictactoe": _ttt_key, "connect4": _c4_key}
+
+
+def _wins(state: State, move: Any) -> bool:
+    """True if ``move`` ends the game with a win for the side to move."""
+    child = state.play(move)
+    outcome = child.outcome()
+    return outcome is not None and outcome.winner == state.to_move
+
+
+def _opponent_wins_at(state: State) -> set[Any]:
+    """The moves with which the opponent would win at once if it were their turn."""
+    if state.GAME == "tictactoe":
+        from engine.games.tictactoe import LINE_MASKS
+
+        opp = state.o if state.to_move == 0 else state.x  # type: ignore[attr-defined]
+        return {c for c in state.legal_moves()
+                if any((opp | 1 << c) & m == m for m in LINE_MASKS)}
+    # Connect Four: pass the turn by swapping whose discs are whose.
+    flipped = type(state)()
+    flipped.cur = state.cur ^ state.mask  # type: ignore[attr-defined]
+    flipped.mask = state.mask  # type: ignore[attr-defined]
+    flipped._moves = None  # type: ignore[attr-defined]
+    return {c for c in state.legal_moves() if _wins(flipped, c)}
+
+
+def fallback(state: State, moves: list[Any], rng: random.Random) -> tuple[Any, str]:
+    """Win at once, else block the opponent's win, else the most central move."""
+    wins = [m for m in moves if _wins(state, m)]
+    if wins:
+        return rng.choice(wins), "win"
+    threats = _opponent_wins_at(state)
+    blocks = [m for m in moves if m in threats]
+    if blocks:
+        return rng.choice(blocks), "block"
+    rank = _CENTRE[state.GAME]
+    best = min(rank[m] for m in moves)
+    return rng.choice([m for m in moves if rank[m] == best]), "centre"
+
+
+def choose(state: State, q: dict[int, float], rng: random.Random) -> tuple[Any, str, dict]:
+    """(move, who decided: ``table`` or the fallback's reason, Q per legal move)."""
+    shift = _SHIFT[state.GAME]
+    base = _KEY[state.GAME](state) << shift
+    moves = state.legal_moves()
+    values = {m: q.get(base | m, 0.0) for m in moves}
+    if any(values.values()):
+        best = max(values.values())
+        top = [m for m in moves if values[m] == best]
+        if len(top) == 1:
+            return top[0], "table", values
+        move, _ = fallback(state, top, rng)
+        return move, "table", values
+    move, reason = fallback(state, list(moves), rng)
+    return move, reason, values
+
+
+# --------------------------------------------------------------------------- training
+
+
+def _play_chunk(game: str, games: int, seed: int, table: Any) -> list[tuple]:
+    """Self-play ``games`` seeded ε-greedy games; each as (Q keys, legal masks, winner)."""
+    from engine.registry import new_game
+
+    q = table if isinstance(table, dict) else tabular.unpack(table)
+    rng = random.Random(seed)
+    key_of, shift = _KEY[game], _SHIFT[game]
+    start = new_game(game)
+    out = []
+    for _ in range(games):
+        state = start
+        keys: list[int] = []
+        legal: list[int] = []
+        while True:
+            moves = state.legal_moves()
+            if not moves:
+                break
+            if rng.random() < EPSILON:
+                move = moves[rng.randrange(len(moves))]
+            else:
+                move = choose(state, q, rng)[0]
+            keys.append(key_of(state) << shift | move)
+            legal.append(sum(1 << m for m in moves))
+            state = state.play(move)
+        outcome = state.outcome()
+        out.append((keys, legal, outcome.winner if outcome is not None else None))
+    return out
+
+
+def _learn(q: dict[int, float], visits: dict[int, int], game: str,
+           episode: tuple[list[int], list[int], int | None]) -> None:
+    """Apply one game's transitions to ``q``, each player's moves from the last back."""
+    keys, legal, winner = episode
+    shift = _SHIFT[game]
+    n = len(keys)
+    for player in (0, 1):
+        plies = range(player, n, 2)
+        result = 0.0 if winner is None else REWARD if winner == player else -REWARD
+        nxt: int | None = None  # ply index of this player's next move
+        for t in reversed(plies):
+            k = keys[t]
+            if nxt is None:
+                target = result
+            else:
+                base = keys[nxt] >> shift << shift
+                mask = legal[nxt]
+                best = max(q.get(base | m, 0.0) for m in range(mask.bit_length())
+                           if mask >> m & 1)
+                target = GAMMA * best
+            old = q.get(k, 0.0)
+            q[k] = old + ALPHA * (target - old)
+            visits[k] = visits.get(k, 0) + 1
+            nxt = t
+
+
+def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
+          progress: Callable[[int, int], None] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Q-learn from ``games`` self-play games; (model, meta)."""
+    if game_id not in GAMES:
+        raise ValueError(f"qlearn does not play {game_id}")
+    q: dict[int, float] = {}
+    visits: dict[int, int] = {}
+    done = 0
+    round_no = 0
+    transitions = 0
+    while done < games:
+        n = min(ROUND_GAMES[game_id], games - done)
+        table = q if jobs <= 1 else tabular.pack(q)
+        calls = [(game_id, size, tabular.chunk_seed(seed, "q", round_no, i), table)
+                 for i, size in enumerate(tabular.split(n, CHUNK_GAMES))]
+        for episodes in tabular.run_chunks(_play_chunk, calls, jobs):
+            for episode in episodes:
+                _learn(q, visits, game_id, episode)
+                transitions += len(episode[0])
+        done += n
+        round_no += 1
+        if progress is not None:
+            progress(done, games)
+    floor = MIN_ABS_Q if game_id == "connect4" else 0.0
+    kept = {k: v for k, v in q.items() if v and abs(v) >= floor}
+    states = {k >> _SHIFT[game_id] for k in kept}
+    model = {"kind": KIND, "game": game_id, "format": 1, "alpha": ALPHA, "gamma": GAMMA,
+             "epsilon": EPSILON, "reward": REWARD, "shift": _SHIFT[game_id],
+             "q": tabular.pack(kept)}
+    meta = {"data": len(kept), "q_entries_learned": len(q), "states": len(states),
+            "transitions": transitions}
+    return model, meta
+
+
+# --------------------------------------------------------------------------- the brain
+
+
+def _playable(model: dict[str, Any]) -> dict[int, float]:
+    cached = model.get("_playable")
+    if cached is None:
+        cached = model["_playable"] = tabular.unpack(model["q"])
+    return cached
+
+
+class QLearnBrain(Brain):
+    """Report 004's tabular Q-learning; win / block / centre where the table is silent."""
+
+    name = "qlearn"
+    OPTIONS: ClassVar[dict[str, type]] = {"model": str}
+
+    def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
+        super().__init__(game, seed=seed, spec=spec, **options)
+        model, self.entry = tabular.load(game, KIND, options.get("model"))
+        self.q = _playable(model)
+        self.decided: dict[str, int] = {}
+
+    def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
+        """The table's Q value of each legal move (0 where unseen)."""
+        return choose(state, self.q, random.Random(0))[2]
+
+    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+        """One thought: the table's best move, else the fallback's."""
+        if not state.legal_moves():
+            return
+        move, reason, values = choose(state, self.q, self.rng)
+        self.decided[reason] = self.decided.get(reason, 0) + 1
+        score = max(-1.0, min(1.0, values[move] / REWARD))
+        note = "Q-table" if reason == "table" else f"not in the Q-table: {reason}"
+        yield Thought(move, score, 1, len(values), (move,), final=True, note=note)
