@@ -7,7 +7,7 @@ import sys
 
 MODULES = ["benchmarks.perft", "benchmarks.deep_perft"]
 """Benchmark modules, each with ``main(argv)``; optional ones are skipped when absent."""
-OPTIONAL = ["benchmarks.c4solver", "benchmarks.strength"]
+OPTIONAL = ["benchmarks.c4solver", "benchmarks.strength", "benchmarks.learned"]
 
 
 def main() -> int:
