@@ -7,7 +7,14 @@ import sys
 
 MODULES = ["benchmarks.perft", "benchmarks.deep_perft"]
 """Benchmark modules, each with ``main(argv)``; optional ones are skipped when absent."""
-OPTIONAL = ["benchmarks.c4solver", "benchmarks.strength", "benchmarks.learned"]
+OPTIONAL = ["benchmarks.c4solver", "benchmarks.strength", "benchmarks.openspiel_mcts",
+            "benchmarks.learned"]
+ARGV: dict[str, list[str]] = {
+    "benchmarks.strength": ["--games", "10", "--jobs", "2"],
+    "benchmarks.openspiel_mcts": ["--games", "4"],
+}
+"""Arguments for modules whose defaults take too long for ``make bench`` (the figures in
+docs/STRENGTH.md come from longer runs, with the commands given there)."""
 
 
 def main() -> int:
@@ -20,7 +27,7 @@ def main() -> int:
                 continue
             raise
         print(f"\n== {name} ==", flush=True)
-        status |= module.main([]) or 0
+        status |= module.main(list(ARGV.get(name, []))) or 0
     return status
 
 
