@@ -135,10 +135,13 @@ def choose(state: State, q: dict[int, float], rng: random.Random) -> tuple[Any, 
 
 
 def _play_chunk(game: str, games: int, seed: int, table: Any) -> list[tuple]:
-    """Self-play ``games`` seeded ε-greedy games; each as (Q keys, legal masks, winner)."""
+    """Self-play ``games`` seeded ε-greedy games; each as (Q keys, legal masks, winner).
+
+    ``table`` is the Q dict, or ``("packed", arrays)`` when sent to a worker process.
+    """
     from engine.registry import new_game
 
-    q = table if isinstance(table, dict) else tabular.unpack(table)
+    q = tabular.unpack(table[1]) if isinstance(table, tuple) else table
     rng = random.Random(seed)
     key_of, shift = _KEY[game], _SHIFT[game]
     start = new_game(game)
@@ -201,7 +204,8 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
     transitions = 0
     while done < games:
         n = min(ROUND_GAMES[game_id], games - done)
-        table = q if jobs <= 1 else tabular.pack(q)
+        # workers get exact (float64) values, so jobs does not change any choice
+        table = q if jobs <= 1 else ("packed", tabular.pack(q, dtype="float64"))
         calls = [(game_id, size, tabular.chunk_seed(seed, "q", round_no, i), table)
                  for i, size in enumerate(tabular.split(n, CHUNK_GAMES))]
         for episodes in tabular.run_chunks(_play_chunk, calls, jobs):

@@ -52,17 +52,18 @@ def load(game: str, kind: str, option: str | None = None) -> tuple[Any, dict[str
     return _CACHE[cache_key], entry
 
 
-def pack(table: dict[int, Any], columns: int = 1) -> dict[str, Any]:
-    """A dict ``key -> value`` (or tuple of ``columns`` values) as sorted numpy arrays."""
+def pack(table: dict[int, Any], columns: int = 1, dtype: str = "float32") -> dict[str, Any]:
+    """A dict ``key -> value`` (or ``(value, count)`` with ``columns=2``) as sorted numpy
+    arrays; values are float32 unless ``dtype`` says otherwise."""
     import numpy as np
 
     keys = np.array(sorted(table), dtype=np.int64)
     out: dict[str, Any] = {"keys": keys}
     if columns == 1:
-        out["values"] = np.array([table[k] for k in keys.tolist()], dtype=np.float32)
+        out["values"] = np.array([table[k] for k in keys.tolist()], dtype=dtype)
     else:
         rows = [table[k] for k in keys.tolist()]
-        out["values"] = np.array([r[0] for r in rows], dtype=np.float32)
+        out["values"] = np.array([r[0] for r in rows], dtype=dtype)
         out["counts"] = np.array([min(r[1], 2**31 - 1) for r in rows], dtype=np.int32)
     return out
 
