@@ -53,6 +53,8 @@ class ParlorApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark,f1", "help", "Help", tooltip="Keys and rules"),
         Binding("q", "quit", "Quit", tooltip="Quit (the game is autosaved)"),
+        Binding("b", "toggle_ascii", "ASCII board", show=False,
+                tooltip="Switch between Unicode and plain ASCII boards"),
     ]
 
     def __init__(self, launch: Launch | None = None, *, ascii_board: bool = False,
@@ -164,17 +166,23 @@ class ParlorApp(App[None]):
         yield from super().get_system_commands(screen)
         from tui.screens.play import PlayScreen
 
-        yield SystemCommand("Help", "Keys and rules in brief", self.action_help)
-        yield SystemCommand("Saved games", "Browse saved and example games", self.open_browser)
-        yield SystemCommand("Toggle ASCII board", "Plain ASCII board drawing",
-                            self.toggle_ascii)
-        if isinstance(screen, PlayScreen):
-            for binding in screen.BINDINGS:
-                assert isinstance(binding, Binding)
-                yield SystemCommand(str(binding.description), binding.tooltip,
-                                    lambda a=binding.action: screen.run_action(a))
+        from tui.screens.base import ParlorScreen
 
-    def toggle_ascii(self) -> None:
+        yield SystemCommand("Help (?)", "Keys and rules in brief", self.action_help)
+        yield SystemCommand("ASCII board (b)", "Switch between Unicode and plain ASCII boards",
+                            self.action_toggle_ascii)
+        if not isinstance(screen, PlayScreen):
+            yield SystemCommand("Saved games", "Browse saved and example games",
+                                self.open_browser)
+        if isinstance(screen, ParlorScreen):  # the screen's own keys, by name
+            for binding in screen.BINDINGS:
+                if isinstance(binding, Binding) and binding.show and binding.description:
+                    key = binding.key.split(",")[0]
+                    yield SystemCommand(f"{binding.description} ({key})",
+                                        binding.tooltip or str(binding.description),
+                                        lambda a=binding.action: screen.run_action(a))
+
+    def action_toggle_ascii(self) -> None:
         """Switch between Unicode and plain ASCII boards."""
         from tui.widgets.board import BoardWidget
 

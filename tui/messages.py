@@ -55,3 +55,5 @@ class HintReady(Message):
 
     for_key: Hashable
     move: Any
+    error: str = ""
+    """Why there is no move, when the hint's brain failed."""

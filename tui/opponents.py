@@ -46,8 +46,12 @@ def brain_specs(game_id: str) -> list[str]:
     registry = _registry()
     if registry is None:
         return [DEFAULT_OPPONENT]
+    try:
+        items = registry.list_brains(game_id)
+    except Exception:  # one broken brain module must not hide the others or crash menus
+        items = [name for name in registry.available_brains() if _loads(registry, name, game_id)]
     specs: list[str] = []
-    for item in registry.list_brains(game_id):
+    for item in items:
         spec = item if isinstance(item, str) else getattr(item, "spec", None) or item.name
         levels = getattr(item, "levels", None) or {}
         distinct = {repr(sorted(options.items())) for options in levels.values()}
@@ -56,6 +60,16 @@ def brain_specs(game_id: str) -> list[str]:
         else:
             specs.append(spec)
     return specs or [DEFAULT_OPPONENT]
+
+
+def _loads(registry: Any, name: str, game_id: str) -> bool:
+    """True if brain ``name`` imports and can play ``game_id``."""
+    try:
+        registry.brain_class(name)
+        registry.check_available(name, game_id)
+    except Exception:
+        return False
+    return True
 
 
 def default_opponent(game_id: str) -> str:

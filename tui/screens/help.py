@@ -21,7 +21,7 @@ In a game     g switch game   o switch opponent   n new game   t hint
               u undo (back to your previous turn)  s save under a name
               r saved games   ? this help         q quit (always autosaved)
 Replay        ← → step   Home/End first/last   a autoplay   p play from here
-Anywhere      ctrl+p command palette: the same actions by name
+Anywhere      ctrl+p palette: every action by name   b plain ASCII board
 
 Marks         [ ] cursor   { } chosen so far   ( ) last move   > < hint
               + legal target    +x+ a piece you may pick (or must remove)

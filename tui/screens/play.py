@@ -184,8 +184,9 @@ class PlayScreen(ParlorScreen):
         side = self.state.to_move
         try:
             brain = self.brain_for(side)
-        except ValueError as exc:
-            self.message = f"{self.players[side]}: {exc}"
+        except Exception as exc:  # e.g. a missing or modified model: say so, do not crash
+            self.message = (f"{self.players[side]} cannot play: {exc} "
+                            f"(press o to choose another opponent)")
             return
         self.token += 1
         self.budget = brain.default_budget()
@@ -381,13 +382,18 @@ class PlayScreen(ParlorScreen):
         try:
             brain = opponents.make_brain(spec, state.GAME, seed=self.seed)
             move = brain.choose(state, Budget(seconds=opponents.HINT_SECONDS))
-        except Exception:  # no hint is better than a crash
-            move = None
+        except Exception as exc:  # no hint is better than a crash
+            self.post_message(HintReady(state.key(), None, f"{spec}: {exc}"))
+            return
         self.post_message(HintReady(state.key(), move))
 
     @on(HintReady)
     def on_hint_ready(self, event: HintReady) -> None:
-        if event.for_key != self.state.key() or event.move is None:
+        if event.for_key != self.state.key():
+            return
+        if event.move is None:
+            self.message = f"no hint: {event.error or 'no move found'}"
+            self.query_one("#status", Static).update(self.status_text())
             return
         self.board.hint = event.move
         self.message = f"hint: {self.state.format_move(event.move)}"

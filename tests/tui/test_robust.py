@@ -1,0 +1,244 @@
+"""Pilot tests of what must never break the app: failing brains, terminals, keys by name.
+
+Also one slow end-to-end test: ``parlor play`` in a pseudo-terminal, one move, then
+SIGHUP (the terminal closes, the SSH connection drops); the game must be resumable.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from rich.color import ColorSystem
+
+from brains.learned.store import ModelError
+from brains.protocol import Brain, Budget, Thought
+from engine.protocol import State
+from tests.tui import conftest
+from tests.tui.conftest import settle
+from tui import opponents, paths
+from tui.app import Launch, ParlorApp, load_autosave
+from tui.screens.home import HomeScreen
+from tui.screens.play import PlayScreen
+from tui.screens.replay import ReplayScreen
+from tui.widgets.board import BoardWidget
+
+SIZE = (80, 24)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class CrashingMover(Brain):
+    """Raises while thinking, as a buggy brain would."""
+
+    name = "crash"
+
+    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+        raise RuntimeError("search blew up")
+        yield  # pragma: no cover
+
+
+@pytest.fixture(autouse=True)
+def failing_brains(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Add ``broken`` (its model will not load) and ``crash`` to the test brains."""
+    def make(spec: str, game_id: str, seed: int | None = None) -> Brain:
+        if spec == "broken":
+            raise ModelError(f"{game_id}-mlp.joblib: not listed in the manifest")
+        if spec == "crash":
+            return CrashingMover(game_id, seed=seed, spec=spec)
+        return conftest.fake_make_brain(spec, game_id, seed)
+    monkeypatch.setattr(opponents, "make_brain", make)
+
+
+def play_app(game: str, players: tuple[str, str], **kw: Any) -> ParlorApp:
+    """An app that opens straight into a game."""
+    return ParlorApp(Launch(kind="play", game=game, players=players), seed=3, **kw)
+
+
+def status(app: ParlorApp) -> str:
+    """The text of the Play screen's status box."""
+    return str(app.screen.query_one("#status").render())
+
+
+async def test_a_brain_whose_model_cannot_load_is_a_message_then_another_can_play() -> None:
+    app = play_app("tictactoe", ("human", "broken"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")  # the cursor starts on a legal square
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen) and len(screen.moves) == 1
+        text = status(app)
+        assert "broken cannot play" in text and "not listed in the manifest" in text
+        assert "press o" in text
+        await pilot.press("o", "home", "down", "enter")  # human, first, ...
+        await settle(pilot)
+        assert screen.players == ("human", "first") and len(screen.moves) == 2
+        assert screen.human_to_move()
+
+
+async def test_a_brain_that_raises_while_thinking_is_a_message() -> None:
+    app = play_app("connect4", ("human", "crash"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        assert app.is_running and len(app.screen.moves) == 1
+        assert "brain failed: crash: search blew up" in status(app)
+
+
+async def test_a_hint_that_fails_says_why() -> None:
+    app = play_app("reversi", ("human", "broken"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        assert "no hint: broken:" in status(app)
+        assert app.screen.query_one(BoardWidget).hint is None
+
+
+async def test_b_switches_to_a_plain_ascii_board_and_back() -> None:
+    app = play_app("checkers", ("human", "first"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        board = app.screen.query_one(BoardWidget)
+        assert not str(board.render()).isascii()
+        await pilot.press("b")
+        assert board.ascii and str(board.render()).isascii()
+        await pilot.press("b")
+        assert not board.ascii and not str(board.render()).isascii()
+
+
+def test_parlor_ascii_without_a_command_opens_the_app_in_ascii(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui import cli
+
+    seen: list[tuple[bool, str | None]] = []
+    monkeypatch.setattr(ParlorApp, "run", lambda self: seen.append(
+        (self.ascii_board, self.launch.kind)))
+    assert cli.main(["--ascii"]) == 0
+    assert seen == [(True, "home")]
+
+
+async def test_the_command_palette_offers_each_screens_keys_by_name(tmp_path: Path) -> None:
+    app = play_app("tictactoe", ("human", "first"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        for wanted in ("Game (g)", "Opponent (o)", "New (n)", "Undo (u)", "Hint (t)",
+                       "Save (s)", "Saved (r)", "Help (?)", "ASCII board (b)"):
+            assert wanted in titles
+        home = app.screen_stack[1]
+        assert isinstance(home, HomeScreen)
+        assert "Play (p)" in {c.title for c in app.get_system_commands(home)}
+        example = sorted(paths.examples_dir().glob("*.pgn"))[0]
+        app.open_replay_file(example)
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        assert {"Play here (p)", "Autoplay (a)", "Saved games"} <= titles
+        # the palette runs a command with call_later; it does what the key does
+        command = next(c for c in app.get_system_commands(app.screen) if c.title == "Start (home)")
+        app.call_later(command.callback)
+        await pilot.pause()
+        await pilot.pause()
+        assert app.screen.index == 0
+
+
+async def test_both_sides_pieces_stand_out_from_every_square() -> None:
+    """Legible in truecolour, 16 colours and NO_COLOR (grey by brightness), every board."""
+    app = play_app("checkers", ("human", "first"))
+    async with app.run_test(size=SIZE) as pilot:
+        for game in ("checkers", "reversi", "connect4", "morris", "tictactoe"):
+            app.start_game(game, {}, ("human", "first"))
+            await settle(pilot)
+            board = app.screen.query_one(BoardWidget)
+            assert board.GAME == game
+            backgrounds = [board.style("dark").bgcolor, board.background_colors[1].rich_color]
+            for side in ("first", "second"):
+                colour = board.style(side).color
+                assert colour is not None
+                for bg in backgrounds:
+                    assert bg is not None
+                    fg_rgb, bg_rgb = colour.get_truecolor(), bg.get_truecolor()
+                    assert abs(brightness(fg_rgb) - brightness(bg_rgb)) > 0.2, (game, side)
+                    standard = ColorSystem.STANDARD
+                    assert colour.downgrade(standard).number != bg.downgrade(standard).number
+
+
+def brightness(rgb: Any) -> float:
+    """Perceived brightness in 0..1 (the weights Textual's monochrome filter uses)."""
+    r, g, b = rgb
+    return (299 * r + 587 * g + 114 * b) / 255_000
+
+
+@pytest.mark.slow
+def test_sighup_loses_nothing_and_the_game_resumes(tmp_path: Path) -> None:
+    """A real ``parlor play`` in a pseudo-terminal: one move, SIGHUP, then resume."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "TERM": "xterm-256color"}
+    env.pop("NO_COLOR", None)
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tui.cli", "play", "--game", "tictactoe", "--first", "human",
+         "--second", "random", "--seed", "1"],
+        stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT, start_new_session=True)
+    os.close(slave)
+    autosave = tmp_path / "data" / "parlor" / "autosave.pgn"
+    try:
+        wait_for(lambda: drain(master) and autosave.exists(), "the first autosave")
+        os.write(master, b"\r")  # Enter: the cursor starts on a legal square
+        wait_for(lambda: drain(master) and len(read_moves(autosave)) == 2, "two moves saved")
+        proc.send_signal(signal.SIGHUP)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    assert paths.autosave_path() == autosave  # tui_env points XDG_DATA_HOME there too
+    record = load_autosave()
+    assert record is not None and len(record.moves) == 2 and record.result == "*"
+
+
+def read_moves(path: Path) -> list[str]:
+    """The moves of the record at ``path`` ([] while it is not readable)."""
+    from engine.record import load_records
+
+    try:
+        return load_records(path)[0].moves
+    except (ValueError, IndexError):
+        return []
+
+
+def drain(fd: int) -> bool:
+    """Read whatever the app wrote to the terminal (so it never blocks); always True."""
+    import select
+
+    while select.select([fd], [], [], 0.05)[0]:
+        try:
+            if not os.read(fd, 65536):
+                break
+        except OSError:
+            break
+    return True
+
+
+def wait_for(check: Any, what: str, seconds: float = 30.0) -> None:
+    """Poll ``check`` until it is true; fail naming ``what`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
