@@ -97,3 +97,13 @@ def test_wrong_kind_in_a_listed_file_is_refused(tmp_path):
     save_model({"kind": "table", "game": "tictactoe"}, "tictactoe", "qlearn", tmp_path)
     with pytest.raises(ModelError, match="not a qlearn model"):
         tabular.load("tictactoe", "qlearn", str(tmp_path / "tictactoe-qlearn.joblib"))
+
+
+@pytest.mark.parametrize("game", qlearn.GAMES)
+def test_shipped_model_loads_and_plays(game):
+    brain = make_brain("qlearn", game, seed=0)
+    assert brain.entry["kind"] == "qlearn" and brain.entry["game"] == game
+    state = new_game(game)
+    move = brain.choose(state)
+    assert move in state.legal_moves()
+    assert brain.decided == {"table": 1}  # the opening is in the table
