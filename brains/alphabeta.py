@@ -29,13 +29,19 @@ from brains.tt import EXACT, LOWER, SOLVED, UPPER, TranspositionTable
 from engine.protocol import State
 
 
+ENDGAME_SHARE = 0.5
+"""Share of a move's time the ``endgame`` hook may use before the search takes over."""
+ENDGAME_SECONDS = 1.0
+"""The hook's time when a move has no time limit at all."""
+
+
 class AlphaBetaBrain(SearchBrain):
     """Alpha-beta with iterative deepening, transposition table and move ordering."""
 
     name = "alphabeta"
     OPTIONS: ClassVar[dict[str, type]] = {
         **SearchBrain.OPTIONS, "tt": bool, "tt_size": int, "clock": float, "max_seconds": float,
-        "traps": bool, "repetition": bool,
+        "traps": bool, "repetition": bool, "endgame": bool,
     }
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
@@ -53,6 +59,13 @@ class AlphaBetaBrain(SearchBrain):
         """Keys of the positions on the current search path and earlier in this game."""
         self._game_keys: set[Any] = set()
         self._last_ply = -1
+        self._exact: Any = None
+        """The game's ``exact_outcomes`` hook, with ``endgame`` on (None otherwise)."""
+        self._exact_cache: dict[str, Any] = {}
+        if options.get("endgame"):
+            from brains.heuristics import heuristics_module
+
+            self._exact = getattr(heuristics_module(game), "exact_outcomes", None)
 
     # -- public --------------------------------------------------------------------------
     def think(self, state: State, budget: Budget) -> Iterator[Thought]:
@@ -72,6 +85,16 @@ class AlphaBetaBrain(SearchBrain):
                 self._begin(budget)
                 yield Thought(moves[0], None, 0, 0, (moves[0],), final=True)
                 return
+            safe = self._endgame_moves(state, moves, budget, allotted)
+            if safe is not None:
+                if allotted is not None:
+                    allotted = max(0.0, allotted - (time.monotonic() - started))
+                if len(safe) == 1:
+                    self._begin(budget)
+                    yield Thought(safe[0], None, 0, 0, (safe[0],), final=True,
+                                  note="the only move that keeps the exact outcome")
+                    return
+                moves = tuple(safe)
             yield from self._deepen(state, moves, budget, allotted)
         finally:
             if self.timeman is not None:
@@ -93,6 +116,29 @@ class AlphaBetaBrain(SearchBrain):
             if self._cuts == cuts:
                 break
         return scores
+
+    def _endgame_moves(self, state: State, moves: tuple[Any, ...], budget: Budget,
+                       allotted: float | None) -> list[Any] | None:
+        """With ``endgame``: the moves whose exact outcome is the best, if the game's
+        ``exact_outcomes`` hook finds them within ENDGAME_SHARE of the move's time
+        (None otherwise). The search then chooses among them only, so it never plays a
+        move that throws away a win or a draw it could not see.
+        """
+        if self._exact is None:
+            return None
+        limit = allotted if allotted is not None else budget.remaining()
+        if limit is None:
+            limit = self.seconds if self.seconds is not None else ENDGAME_SECONDS
+        deadline = time.monotonic() + ENDGAME_SHARE * limit
+
+        def stop() -> bool:
+            return budget.expired() or time.monotonic() >= deadline
+
+        outcomes = self._exact(state, stop, self._exact_cache)
+        if outcomes is None:
+            return None
+        best = max(outcomes.values())
+        return [m for m in moves if outcomes.get(m) == best]
 
     def _see_root(self, state: State) -> None:
         """Remember the game's positions, for ``repetition`` (a new game when plies go back)."""

@@ -71,6 +71,9 @@ TRAPS: dict[str, bool] = {"tictactoe": True}
 whose replies lose most often (medium and hard)."""
 REPETITION: dict[str, bool] = {"morris": True, "checkers": True}
 """Games where a position can recur: alpha-beta scores a repetition as a draw."""
+ENDGAME: dict[str, bool] = {"connect4": True}
+"""Games where ``alphabeta:hard`` first asks the game's exact solver (within half of the
+move's time) which moves keep the best outcome, and searches among those only."""
 
 
 def _per_game(table: dict[str, tuple[int, ...]], index: int) -> dict[str, int]:
@@ -87,7 +90,7 @@ LEVELS: dict[str, dict[str, dict[str, Any]]] = {
         "medium": {"depth": _per_game(ALPHABETA_DEPTHS, 1), "seconds": 10.0,
                    "traps": TRAPS, "repetition": REPETITION},
         "hard": {"depth": None, "clock": GAME_CLOCK, "max_seconds": 3.0,
-                 "traps": TRAPS, "repetition": REPETITION},
+                 "traps": TRAPS, "repetition": REPETITION, "endgame": ENDGAME},
     },
     "mcts": {
         "easy": {"simulations": 200, "seconds": 1.0},

@@ -19,7 +19,7 @@ Both map the raw score ``s`` into (-1, 1) as ``s / (|s| + SCALE)``, so a proven 
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from brains.c4solver import BOARD, BOTTOM, winning_cells
 from engine.games.connect4 import ConnectFourState, bit
@@ -154,3 +154,26 @@ HEURISTICS: dict[str, Callable[[State], float]] = {"window": window, "threats": 
 """Every Connect Four heuristic, by name."""
 DEFAULT = "window"
 """The heuristic used when none is named."""
+
+
+def exact_outcomes(state: State, stop: Callable[[], bool],
+                   cache: dict[str, Any]) -> dict[Any, int] | None:
+    """Each legal move's exact outcome for the side to move (1 win, 0 draw, -1 loss).
+
+    The optional endgame hook of the search brains (``alphabeta``'s ``endgame`` option):
+    Pons' solver in its weak (win/draw/loss) mode, its table kept in ``cache`` between
+    the moves of a game. None when ``stop()`` turns true before every move is solved.
+    """
+    from brains import c4solver
+
+    solver = cache.get("solver")
+    if solver is None:
+        solver = cache["solver"] = c4solver.Solver()
+    solver.stop = stop
+    position = c4solver.Position.from_bitboards(state.cur, state.mask)  # type: ignore[attr-defined]
+    try:
+        per_column = solver.analyse(position, weak=True)
+    except c4solver.SolverStopped:
+        return None
+    return {state.parse_move(str(column + 1)): value
+            for column, value in enumerate(per_column) if value is not None}

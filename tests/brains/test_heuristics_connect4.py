@@ -137,3 +137,25 @@ def test_connect4_features_threats_and_parity():
     assert named["own_good_threats"] == 2.0  # row 1 suits Red
     assert named["is_second_player"] == 0.0
     assert len(features(state)) == len(FEATURE_NAMES)
+
+
+def test_exact_outcomes_match_the_solver_and_can_be_stopped() -> None:
+    from brains.heuristics.connect4 import exact_outcomes
+
+    state = new_game("connect4").play_line("44434344333151")
+    outcomes = exact_outcomes(state, lambda: False, {})
+    assert {state.format_move(m): v for m, v in outcomes.items()} == {
+        "1": -1, "2": -1, "3": -1, "5": 1, "6": 1, "7": 1}
+    assert exact_outcomes(new_game("connect4"), lambda: True, {}) is None
+
+
+def test_hard_alphabeta_keeps_a_won_game_won() -> None:
+    # alpha-beta alone played column 1 here (a loss) against OpenSpiel's MCTS
+    from brains import Budget, make_brain
+
+    state = new_game("connect4").play_line("44434344333151")
+    assert make_brain("alphabeta:hard", "connect4")._exact is not None
+    for seed in range(2):
+        brain = make_brain("alphabeta,depth=3,endgame=true", "connect4", seed=seed)
+        move = brain.choose(state, Budget(seconds=30))  # the solver may use half of it
+        assert state.format_move(move) in {"5", "6", "7"}
