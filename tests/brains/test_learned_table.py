@@ -98,3 +98,14 @@ def test_unlisted_or_misnamed_model_is_refused(ttt_model, tmp_path):
     (tmp_path / store.MANIFEST).unlink()
     with pytest.raises(ModelError, match="not listed"):
         make_brain(f"table,model={path}", "tictactoe")
+
+
+@pytest.mark.parametrize("game", table.GAMES)
+def test_shipped_model_loads_and_plays(game):
+    brain = make_brain("table", game, seed=0)
+    assert brain.entry["kind"] == "table" and brain.entry["game"] == game
+    state = new_game(game)
+    for _ in range(6):
+        move = brain.choose(state)
+        assert move in state.legal_moves()
+        state = state.play(move)
