@@ -50,12 +50,17 @@ def sha256_of(path: Path) -> str:
 
 def library_versions() -> dict[str, str]:
     """Versions of the libraries a pickled model depends on."""
-    import joblib
-    import numpy
-    import sklearn
+    from importlib.metadata import PackageNotFoundError, version
 
-    return {"python": platform.python_version(), "numpy": numpy.__version__,
-            "scikit-learn": sklearn.__version__, "joblib": joblib.__version__}
+    def installed(dist: str) -> str:
+        try:
+            return version(dist)
+        except PackageNotFoundError:
+            return "missing"
+
+    # Package metadata, not imports: checking a table model must not load scikit-learn.
+    return {"python": platform.python_version(),
+            **{dist: installed(dist) for dist in ("numpy", "scikit-learn", "joblib")}}
 
 
 def read_manifest(models_dir: Path = MODELS_DIR) -> dict[str, Any]:
