@@ -86,6 +86,7 @@ def _write_manifest(models_dir: Path, models: dict[str, Any]) -> None:
     fd, tmp = tempfile.mkstemp(prefix=".manifest.", dir=models_dir)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)
+    os.chmod(tmp, 0o644)  # mkstemp makes files private; models and the manifest are shared
     os.replace(tmp, path)
 
 
@@ -135,6 +136,7 @@ def save_model(model: Any, game: str, kind: str, models_dir: Path | None = None,
     os.close(fd)
     try:
         joblib.dump(model, tmp, compress=3)
+        os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
