@@ -33,7 +33,7 @@ KIND = "mlp"
 GAMES: tuple[str, ...] = ("tictactoe", "connect4", "reversi", "checkers", "morris")
 
 DEFAULTS: dict[str, dict] = {
-    "tictactoe": {"games": 3000},
+    "tictactoe": {"games": 2000},
     "connect4": {"games": 1500},
     "reversi": {"games": 500},
     "checkers": {"games": 500},
@@ -42,7 +42,7 @@ DEFAULTS: dict[str, dict] = {
 """Training arguments ``make models`` uses, per game."""
 
 CONFIG: dict[str, dict[str, Any]] = {
-    "tictactoe": {"hidden": (64,), "nets": 1, "depth": 2, "mix": 0.5, "eps": 0.3, "iters": 200},
+    "tictactoe": {"hidden": (128,), "nets": 1, "depth": 9, "mix": 0.3, "eps": 0.3, "iters": 200},
     "connect4": {"hidden": (96,), "nets": 1, "depth": 2, "mix": 0.5, "eps": 0.15, "iters": 120},
     "reversi": {"hidden": (64,), "nets": 4, "depth": 1, "mix": 0.5, "eps": 0.15, "iters": 80},
     "checkers": {"hidden": (64,), "nets": 1, "depth": 1, "mix": 0.5, "eps": 0.15, "iters": 80},
@@ -119,8 +119,16 @@ def _greedy_move(state: State, moves: tuple[Any, ...], heuristic: Callable[[Stat
 
 
 def _self_play_chunk(game_id: str, seed: int, games: int, depth: int, mix: float,
-                     eps: float) -> tuple[list, list]:
-    """Positions (encoded) and targets from ``games`` noisy greedy self-play games."""
+                     eps: float, children: bool = False,
+                     mixed: bool = False) -> tuple[list, list]:
+    """Positions (encoded) and targets from ``games`` noisy greedy self-play games.
+
+    With ``children`` every child of a visited position is learned too (with its
+    search value one ply shallower), which is what the one-ply brain compares. With
+    ``mixed`` one side (or both, every third game) plays the best move by those search
+    values instead of greedy, so the data also holds the positions a stronger player
+    reaches.
+    """
     import numpy as np
 
     from brains.heuristics import get_heuristic
@@ -130,13 +138,44 @@ def _self_play_chunk(game_id: str, seed: int, games: int, depth: int, mix: float
     xs: list = []
     ys: list = []
     game = get_game(game_id)
-    for _ in range(games):
+    memo: dict[Any, float] = {}  # search values of positions seen before in this chunk
+
+    def value_of(pos: State, d: int) -> float:
+        key = (pos.key(), d)
+        value = memo.get(key)
+        if value is None:
+            value = memo[key] = _search_value(pos, d, heuristic)
+        return value
+
+    for index in range(games):
         state = game.initial()
         seen: list[tuple[State, float]] = []
+        # which sides follow the search values (the others play greedy on the heuristic)
+        searching = (True, True) if not mixed else ((True, False), (False, True),
+                                                     (True, True))[index % 3]
         while (moves := state.legal_moves()) and state.ply < MAX_PLIES:
-            seen.append((state, _search_value(state, depth, heuristic)))
+            seen.append((state, value_of(state, depth)))
+            best, choice = -3.0, []
+            if children or (mixed and searching[state.to_move]):
+                for move in moves:
+                    child = state.play(move)
+                    outcome = child.outcome()
+                    if outcome is None:
+                        value = value_of(child, max(depth - 1, 0))
+                        if children:
+                            seen.append((child, value))
+                        if child.to_move != state.to_move:
+                            value = -value
+                    else:
+                        value = 2.0 * outcome.value_for(state.to_move)
+                    if value > best:
+                        best, choice = value, [move]
+                    elif value == best:
+                        choice.append(move)
             if rng.random() < eps:
                 move = rng.choice(moves)
+            elif mixed and searching[state.to_move]:
+                move = rng.choice(choice)
             else:
                 move = _greedy_move(state, moves, heuristic, rng)
             state = state.play(move)
@@ -183,7 +222,8 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
     cfg = {**CONFIG[game_id], **overrides}
     started = time.monotonic()
     sizes = [min(CHUNK, games - i) for i in range(0, max(games, 1), CHUNK)]
-    args = [(game_id, _seed(seed, game_id, i), n, cfg["depth"], cfg["mix"], cfg["eps"])
+    args = [(game_id, _seed(seed, game_id, i), n, cfg["depth"], cfg["mix"], cfg["eps"],
+             bool(cfg.get("children")), bool(cfg.get("mixed")))
             for i, n in enumerate(sizes)]
     chunks: list = []
     if jobs > 1:
@@ -237,7 +277,9 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
             "target": f"{cfg['mix']} * outcome + {1 - cfg['mix']} * alphabeta depth "
                       f"{cfg['depth']} on the default heuristic",
             "hidden": list(cfg["hidden"]), "nets": cfg["nets"], "phases": list(phases),
-            "self_play_eps": cfg["eps"], "mse": losses,
+            "self_play_eps": cfg["eps"], "children": bool(cfg.get("children")),
+            "mixed_policy": bool(cfg.get("mixed")),
+            "mse": losses,
             "self_play_seconds": round(play_seconds, 1),
             "fit_seconds": round(time.monotonic() - started - play_seconds, 1)}
     return model, meta
