@@ -66,9 +66,10 @@ def test_meta_records_data_and_encoding_version():
 
 
 def test_same_seed_same_bytes_whatever_jobs(tmp_path):
-    a, _ = tiny_model("connect4", seed=5, games=25)
-    b, _ = tiny_model("connect4", seed=5, games=25, jobs=2)
-    c, _ = tiny_model("connect4", seed=6, games=25)
+    recipe = {"games": 25, "children": True, "mixed": True}
+    a, _ = tiny_model("connect4", seed=5, **recipe)
+    b, _ = tiny_model("connect4", seed=5, jobs=2, **recipe)
+    c, _ = tiny_model("connect4", seed=6, **recipe)
     paths = []
     for name, model in (("a", a), ("b", b), ("c", c)):
         paths.append(store.save_model(model, "connect4", mlp.KIND, models_dir=tmp_path / name))
