@@ -82,6 +82,8 @@ class PlayScreen(ParlorScreen):
         self.dropped = 0
         """How many stale brain results were dropped (for tests and the log)."""
         self.brains: dict[int, Brain] = {}
+        self.hint_budget = Budget(seconds=opponents.HINT_SECONDS)
+        """The budget of the hint being looked for (stopped when the screen goes)."""
         self.thinking: Text | None = None
         self.message = ""
 
@@ -142,6 +144,7 @@ class PlayScreen(ParlorScreen):
 
     def on_unmount(self) -> None:
         self.stop_brain()
+        self.hint_budget.stop.set()
 
     # -- the game loop --------------------------------------------------------------
     def next_turn(self) -> None:
@@ -374,14 +377,16 @@ class PlayScreen(ParlorScreen):
                     opponents.default_opponent(self.game_id))
         self.message = "thinking of a hint…"
         self.refresh_views()
-        self.find_hint(spec, self.state)
+        self.hint_budget.stop.set()
+        self.hint_budget = Budget(seconds=opponents.HINT_SECONDS)
+        self.find_hint(spec, self.state, self.hint_budget)
 
     @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
-    def find_hint(self, spec: str, state: State) -> None:
+    def find_hint(self, spec: str, state: State, budget: Budget) -> None:
         """Choose a move for ``state`` with ``spec`` and post it as a hint."""
         try:
             brain = opponents.make_brain(spec, state.GAME, seed=self.seed)
-            move = brain.choose(state, Budget(seconds=opponents.HINT_SECONDS))
+            move = brain.choose(state, budget)
         except Exception as exc:  # no hint is better than a crash
             self.post_message(HintReady(state.key(), None, f"{spec}: {exc}"))
             return
