@@ -48,7 +48,7 @@ def failing_brains(monkeypatch: pytest.MonkeyPatch) -> None:
     """Add ``broken`` (its model will not load) and ``crash`` to the test brains."""
     def make(spec: str, game_id: str, seed: int | None = None) -> Brain:
         if spec == "broken":
-            raise ModelError(f"{game_id}-mlp.joblib: not listed in the manifest")
+            raise ModelError(f"/srv/models/{game_id}-mlp.joblib: not listed in the manifest")
         if spec == "crash":
             return CrashingMover(game_id, seed=seed, spec=spec)
         return conftest.fake_make_brain(spec, game_id, seed)
@@ -75,6 +75,7 @@ async def test_a_brain_whose_model_cannot_load_is_a_message_then_another_can_pla
         assert isinstance(screen, PlayScreen) and len(screen.moves) == 1
         text = status(app)
         assert "broken cannot play" in text and "not listed in the manifest" in text
+        assert "tictactoe-mlp.joblib" in text and "/srv" not in text  # names, not paths
         assert "press o" in text
         await pilot.press("o", "home", "down", "enter")  # human, first, ...
         await settle(pilot)

@@ -11,6 +11,7 @@ dropped (after an undo, a new opponent or a new game).
 from __future__ import annotations
 
 import random
+import re
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -47,6 +48,11 @@ GAME_CHOICES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("Connect Four", "connect4", {}),
 )
 """What the switch-game key offers: (label, game id, options)."""
+
+
+def short_error(error: object) -> str:
+    """An error message for the status box: file paths shortened to their names."""
+    return re.sub(r"(?:[A-Za-z]:)?[/\\][^\s:;,'\"]*[/\\]([^/\\\s:;,'\"]+)", r"\1", str(error))
 
 
 def record_of(history: list[State], moves: list[Any], players: tuple[str, str]) -> GameRecord:
@@ -188,7 +194,7 @@ class PlayScreen(ParlorScreen):
         try:
             brain = self.brain_for(side)
         except Exception as exc:  # e.g. a missing or modified model: say so, do not crash
-            self.message = (f"{self.players[side]} cannot play: {exc} "
+            self.message = (f"{self.players[side]} cannot play: {short_error(exc)} "
                             f"(press o to choose another opponent)")
             return
         self.token += 1
@@ -262,7 +268,7 @@ class PlayScreen(ParlorScreen):
     def on_brain_failed(self, event: BrainFailed) -> None:
         if event.token == self.token:
             self.thinking = None
-            self.message = f"brain failed: {event.error} (press o to choose another)"
+            self.message = f"brain failed: {short_error(event.error)} (press o to choose another)"
             self.refresh_views()
 
     # -- views ----------------------------------------------------------------------
@@ -397,7 +403,7 @@ class PlayScreen(ParlorScreen):
         if event.for_key != self.state.key():
             return
         if event.move is None:
-            self.message = f"no hint: {event.error or 'no move found'}"
+            self.message = f"no hint: {short_error(event.error or 'no move found')}"
             self.query_one("#status", Static).update(self.status_text())
             return
         self.board.hint = event.move
