@@ -120,11 +120,13 @@ def _greedy_move(state: State, moves: tuple[Any, ...], heuristic: Callable[[Stat
 
 def _self_play_chunk(game_id: str, seed: int, games: int, depth: int, mix: float,
                      eps: float, children: bool = False,
-                     mixed: bool = False) -> tuple[list, list]:
+                     mixed: bool = False, child_depth: int | None = None
+                     ) -> tuple[list, list]:
     """Positions (encoded) and targets from ``games`` noisy greedy self-play games.
 
     With ``children`` every child of a visited position is learned too (with its
-    search value one ply shallower), which is what the one-ply brain compares. With
+    search value ``child_depth`` deep, by default one ply shallower), which is what the
+    one-ply brain compares. With
     ``mixed`` one side (or both, every third game) plays the best move by those search
     values instead of greedy, so the data also holds the positions a stronger player
     reaches.
@@ -139,6 +141,7 @@ def _self_play_chunk(game_id: str, seed: int, games: int, depth: int, mix: float
     ys: list = []
     game = get_game(game_id)
     memo: dict[Any, float] = {}  # search values of positions seen before in this chunk
+    child_depth = max(depth - 1, 0) if child_depth is None else child_depth
 
     def value_of(pos: State, d: int) -> float:
         key = (pos.key(), d)
@@ -161,7 +164,7 @@ def _self_play_chunk(game_id: str, seed: int, games: int, depth: int, mix: float
                     child = state.play(move)
                     outcome = child.outcome()
                     if outcome is None:
-                        value = value_of(child, max(depth - 1, 0))
+                        value = value_of(child, child_depth)
                         if children:
                             seen.append((child, value))
                         if child.to_move != state.to_move:
@@ -223,7 +226,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
     started = time.monotonic()
     sizes = [min(CHUNK, games - i) for i in range(0, max(games, 1), CHUNK)]
     args = [(game_id, _seed(seed, game_id, i), n, cfg["depth"], cfg["mix"], cfg["eps"],
-             bool(cfg.get("children")), bool(cfg.get("mixed")))
+             bool(cfg.get("children")), bool(cfg.get("mixed")), cfg.get("child_depth"))
             for i, n in enumerate(sizes)]
     chunks: list = []
     if jobs > 1:
@@ -279,6 +282,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
             "hidden": list(cfg["hidden"]), "nets": cfg["nets"], "phases": list(phases),
             "self_play_eps": cfg["eps"], "children": bool(cfg.get("children")),
             "mixed_policy": bool(cfg.get("mixed")),
+            "child_depth": cfg.get("child_depth", max(cfg["depth"] - 1, 0)),
             "mse": losses,
             "self_play_seconds": round(play_seconds, 1),
             "fit_seconds": round(time.monotonic() - started - play_seconds, 1)}
