@@ -135,3 +135,27 @@ async def test_save_under_a_name() -> None:
         await settle(pilot)
     saved = load_records(paths.saved_games_dir() / "my game.pgn")[0]
     assert saved.moves == ["b2", "a1"] and saved.tags["Second"] == "first"
+
+
+async def test_a_finished_game_can_be_replayed_from_the_browser_at_once() -> None:
+    app = ParlorApp(Launch(kind="play", game="tictactoe", players=("first", "first")))
+    async with app.run_test(size=SIZE) as pilot:
+        played = app.screen
+        assert isinstance(played, PlayScreen)
+        for _ in range(200):  # two brains play the whole game
+            await pilot.pause(0.02)
+            if played.state.outcome() is not None:
+                break
+        assert played.state.outcome() is not None
+        assert "r replay it" in str(played.query_one("#status").render())
+        await pilot.press("r")
+        await settle(pilot)
+        browser = app.screen
+        assert isinstance(browser, BrowserScreen)
+        assert browser.entries[0].path == paths.autosave_path()  # first row: the last game
+        assert "last game" in str(browser.query_one("#games").get_row_at(0))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ReplayScreen)
+        texts = [s.format_move(m) for s, m in zip(played.history, played.moves)]
+        assert app.screen.record.moves == texts and app.screen.record.result != "*"

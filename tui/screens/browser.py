@@ -1,7 +1,9 @@
-"""BrowserScreen: the user's saved games and the shipped examples, one row per game.
+"""BrowserScreen: the last game, the user's saved games and the shipped examples.
 
-Columns: game, players, result, date, length and file. A file that cannot be read is
-listed as damaged; opening it shows the reader's one-line message.
+One row per game. Columns: game, players, result, date, length and file. The last game
+played (the autosave, finished or not) comes first, so a game can be replayed right
+after it ends. A file that cannot be read is listed as damaged; opening it shows the
+reader's one-line message.
 """
 
 from __future__ import annotations
@@ -30,14 +32,18 @@ class Entry:
     error: str = ""
 
 
-def scan(folders: list[Path]) -> list[Entry]:
-    """Every game in the ``.pgn`` files of ``folders`` (newest files first)."""
+def scan(sources: list[Path]) -> list[Entry]:
+    """Every game in ``sources``: record files, and the ``.pgn`` files of folders (newest
+    files first); missing sources are skipped."""
     entries: list[Entry] = []
-    for folder in folders:
-        if not folder.is_dir():
+    for source in sources:
+        if source.is_file():
+            files = [source]
+        elif source.is_dir():
+            files = sorted(source.glob(f"*{paths.RECORD_SUFFIX}"),
+                           key=lambda p: p.stat().st_mtime, reverse=True)
+        else:
             continue
-        files = sorted(folder.glob(f"*{paths.RECORD_SUFFIX}"),
-                       key=lambda p: p.stat().st_mtime, reverse=True)
         for path in files:
             try:
                 records = load_records(path)
@@ -59,12 +65,14 @@ class BrowserScreen(ParlorScreen):
 
     def __init__(self, folders: list[Path] | None = None) -> None:
         super().__init__()
-        self.folders = folders or [paths.saved_games_dir(), paths.examples_dir()]
+        self.folders = folders or [paths.autosave_path(), paths.saved_games_dir(),
+                                   paths.examples_dir()]
+        """Record files and folders listed, in this order."""
         self.entries: list[Entry] = []
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static("Saved games and examples. Enter replays; Esc goes back.", id="browser-intro")
+        yield Static("Your last game, saved games and examples. Enter replays; Esc goes back.", id="browser-intro")
         yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
         yield Footer(compact=True, show_command_palette=False)
 
@@ -78,9 +86,10 @@ class BrowserScreen(ParlorScreen):
             if rec is None:
                 table.add_row("damaged", "", "", "-", "", "", entry.path.name, key=str(i))
                 continue
+            name = "last game" if entry.path == paths.autosave_path() else entry.path.name
             table.add_row(get_game(rec.game).name, rec.tags.get("First", "?"),
                           rec.tags.get("Second", "?"), rec.result, rec.tags.get("Date", ""),
-                          str(len(rec.moves)), entry.path.name, key=str(i))
+                          str(len(rec.moves)), name, key=str(i))
         if not self.entries:
             self.query_one("#browser-intro", Static).update(
                 "No saved games yet: press s during a game to save one. Esc goes back.")

@@ -304,7 +304,7 @@ class PlayScreen(ParlorScreen):
             verdict = "Draw" if winner is None else f"{names[winner]} wins"
             text.append(f"Game over: {verdict} {outcome.result.value} ({outcome.termination})",
                         "bold reverse")
-            text.append("\nn: new game  g: another game")
+            text.append("\nn new game  g another  r replay it")
         if self.message:
             text.append(f"\n{self.message}", "italic")
         return text
