@@ -154,6 +154,7 @@ async def test_a_finished_game_can_be_replayed_from_the_browser_at_once() -> Non
         assert isinstance(browser, BrowserScreen)
         assert browser.entries[0].path == paths.autosave_path()  # first row: the last game
         assert "last game" in str(browser.query_one("#games").get_row_at(0))
+        assert "last game (autosave.pgn)" in str(browser.query_one("#browser-intro").render())
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, ReplayScreen)

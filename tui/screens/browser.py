@@ -18,7 +18,6 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from engine.protocol import ParlorError
 from engine.record import GameRecord, load_records
-from engine.registry import get_game
 from tui import paths
 from tui.screens.base import ParlorScreen
 
@@ -54,6 +53,12 @@ def scan(sources: list[Path]) -> list[Entry]:
     return entries
 
 
+INTRO = "Your last game, saved games and examples. Enter replays; Esc goes back."
+SHORT_NAMES = {"morris": "Morris", "reversi": "Reversi", "checkers": "Checkers",
+               "tictactoe": "Tic-tac-toe", "connect4": "Connect Four"}
+"""Game names short enough for every column to fit 80 columns."""
+
+
 class BrowserScreen(ParlorScreen):
     """Saved games: Enter replays the highlighted game."""
 
@@ -72,7 +77,7 @@ class BrowserScreen(ParlorScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static("Your last game, saved games and examples. Enter replays; Esc goes back.", id="browser-intro")
+        yield Static(INTRO, id="browser-intro", markup=False)
         yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
         yield Footer(compact=True, show_command_palette=False)
 
@@ -86,14 +91,24 @@ class BrowserScreen(ParlorScreen):
             if rec is None:
                 table.add_row("damaged", "", "", "-", "", "", entry.path.name, key=str(i))
                 continue
-            name = "last game" if entry.path == paths.autosave_path() else entry.path.name
-            table.add_row(get_game(rec.game).name, rec.tags.get("First", "?"),
+            table.add_row(SHORT_NAMES.get(rec.game, rec.game), rec.tags.get("First", "?"),
                           rec.tags.get("Second", "?"), rec.result, rec.tags.get("Date", ""),
-                          str(len(rec.moves)), name, key=str(i))
+                          str(len(rec.moves)), self.file_label(entry), key=str(i))
         if not self.entries:
             self.query_one("#browser-intro", Static).update(
                 "No saved games yet: press s during a game to save one. Esc goes back.")
         table.focus()
+
+    def file_label(self, entry: Entry) -> str:
+        """What the File column says: ``last game`` for the autosave, else the name."""
+        return "last game" if entry.path == paths.autosave_path() else entry.path.name
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        entry = self.entries[int(event.row_key.value or 0)]
+        label = self.file_label(entry)
+        where = f"{label} ({entry.path.name})" if label != entry.path.name else label
+        what = f"damaged: {entry.error}" if entry.record is None else where
+        self.query_one("#browser-intro", Static).update(f"{INTRO}\n{what}")
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
