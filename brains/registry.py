@@ -62,7 +62,7 @@ ALPHABETA_DEPTHS: dict[str, tuple[int, int]] = {
 """Alpha-beta depth per game at easy / medium (hard is timed)."""
 
 GAME_CLOCK: dict[str, float] = {
-    "connect4": 45.0, "tictactoe": 6.0, "reversi": 60.0, "checkers": 80.0, "morris": 60.0,
+    "connect4": 60.0, "tictactoe": 6.0, "reversi": 60.0, "checkers": 80.0, "morris": 60.0,
 }
 """Seconds of thinking ``alphabeta:hard`` may spend on a whole game."""
 

@@ -14,7 +14,7 @@ is then scaled by how critical the position is, in report 002's order of priorit
 Captures are recognised from the notation alone (RULES.md writes every capture with an
 ``x``: ``15x24``, ``b4xe3``), so no game is special-cased here. A heuristics module may
 also define ``moves_left(state)``, the moves the side to move still expects to play;
-otherwise ``DEFAULT_MOVES_LEFT`` is used. No move gets more than ``max_seconds``.
+otherwise ``DEFAULT_MOVES_LEFT`` is used. No move is allotted more than ``SAFETY * max_seconds``.
 """
 
 from __future__ import annotations
@@ -27,6 +27,10 @@ MARGIN = 0.05
 """Seconds added to every allotment (report 002)."""
 ATTACKED_CAN_ESCAPE = 1.8
 PIECE_WILL_BE_LOST = 1.5
+SAFETY = 0.85
+"""Share of ``max_seconds`` a move is allotted at most: the search stops at the next
+poll after its deadline, and a loaded machine makes that poll late, so the move as a
+whole still stays within ``max_seconds``."""
 DEFAULT_MOVES_LEFT = 20.0
 MIN_MOVES_LEFT = 4.0
 
@@ -89,7 +93,7 @@ class TimeManager:
         factor = threat_factor(state)
         if factor == 1.0 and self._factor is not None:
             factor = self._factor(state)
-        return min(self.max_seconds, base * factor)
+        return min(SAFETY * self.max_seconds, base * factor)
 
     def spent(self, state: State, seconds: float) -> None:
         """Charge ``seconds`` of thinking on ``state`` to the clock."""

@@ -158,11 +158,15 @@ DEFAULT = "window"
 
 def exact_outcomes(state: State, stop: Callable[[], bool],
                    cache: dict[str, Any]) -> dict[Any, int] | None:
-    """Each legal move's exact outcome for the side to move (1 win, 0 draw, -1 loss).
+    """Exact outcomes (1 win, 0 draw, -1 loss for the side to move) of some legal moves,
+    always including one that achieves the position's exact outcome.
 
     The optional endgame hook of the search brains (``alphabeta``'s ``endgame`` option):
     Pons' solver in its weak (win/draw/loss) mode, its table kept in ``cache`` between
-    the moves of a game. None when ``stop()`` turns true before every move is solved.
+    the moves of a game. The position itself is solved first (one search); the moves are
+    then solved centre first while ``stop()`` allows, and those found so far are
+    returned once one of them reaches the position's outcome: every move reported at
+    that outcome keeps it. None when ``stop()`` turns true before that.
     """
     from brains import c4solver
 
@@ -171,9 +175,22 @@ def exact_outcomes(state: State, stop: Callable[[], bool],
         solver = cache["solver"] = c4solver.Solver()
     solver.stop = stop
     position = c4solver.Position.from_bitboards(state.cur, state.mask)  # type: ignore[attr-defined]
+    outcomes: dict[Any, int] = {}
     try:
-        per_column = solver.analyse(position, weak=True)
+        for column in c4solver.ORDER:  # a move that wins at once needs no search
+            if position.can_play(column) and position.is_winning_move(column):
+                outcomes[state.parse_move(str(column + 1))] = 1
+        if outcomes:
+            return outcomes
+        best = solver.solve(position, weak=True)
+        for column in c4solver.ORDER:
+            if not position.can_play(column):
+                continue
+            move = state.parse_move(str(column + 1))
+            try:
+                outcomes[move] = -solver.solve(position.play(column), weak=True)
+            except c4solver.SolverStopped:
+                break
     except c4solver.SolverStopped:
         return None
-    return {state.parse_move(str(column + 1)): value
-            for column, value in enumerate(per_column) if value is not None}
+    return outcomes if best in outcomes.values() else None
