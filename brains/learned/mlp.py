@@ -34,20 +34,21 @@ GAMES: tuple[str, ...] = ("tictactoe", "connect4", "reversi", "checkers", "morri
 
 DEFAULTS: dict[str, dict] = {
     "tictactoe": {"games": 2000},
-    "connect4": {"games": 1500},
+    "connect4": {"games": 400},
     "reversi": {"games": 500},
     "checkers": {"games": 500},
-    "morris": {"games": 1200},
+    "morris": {"games": 300},
 }
 """Training arguments ``make models`` uses, per game."""
 
 CONFIG: dict[str, dict[str, Any]] = {
     "tictactoe": {"hidden": (128,), "nets": 1, "depth": 9, "mix": 0.3, "eps": 0.3, "iters": 200},
-    "connect4": {"hidden": (96,), "nets": 1, "depth": 2, "mix": 0.5, "eps": 0.15, "iters": 120},
+    "connect4": {"hidden": (128,), "nets": 1, "depth": 2, "mix": 0.2, "eps": 0.2, "iters": 120,
+                 "children": True, "mixed": True},
     "reversi": {"hidden": (64,), "nets": 4, "depth": 1, "mix": 0.5, "eps": 0.15, "iters": 80},
     "checkers": {"hidden": (64,), "nets": 1, "depth": 1, "mix": 0.5, "eps": 0.15, "iters": 80},
-    "morris": {"hidden": (64,), "nets": 1, "depth": 2, "mix": 0.5, "eps": 0.2, "iters": 120,
-               "phases": True},
+    "morris": {"hidden": (64,), "nets": 1, "depth": 2, "mix": 0.2, "eps": 0.2, "iters": 120,
+               "phases": True, "children": True, "mixed": True},
 }
 """Per-game network shape and data recipe: hidden layer sizes, ensemble size, the
 alpha-beta depth of the search targets, the weight of the game outcome in the target
