@@ -243,3 +243,17 @@ def wait_for(check: Any, what: str, seconds: float = 30.0) -> None:
             return
         time.sleep(0.1)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+async def test_a_resumed_game_puts_the_cursor_on_a_free_square() -> None:
+    app = play_app("tictactoe", ("human", "first"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")  # b2 (the centre), then the brain plays a1
+        await settle(pilot)
+        app.resume()
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen) and len(screen.moves) == 2
+        board = screen.query_one(BoardWidget)
+        assert board.cursor in screen.state.legal_moves()

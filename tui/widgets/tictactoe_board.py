@@ -24,7 +24,8 @@ class TicTacToeBoard(BoardWidget):
         return (move,)
 
     def start_point(self, state: Any) -> Point:
-        return 4
+        """The centre, unless it is taken (a resumed game): then a legal square."""
+        return 4 if 4 in state.legal_moves() else super().start_point(state)
 
     def draw(self) -> Canvas:
         state = self.state
