@@ -8,10 +8,11 @@ import sys
 MODULES = ["benchmarks.perft", "benchmarks.deep_perft"]
 """Benchmark modules, each with ``main(argv)``; optional ones are skipped when absent."""
 OPTIONAL = ["benchmarks.c4solver", "benchmarks.strength", "benchmarks.openspiel_mcts",
-            "benchmarks.learned"]
+            "benchmarks.learned", "benchmarks.tournaments"]
 ARGV: dict[str, list[str]] = {
     "benchmarks.strength": ["--games", "10", "--jobs", "2"],
     "benchmarks.openspiel_mcts": ["--games", "4"],
+    "benchmarks.tournaments": ["--games", "2", "--out", "build/tournaments"],
 }
 """Arguments for modules whose defaults take too long for ``make bench`` (the figures in
 docs/STRENGTH.md come from longer runs, with the commands given there)."""

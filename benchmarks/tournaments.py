@@ -13,7 +13,9 @@ Writes into DIR (default ``docs/tournaments``): ``GAME.txt`` (the command line, 
 table exactly as the command prints it), ``GAME.csv`` and ``GAME.json`` (the command's
 own files), ``runs.json`` (per game: command, date, games per pairing, jobs, wall time,
 ranking, learned brains left out for want of a model) and ``README.md``, rebuilt from
-``runs.json`` so games run at different times share one index.
+``runs.json`` so games run at different times share one index. ``make bench`` runs it
+with 2 games a pairing into ``build/tournaments`` (ignored by git), leaving the
+committed tables alone.
 """
 
 from __future__ import annotations
