@@ -105,7 +105,16 @@ def run_game(game: str, games: int, seed: int, jobs: int, out: Path,
         "pairings": len(players) * (len(players) - 1) // 2,
         "wall_seconds": round(wall, 1), "left_out": missing,
         "ranking": [{k: r[k] for k in ("player", "elo", "ci95", "score")} for r in ratings],
+        "learned_vs_search": learned_vs_search(summary["tournaments"][0]["table"], players),
     }
+
+
+def learned_vs_search(table: dict[str, dict[str, float]], players: list[str],
+                      ) -> dict[str, dict[str, float]]:
+    """Each learned brain's score (points per game) against each search brain."""
+    search = [p for p in players if p in SEARCH]
+    return {p: {s: round(table[p][s], 3) for s in search}
+            for p in players if p not in SEARCH}
 
 
 def read_runs(out: Path) -> dict[str, Any]:
@@ -159,6 +168,15 @@ def render_readme(runs: dict[str, Any]) -> str:
             lo, hi = r["ci95"]
             lines.append(f"| {k} | `{r['player']}` | {_elo(r['elo'])} | "
                          f"[{_elo(lo)}, {_elo(hi)}] | {r['score']:.2f} |")
+        versus = run.get("learned_vs_search") or {}
+        search = list(next(iter(versus.values()), {}))
+        if search:
+            lines += ["", "Learned brains' scores against the search brains:", "",
+                      "| learned | " + " | ".join(f"`{s}`" for s in search) + " |",
+                      "|---" * (len(search) + 1) + "|"]
+            for player, scores in versus.items():
+                lines.append(f"| `{player}` | "
+                             + " | ".join(f"{scores[s]:.2f}" for s in search) + " |")
         lines += ["", f"Full table: [{game}.txt]({game}.txt).", ""]
     return "\n".join(lines)
 

@@ -77,6 +77,7 @@ def test_run_writes_the_table_files_and_index(tmp_path: Path, monkeypatch: pytes
     assert readme.index("## tictactoe") < readme.index("## connect4")
     assert f"`{run['command']}`" in readme and "2 CPU cores" in readme
     assert str(tmp_path) not in readme + text  # no machine paths in the written files
+    assert run["learned_vs_search"] == {}  # no learned brain in this roster
     best = run["ranking"][0]
     assert f"| 1 | `{best['player']}` |" in readme
 
@@ -86,6 +87,25 @@ def test_run_writes_the_table_files_and_index(tmp_path: Path, monkeypatch: pytes
     runs = json.loads((out / "runs.json").read_text(encoding="utf-8"))
     assert list(runs) == ["tictactoe", "connect4"]
     assert runs["connect4"]["pairings"] == 1 and runs["tictactoe"]["pairings"] == 3
+
+
+def test_learned_vs_search_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(tournaments, "SEARCH", ("random", "greedy"))
+    monkeypatch.setattr(tournaments, "LEARNED", ("linear",))
+    assert tournaments.main(["--games", "2", "--game", "tictactoe", "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    run = json.loads((tmp_path / "runs.json").read_text(encoding="utf-8"))["tictactoe"]
+    table = json.loads((tmp_path / "tictactoe.json").read_text())["tournaments"][0]["table"]
+    assert run["players"][:3] == ["random", "greedy", "linear"]
+    versus = run["learned_vs_search"]
+    assert set(versus) == set(run["players"]) - {"random", "greedy"}
+    for player, scores in versus.items():
+        assert scores == {s: pytest.approx(table[player][s], abs=1e-3)
+                          for s in ("random", "greedy")}
+    readme = (tmp_path / "README.md").read_text(encoding="utf-8")
+    assert "| learned | `random` | `greedy` |" in readme
+    assert f"| `linear` | {versus['linear']['random']:.2f} | " in readme
 
 
 def test_failed_tournament_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
