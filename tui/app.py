@@ -8,6 +8,7 @@ offers the same actions as the keys.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Iterable
@@ -21,6 +22,11 @@ from engine.record import GameRecord, load_records
 from engine.registry import new_game
 from tui import opponents, paths
 from tui.dialogs.error import ErrorDialog
+
+
+SWITCH_INTERVAL = 0.001
+"""Seconds a thread may hold the GIL while another waits (Python's default is 0.005): a
+brain searching in a worker thread then delays key handling and drawing less."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,15 @@ class ParlorApp(App[None]):
         """Draw boards with plain ASCII characters."""
         self.seed = seed
         """Seed for the brains (None: fresh randomness)."""
+
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the app with a shorter GIL switch interval (restored afterwards)."""
+        old = sys.getswitchinterval()
+        sys.setswitchinterval(min(old, SWITCH_INTERVAL))
+        try:
+            return super().run(*args, **kwargs)
+        finally:
+            sys.setswitchinterval(old)
 
     def on_mount(self) -> None:
         from tui.screens.home import HomeScreen
