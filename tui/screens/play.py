@@ -245,9 +245,9 @@ class PlayScreen(ParlorScreen):
                 s = s.play(move)
             except (ParlorError, IndexError, KeyError):
                 break
-        score = "?" if t.score is None else f"{t.score:+.2f}"
-        self.thinking = Text(f"thinking: depth {t.depth}  score {score}  {t.nodes:,} nodes\n"
-                             f"line: {' '.join(line)}", no_wrap=True, overflow="ellipsis")
+        score = "?" if t.score is None else f"{round(t.score, 2) + 0.0:+.2f}"  # never -0.00
+        self.thinking = Text(f"thinking: depth {t.depth}  score {score}\n{t.nodes:,} nodes  "
+                             f"line {' '.join(line)}", no_wrap=True, overflow="ellipsis")
         self.refresh_views()
 
     @on(BrainMoved)
