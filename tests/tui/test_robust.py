@@ -257,3 +257,14 @@ async def test_a_resumed_game_puts_the_cursor_on_a_free_square() -> None:
         assert isinstance(screen, PlayScreen) and len(screen.moves) == 2
         board = screen.query_one(BoardWidget)
         assert board.cursor in screen.state.legal_moves()
+
+
+def test_serve_without_the_extra_says_how_to_install_it(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from tui import cli
+
+    monkeypatch.setitem(sys.modules, "textual_serve", None)  # as if not installed
+    monkeypatch.setitem(sys.modules, "textual_serve.server", None)
+    assert cli.main(["serve"]) == 1
+    err = capsys.readouterr().err
+    assert "textual-serve is not installed" in err and "parlor[serve]" in err
