@@ -1,7 +1,7 @@
 """Round-robin tables of every search and learned brain, per game (report 001's tables).
 
 Usage: python -m benchmarks.tournaments [--games N] [--jobs J] [--seed S] [--game G ...]
-    [--out DIR] [--bootstrap B]
+    [--out DIR] [--bootstrap B] [--index]
 
 For each game (default: all five), runs ``parlor tournament GAME SPEC... --games N
 --seed S --csv F --json F`` through the command's own entry point, with the roster
@@ -146,7 +146,12 @@ def render_readme(runs: dict[str, Any]) -> str:
         "(wins + draws/2), sides alternating, after the game's default random opening plies.",
         "Ratings are Bradley-Terry on the Elo scale (mean 0 over the roster) with 95 %",
         "bootstrap intervals over the games of each pairing; with few games per pairing the",
-        "intervals are wide, and brains whose intervals overlap are not separated.",
+        "intervals are wide, and brains whose intervals overlap are not separated. The",
+        "rankings below round the JSON's one-decimal ratings, so a figure can differ by one",
+        "from the `.txt` table. Every pairing is seeded and the searches stop at fixed depths",
+        "or simulation counts, so the same command replays the same games, except where a",
+        "search meets its time cap first (`mcts:easy` stops at 1 s a move, `alphabeta` at",
+        "10 s), which a heavily loaded machine can make happen.",
         "",
         f"Machine: {MACHINE}.",
         "",
@@ -157,6 +162,8 @@ def render_readme(runs: dict[str, Any]) -> str:
             f"## {game}",
             "",
             f"- command: `{run['command']}`",
+            f"- written by: `python -m benchmarks.tournaments --game {game} --games "
+            f"{run['games_per_pairing']} --seed {run['seed']} --jobs {run['jobs']}`",
             f"- date: {run['date']}; {run['games_per_pairing']} games per pairing, "
             f"{run['pairings']} pairings, {run['jobs']} job(s); wall time "
             f"{_duration(run['wall_seconds'])}",
@@ -202,7 +209,13 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"output folder (default {DEFAULT_OUT})")
     parser.add_argument("--bootstrap", type=int, default=200,
                         help="bootstrap resamples for the intervals (default 200)")
+    parser.add_argument("--index", action="store_true",
+                        help="only rebuild README.md from runs.json; play nothing")
     args = parser.parse_args(argv)
+    if args.index:
+        (args.out / "README.md").write_text(render_readme(read_runs(args.out)),
+                                            encoding="utf-8")
+        return 0
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
     args.out.mkdir(parents=True, exist_ok=True)

@@ -88,6 +88,12 @@ def test_run_writes_the_table_files_and_index(tmp_path: Path, monkeypatch: pytes
     assert list(runs) == ["tictactoe", "connect4"]
     assert runs["connect4"]["pairings"] == 1 and runs["tictactoe"]["pairings"] == 3
 
+    # --index rebuilds the page from runs.json alone
+    (out / "README.md").unlink()
+    assert tournaments.main(["--index", "--out", str(out)]) == 0
+    readme = (out / "README.md").read_text(encoding="utf-8")
+    assert "## tictactoe" in readme and runs["connect4"]["command"] in readme
+
 
 def test_learned_vs_search_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                 capsys: pytest.CaptureFixture[str]) -> None:
