@@ -130,3 +130,13 @@ def test_other_board_size_is_a_clear_error(models_dir):
     state = get_game("reversi").initial(size=6)
     with pytest.raises(store.ModelError, match="expects 256 inputs"):
         brain.choose(state)
+
+
+@pytest.mark.parametrize("game", mlp.GAMES)
+def test_shipped_model_loads_and_plays(game):
+    entry = store.verify(store.MODELS_DIR / store.model_filename(game, mlp.KIND))
+    assert entry["encoding_version"] == type(get_game(game).initial()).ENCODING_VERSION
+    brain = make_brain("mlp", game, seed=1)
+    assert brain.net.encoding_version == entry["encoding_version"]
+    for state in random_positions(game, 6, seed=4):
+        assert brain.choose(state) in state.legal_moves()
