@@ -86,9 +86,9 @@ class AlphaBetaBrain(SearchBrain):
                 yield Thought(moves[0], None, 0, 0, (moves[0],), final=True)
                 return
             safe = self._endgame_moves(state, moves, budget, allotted)
+            if allotted is not None and self._exact is not None:  # the hook's time is spent
+                allotted = max(0.0, allotted - (time.monotonic() - started))
             if safe is not None:
-                if allotted is not None:
-                    allotted = max(0.0, allotted - (time.monotonic() - started))
                 if len(safe) == 1:
                     self._begin(budget)
                     yield Thought(safe[0], None, 0, 0, (safe[0],), final=True,

@@ -159,3 +159,17 @@ def test_hard_alphabeta_keeps_a_won_game_won() -> None:
         brain = make_brain("alphabeta,depth=3,endgame=true", "connect4", seed=seed)
         move = brain.choose(state, Budget(seconds=30))  # the solver may use half of it
         assert state.format_move(move) in {"5", "6", "7"}
+
+
+def test_hard_alphabeta_endgame_time_counts_against_the_move() -> None:
+    # too early to solve: the solver gives up after half the allotment (0.85 * 2 s) and
+    # the search only has what is left, so the move takes about 1.7 s, not 2.55 s
+    import time
+
+    from brains import make_brain
+
+    state = new_game("connect4").play_line("4453")
+    brain = make_brain("alphabeta:hard,clock=100,max_seconds=2", "connect4", seed=0)
+    start = time.monotonic()
+    assert brain.choose(state) in state.legal_moves()
+    assert time.monotonic() - start < 2.3
