@@ -156,6 +156,11 @@ DEFAULT = "window"
 """The heuristic used when none is named."""
 
 
+EXACT_FROM_STONES = 8
+"""Fewer stones than this and :func:`exact_outcomes` does not try (a weak solve takes
+tens of seconds there in pure Python)."""
+
+
 def exact_outcomes(state: State, stop: Callable[[], bool],
                    cache: dict[str, Any]) -> dict[Any, int] | None:
     """Exact outcomes (1 win, 0 draw, -1 loss for the side to move) of some legal moves,
@@ -170,6 +175,8 @@ def exact_outcomes(state: State, stop: Callable[[], bool],
     """
     from brains import c4solver
 
+    if state.ply < EXACT_FROM_STONES:  # out of reach in a move's time: leave it all to search
+        return None
     solver = cache.get("solver")
     if solver is None:
         solver = cache["solver"] = c4solver.Solver()

@@ -146,7 +146,8 @@ def test_exact_outcomes_match_the_solver_and_can_be_stopped() -> None:
     outcomes = exact_outcomes(state, lambda: False, {})
     assert {state.format_move(m): v for m, v in outcomes.items()} == {
         "1": -1, "2": -1, "3": -1, "5": 1, "6": 1, "7": 1}
-    assert exact_outcomes(new_game("connect4"), lambda: True, {}) is None
+    assert exact_outcomes(new_game("connect4").play_line("44444111"), lambda: True, {}) is None
+    assert exact_outcomes(new_game("connect4"), lambda: False, {}) is None  # too early
 
 
 def test_hard_alphabeta_keeps_a_won_game_won() -> None:
@@ -162,13 +163,14 @@ def test_hard_alphabeta_keeps_a_won_game_won() -> None:
 
 
 def test_hard_alphabeta_endgame_time_counts_against_the_move() -> None:
-    # too early to solve: the solver gives up after half the allotment (0.85 * 2 s) and
-    # the search only has what is left, so the move takes about 1.7 s, not 2.55 s
+    # too hard to solve in time: the solver gives up after half the allotment (0.85 * 2 s)
+    # and the search only has what is left, so the move takes about 1.7 s, not 2.55 s
     import time
 
     from brains import make_brain
 
-    state = new_game("connect4").play_line("4453")
+    state = new_game("connect4").play_line("4453443")  # 7 stones: about 40 s to solve
+    state = state.play(state.parse_move("1"))
     brain = make_brain("alphabeta:hard,clock=100,max_seconds=2", "connect4", seed=0)
     start = time.monotonic()
     assert brain.choose(state) in state.legal_moves()
