@@ -61,6 +61,17 @@ def roster(game: str) -> tuple[list[str], list[str]]:
     return players, missing
 
 
+def model_hashes(game: str, players: list[str]) -> dict[str, str]:
+    """The start of the manifest's sha256 of each model that a brain in ``players``
+    plays (``mlp`` also for ``alphabeta:easy,eval=mlp``), by model kind."""
+    from brains.learned.store import list_models
+
+    kinds = {p for p in players if p in LEARNED} | ({"mlp"} if MLP_SEARCH in players else set())
+    return {e["kind"]: e["sha256"][:12] for e in sorted(list_models().values(),
+                                                        key=lambda e: e["kind"])
+            if e["game"] == game and e["kind"] in kinds}
+
+
 def shown_path(path: Path) -> str:
     """``path`` relative to the working directory when inside it, else its name (so no
     machine path lands in the written files)."""
@@ -77,6 +88,7 @@ def run_game(game: str, games: int, seed: int, jobs: int, out: Path,
     from tui.cli import main as parlor
 
     players, missing = roster(game)
+    models = model_hashes(game, players)
     csv_path, json_path = out / f"{game}.csv", out / f"{game}.json"
     shown = ["parlor", "tournament", game, *players, "--games", str(games),
              "--seed", str(seed), "--jobs", str(jobs)]
@@ -103,7 +115,7 @@ def run_game(game: str, games: int, seed: int, jobs: int, out: Path,
         "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "games_per_pairing": games, "seed": seed, "jobs": jobs, "players": players,
         "pairings": len(players) * (len(players) - 1) // 2,
-        "wall_seconds": round(wall, 1), "left_out": missing,
+        "wall_seconds": round(wall, 1), "left_out": missing, "models": models,
         "ranking": [{k: r[k] for k in ("player", "elo", "ci95", "score")} for r in ratings],
         "learned_vs_search": learned_vs_search(summary["tournaments"][0]["table"], players),
     }
@@ -168,6 +180,9 @@ def render_readme(runs: dict[str, Any]) -> str:
             f"{run['pairings']} pairings, {run['jobs']} job(s); wall time "
             f"{_duration(run['wall_seconds'])}",
         ]
+        if run.get("models"):
+            lines.append("- models (sha256 in `saved/models/manifest.json`, first 12 digits): "
+                         + ", ".join(f"{k} `{h}`" for k, h in run["models"].items()))
         if left:
             lines.append(f"- left out (no shipped model at the time): {', '.join(left)}")
         lines += ["", "| rank | brain | elo | 95 % interval | score |", "|---|---|---|---|---|"]

@@ -77,7 +77,7 @@ def test_run_writes_the_table_files_and_index(tmp_path: Path, monkeypatch: pytes
     assert readme.index("## tictactoe") < readme.index("## connect4")
     assert f"`{run['command']}`" in readme and "2 CPU cores" in readme
     assert str(tmp_path) not in readme + text  # no machine paths in the written files
-    assert run["learned_vs_search"] == {}  # no learned brain in this roster
+    assert run["learned_vs_search"] == {} and run["models"] == {}  # no learned brain
     best = run["ranking"][0]
     assert f"| 1 | `{best['player']}` |" in readme
 
@@ -104,6 +104,11 @@ def test_learned_vs_search_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     run = json.loads((tmp_path / "runs.json").read_text(encoding="utf-8"))["tictactoe"]
     table = json.loads((tmp_path / "tictactoe.json").read_text())["tournaments"][0]["table"]
     assert run["players"][:3] == ["random", "greedy", "linear"]
+    shipped = {e["kind"]: e["sha256"] for e in store.list_models().values()
+               if e["game"] == "tictactoe"}
+    assert set(run["models"]) == {"linear"} | ({"mlp"} & set(shipped))
+    assert all(shipped[k].startswith(h) and len(h) == 12 for k, h in run["models"].items())
+    assert f"linear `{run['models']['linear']}`" in (tmp_path / "README.md").read_text()
     versus = run["learned_vs_search"]
     assert set(versus) == set(run["players"]) - {"random", "greedy"}
     for player, scores in versus.items():
