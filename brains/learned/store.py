@@ -108,6 +108,18 @@ def verify(path: Path, models_dir: Path | None = None) -> dict[str, Any]:
     return entry
 
 
+def check_encoding(path: Path, game: str, entry: dict[str, Any]) -> None:
+    """ModelError if ``entry`` records another encoding version than ``game`` has now."""
+    from engine.registry import new_game
+
+    trained = entry.get("encoding_version")
+    current = type(new_game(game)).ENCODING_VERSION
+    if trained is not None and trained != current:
+        raise ModelError(f"{path}: trained on encoding version {trained} of {game}, the "
+                         f"engine now encodes version {current}; retrain it "
+                         f"(`{entry.get('command') or 'make models'}`)")
+
+
 def load_model(game: str, kind: str, models_dir: Path | None = None) -> Any:
     """The verified model for ``game`` and ``kind`` (see :func:`verify`)."""
     import joblib
@@ -115,6 +127,7 @@ def load_model(game: str, kind: str, models_dir: Path | None = None) -> Any:
     models_dir = Path(models_dir) if models_dir is not None else MODELS_DIR
     path = models_dir / model_filename(game, kind)
     entry = verify(path, models_dir)
+    check_encoding(path, game, entry)
     trained = entry.get("versions", {})
     installed = library_versions()
     for lib in ("scikit-learn", "numpy"):

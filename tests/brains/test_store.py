@@ -71,3 +71,12 @@ def test_other_sklearn_version_loads_with_a_warning(store):
     path.write_text(json.dumps(data))
     with pytest.warns(ModelVersionWarning, match="scikit-learn 0.1"):
         assert load_model("tictactoe", "linear", store)["weights"] == [1, 2, 3]
+
+
+def test_model_for_another_encoding_version_is_refused(store):
+    path = store / "manifest.json"
+    data = json.loads(path.read_text())
+    data["models"]["tictactoe-linear.joblib"]["encoding_version"] = 99
+    path.write_text(json.dumps(data))
+    with pytest.raises(ModelError, match="encoding version 99 of tictactoe"):
+        load_model("tictactoe", "linear", store)
