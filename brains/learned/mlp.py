@@ -74,6 +74,38 @@ SCALE = 0.9
 """Network values are scaled like heuristic values (inside the proven-result range)."""
 
 
+def input_builder(game_id: str, layout: tuple[str, ...] | list[str]) -> Callable[[State], Any]:
+    """state -> the network's input row for ``layout``: ``encode`` alone (the engine's
+    encode()), or followed by ``features`` (the game's heuristic features,
+    ``brains.heuristics.<game>.features``) and ``heuristic`` (its default heuristic's value,
+    clipped to [-1, 1]; a residual model adds it to the network's output)."""
+    import numpy as np
+
+    layout = tuple(layout)
+    if layout == ("encode",):
+        return lambda state: state.encode()
+    from brains.heuristics import get_heuristic
+    from brains.learned.linear import feature_function
+
+    parts: list[Callable[[State], Any]] = []
+    for name in layout:
+        if name == "encode":
+            parts.append(lambda state: np.asarray(state.encode(), dtype=np.float64).ravel())
+        elif name == "features":
+            feats = feature_function(game_id)
+            parts.append(lambda state: np.asarray(feats(state), dtype=np.float64))
+        elif name == "heuristic":
+            h = get_heuristic(game_id)
+            parts.append(lambda state: np.array([max(-1.0, min(1.0, h(state)))]))
+        else:
+            raise store.ModelError(f"mlp: unknown input part {name!r}")
+
+    def row(state: State) -> Any:
+        return np.concatenate([part(state) for part in parts])
+
+    return row
+
+
 def _seed(*parts: object) -> int:
     text = ":".join(str(p) for p in ("parlor-mlp", *parts))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big")
@@ -132,8 +164,8 @@ def _greedy_move(state: State, moves: tuple[Any, ...], heuristic: Callable[[Stat
 
 def _self_play_chunk(game_id: str, seed: int, games: int, depth: int, mix: float,
                      eps: float, children: bool = False,
-                     mixed: bool = False, child_depth: int | None = None
-                     ) -> tuple[list, list]:
+                     mixed: bool = False, child_depth: int | None = None,
+                     layout: tuple[str, ...] = ("encode",)) -> tuple[list, list]:
     """Positions (encoded) and targets from ``games`` noisy greedy self-play games.
 
     With ``children`` every child of a visited position is learned too (with its
@@ -148,6 +180,7 @@ def _self_play_chunk(game_id: str, seed: int, games: int, depth: int, mix: float
     from brains.heuristics import get_heuristic
 
     heuristic = get_heuristic(game_id)
+    row_of = input_builder(game_id, layout)
     rng = random.Random(seed)
     xs: list = []
     ys: list = []
@@ -200,7 +233,7 @@ def _self_play_chunk(game_id: str, seed: int, games: int, depth: int, mix: float
                 target = value
             else:
                 target = mix * outcome.value_for(pos.to_move) + (1.0 - mix) * value
-            xs.append(pos.encode())
+            xs.append(row_of(pos))
             ys.append(target)
     return (np.asarray(xs, dtype=np.float32).reshape(len(xs), -1) if xs else [],
             np.asarray(ys, dtype=np.float64))
@@ -238,7 +271,8 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
     started = time.monotonic()
     sizes = [min(CHUNK, games - i) for i in range(0, max(games, 1), CHUNK)]
     args = [(game_id, _seed(seed, game_id, i), n, cfg["depth"], cfg["mix"], cfg["eps"],
-             bool(cfg.get("children")), bool(cfg.get("mixed")), cfg.get("child_depth"))
+             bool(cfg.get("children")), bool(cfg.get("mixed")), cfg.get("child_depth"),
+             tuple(cfg.get("inputs", ("encode",))))
             for i, n in enumerate(sizes)]
     chunks: list = []
     if jobs > 1:
@@ -258,20 +292,26 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
     y = np.concatenate([c[1] for c in chunks])
     play_seconds = time.monotonic() - started
 
+    layout = tuple(cfg.get("inputs", ("encode",)))
+    residual = float(cfg.get("residual", 0.0))
+    if residual and layout[-1] != "heuristic":
+        raise ValueError("mlp: a residual model needs the heuristic as its last input")
+    base = residual * X[:, -1] if residual else 0.0
     phases = ("placing", "moving") if cfg.get("phases") else ("all",)
     rows = phase_of_rows(X, phases)
     nets: dict[str, list] = {}
     losses: dict[str, float] = {}
     for p, phase in enumerate(phases):
         Xp, yp = X[rows == p], y[rows == p]
+        bp = base[rows == p] if residual else 0.0
         members = []
         for k in range(cfg["nets"]):
             rs = _seed(seed, game_id, phase, k) % (2**31)
             if cfg["nets"] > 1:  # ensemble members see bootstrap samples
                 pick = np.random.default_rng(rs).integers(0, len(Xp), len(Xp))
-                Xk, yk = Xp[pick], yp[pick]
+                Xk, yk = Xp[pick], (yp - bp)[pick]
             else:
-                Xk, yk = Xp, yp
+                Xk, yk = Xp, yp - bp
             net = MLPRegressor(hidden_layer_sizes=tuple(cfg["hidden"]), activation="relu",
                                alpha=1e-4, batch_size=min(256, len(Xk)), learning_rate_init=1e-3,
                                max_iter=cfg["iters"], random_state=rs, shuffle=True,
@@ -283,11 +323,14 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
                 net.fit(Xk, yk)
             members.append(net)
         nets[phase] = members
-        pred = np.mean([forward(_weights(n), Xp) for n in members], axis=0)
+        pred = np.mean([forward(_weights(n), Xp) for n in members], axis=0) + bp
         losses[phase] = round(float(np.mean((pred - yp) ** 2)), 5)
     state_cls = type(get_game(game_id).initial())
     model = {"kind": KIND, "game": game_id, "encoding_version": state_cls.ENCODING_VERSION,
              "inputs": int(X.shape[1]), "phases": list(phases), "nets": nets}
+    if layout != ("encode",):  # older models (encode() only) keep their exact bytes
+        model["layout"] = list(layout)
+        model["residual"] = residual
     meta = {"data": int(len(X)), "encoding_version": state_cls.ENCODING_VERSION,
             "target": f"{cfg['mix']} * outcome + {1 - cfg['mix']} * alphabeta depth "
                       f"{cfg['depth']} on the default heuristic",
@@ -295,6 +338,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
             "self_play_eps": cfg["eps"], "children": bool(cfg.get("children")),
             "mixed_policy": bool(cfg.get("mixed")),
             "child_depth": cfg.get("child_depth", max(cfg["depth"] - 1, 0)),
+            "inputs": list(layout), "residual": residual,
             "mse": losses,
             "self_play_seconds": round(play_seconds, 1),
             "fit_seconds": round(time.monotonic() - started - play_seconds, 1)}
@@ -333,12 +377,17 @@ class Network:
         self.inputs = int(model["inputs"])
         self.phases = tuple(model["phases"])
         self.encoding_version = model.get("encoding_version")
+        self.layout = tuple(model.get("layout", ("encode",)))
+        self.residual = float(model.get("residual", 0.0))
+        self.row = input_builder(self.game, self.layout) if self.game else (
+            lambda state: state.encode())
+        """state -> the input row this model was trained on."""
         self.layers = [[[(np.asarray(W, dtype=np.float64), np.asarray(b, dtype=np.float64))
                          for W, b in _weights(net)] for net in model["nets"][phase]]
                        for phase in self.phases]
 
     def values(self, X: Any) -> Any:
-        """Values in [-1, 1] for the side to move of each encoded row."""
+        """Values in [-1, 1] for the side to move of each input row (see :attr:`row`)."""
         import numpy as np
 
         X = np.asarray(X, dtype=np.float64)
@@ -349,6 +398,8 @@ class Network:
                                    f"the position encodes to {X.shape[1]} (other game options?)")
         if len(self.phases) == 1:
             out = self._ensemble(0, X)
+            if self.residual:
+                out = out + self.residual * X[:, -1]
         else:
             rows = phase_of_rows(X, self.phases)
             out = np.empty(len(X))
@@ -356,6 +407,8 @@ class Network:
                 mask = rows == p
                 if mask.any():
                     out[mask] = self._ensemble(p, X[mask])
+            if self.residual:
+                out += self.residual * X[:, -1]
         return np.clip(out, -1.0, 1.0)
 
     def _ensemble(self, phase: int, X: Any) -> Any:
@@ -367,7 +420,7 @@ class Network:
 
     def value(self, state: State) -> float:
         """The value of one position for its side to move."""
-        return float(self.values(state.encode())[0])
+        return float(self.values(self.row(state))[0])
 
 
 _CACHE: dict[tuple[str, str], Network] = {}
@@ -433,7 +486,7 @@ class MLPBrain(Brain):
                 scores[move] = float(outcome.value_for(state.to_move))
             else:
                 pending.append((move, child.to_move != state.to_move))
-                rows.append(child.encode())
+                rows.append(self.net.row(child))
         if rows:
             values = self.net.values(np.stack(rows))
             for (move, flip), v in zip(pending, values):

@@ -140,3 +140,45 @@ def test_shipped_model_loads_and_plays(game):
     assert brain.net.encoding_version == entry["encoding_version"]
     for state in random_positions(game, 6, seed=4):
         assert brain.choose(state) in state.legal_moves()
+
+
+FEATURED = {"inputs": ("encode", "features", "heuristic"), "residual": mlp.SCALE}
+
+
+@pytest.mark.parametrize("game", ["reversi", "morris", "checkers"])
+def test_featured_residual_model_adds_the_heuristic(game):
+    from brains.heuristics import get_heuristic
+    from brains.learned.linear import feature_function
+
+    model, meta = tiny_model(game, phases=game == "morris", **FEATURED)
+    assert model["layout"] == list(FEATURED["inputs"]) and model["residual"] == mlp.SCALE
+    width = len(get_game(game).initial().encode().ravel())
+    assert model["inputs"] == width + len(feature_function(game)(get_game(game).initial())) + 1
+    net = mlp.Network(model)
+    states = random_positions(game, 30, seed=2)
+    X = np.stack([net.row(s) for s in states])
+    h = get_heuristic(game)
+    np.testing.assert_allclose(X[:, -1], [max(-1.0, min(1.0, h(s))) for s in states])
+    np.testing.assert_allclose(X[:, :width], [s.encode().ravel() for s in states])
+    rows = mlp.phase_of_rows(X, net.phases)
+    expected = np.empty(len(X))
+    for p, phase in enumerate(net.phases):
+        mask = rows == p
+        if mask.any():
+            expected[mask] = np.mean([m.predict(X[mask]) for m in model["nets"][phase]], axis=0)
+    expected = np.clip(expected + mlp.SCALE * X[:, -1], -1, 1)
+    np.testing.assert_allclose(net.values(X), expected, atol=1e-6)
+    assert net.value(states[3]) == pytest.approx(expected[3])
+
+
+def test_featured_model_brain_plays_from_a_file(tmp_path):
+    model, meta = tiny_model("checkers", **FEATURED)
+    path = store.save_model(model, "checkers", mlp.KIND, models_dir=tmp_path, **meta)
+    brain = make_brain(f"mlp,model={path}", "checkers", seed=1)
+    for state in random_positions("checkers", 8, seed=5):
+        assert brain.choose(state) in state.legal_moves()
+
+
+def test_residual_needs_the_heuristic_last():
+    with pytest.raises(ValueError, match="heuristic as its last input"):
+        tiny_model("reversi", inputs=("encode", "features"), residual=0.5)
