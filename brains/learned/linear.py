@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import importlib
 import random
-from pathlib import Path
 from typing import Any, Callable, ClassVar, Iterator
 
 from brains.learned import store
@@ -226,33 +225,15 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
 
 # --------------------------------------------------------------------------- the brain
 
-_CACHE: dict[tuple[str, str], Any] = {}
-
-
 def load(game_id: str, path: str | None = None) -> dict[str, Any]:
-    """The verified model for ``game_id`` (the shipped one, or the file at ``path``,
-    which must be listed in the manifest beside it); cached per path and hash."""
-    if path is None:
-        folder = store.MODELS_DIR
-        file = folder / store.model_filename(game_id, KIND)
-    else:
-        file = Path(path)
-        folder = file.parent
-        if file.name != store.model_filename(game_id, KIND):
-            raise store.ModelError(f"{file}: a {KIND} model for {game_id} must be named "
-                                   f"{store.model_filename(game_id, KIND)}")
-    entry = store.verify(file, folder)
-    key = (str(file.resolve()), entry["sha256"])
-    model = _CACHE.get(key)
-    if model is None:
-        model = store.load_model(game_id, KIND, models_dir=folder)
-        if not (isinstance(model, dict) and model.get("kind") == KIND
-                and model.get("game") == game_id and "weights" in model):
-            raise store.ModelError(f"{file}: not a {KIND} model for {game_id}")
-        if list(model.get("features", [])) != list(feature_names(game_id)):
-            raise store.ModelError(f"{file}: trained on other features than "
-                                   f"brains.heuristics.{game_id} has now; retrain it")
-        _CACHE[key] = model
+    """The verified model for ``game_id`` (see :func:`brains.learned.store.load`); a
+    ModelError if it was trained on other features than the game's heuristics have now."""
+    model, _entry = store.load(game_id, KIND, path)
+    if "weights" not in model:
+        raise store.ModelError(f"{path or game_id}: not a {KIND} model for {game_id}")
+    if list(model.get("features", [])) != list(feature_names(game_id)):
+        raise store.ModelError(f"{path or game_id}: trained on other features than "
+                               f"brains.heuristics.{game_id} has now; retrain it")
     return model
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, ClassVar, Iterator
 
-from brains.learned import tabular
+from brains.learned import store, tabular
 from brains.protocol import Brain, Budget, Thought
 from engine.protocol import State
 
@@ -245,7 +245,7 @@ class QLearnBrain(Brain):
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
         super().__init__(game, seed=seed, spec=spec, **options)
-        model, self.entry = tabular.load(game, KIND, options.get("model"))
+        model, self.entry = store.load(game, KIND, options.get("model"))
         self.q = _playable(model)
         self.decided: dict[str, int] = {}
 

@@ -137,6 +137,28 @@ def load_model(game: str, kind: str, models_dir: Path | None = None) -> Any:
     return joblib.load(path)
 
 
+_LOADED: dict[tuple[str, str], Any] = {}
+
+
+def load(game: str, kind: str, option: str | None = None) -> tuple[Any, dict[str, Any]]:
+    """(model, manifest entry) for a brain: the shipped model, or the file named by its
+    ``model`` option, which must be called ``<game>-<kind>.joblib`` and be listed in the
+    ``manifest.json`` of its own folder. Cached per process by path and sha256; a model
+    that is not a ``kind`` dict for ``game`` is a ModelError."""
+    expected = model_filename(game, kind)
+    path = Path(option).expanduser() if option else MODELS_DIR / expected
+    if path.name != expected:
+        raise ModelError(f"{path}: a {kind} model for {game} must be named {expected}")
+    entry = verify(path, path.parent)
+    key = (str(path.resolve()), entry["sha256"])
+    if key not in _LOADED:
+        model = load_model(game, kind, models_dir=path.parent)
+        if not isinstance(model, dict) or model.get("kind") != kind or model.get("game") != game:
+            raise ModelError(f"{path}: not a {kind} model for {game}")
+        _LOADED[key] = model
+    return _LOADED[key], entry
+
+
 def save_model(model: Any, game: str, kind: str, models_dir: Path | None = None,
                **meta: Any) -> Path:
     """Dump ``model`` and record it in the manifest (hash, versions, ``meta``); atomic."""

@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, ClassVar, Iterator
 
-from brains.learned import tabular
+from brains.learned import store, tabular
 from brains.protocol import Brain, Budget, Thought
 from engine.protocol import State
 
@@ -299,7 +299,7 @@ class TableBrain(Brain):
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
         super().__init__(game, seed=seed, spec=spec, **options)
-        model, self.entry = tabular.load(game, KIND, options.get("model"))
+        model, self.entry = store.load(game, KIND, options.get("model"))
         self.values, self.priors = _playable(model)
         self.known = 0
         self.candidates = 0

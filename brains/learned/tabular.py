@@ -1,8 +1,6 @@
 """Shared pieces of the tabular learners (``table`` and ``qlearn``).
 
-- Loading: :func:`load` returns a verified model (the shipped one, or the file named by
-  a brain's ``model`` option, which must be listed in the manifest beside it), cached
-  per process by path and sha256. Only :mod:`brains.learned.store` calls ``joblib.load``.
+- Loading is :func:`brains.learned.store.load` (verified, cached).
 - Packing: tables are trained as Python dicts keyed by ints and shipped as sorted numpy
   arrays (:func:`pack` / :func:`unpack`), which pickle small and survive refactors.
 - Parallel self-play: :func:`run_chunks` runs a list of seeded chunks, in worker
@@ -14,42 +12,10 @@
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 from typing import Any, Callable, Sequence
-
-from brains.learned import store
 
 CHUNK_GAMES = 1000
 """Games per self-play chunk (fixed, so the chunking does not depend on ``jobs``)."""
-
-_CACHE: dict[tuple[str, str], Any] = {}
-
-
-def model_path(game: str, kind: str, option: str | None) -> Path:
-    """The file a brain loads: the ``model`` option, else the shipped one."""
-    if option:
-        return Path(option).expanduser()
-    return store.MODELS_DIR / store.model_filename(game, kind)
-
-
-def load(game: str, kind: str, option: str | None = None) -> tuple[Any, dict[str, Any]]:
-    """(model, manifest entry) for ``game``/``kind``; ModelError if it cannot be used.
-
-    A ``model`` option names a file that must be called ``<game>-<kind>.joblib`` and be
-    listed in the ``manifest.json`` of its own folder.
-    """
-    path = model_path(game, kind, option)
-    expected = store.model_filename(game, kind)
-    if path.name != expected:
-        raise store.ModelError(f"{path}: a {kind} model for {game} must be named {expected}")
-    entry = store.verify(path, path.parent)
-    cache_key = (str(path.resolve()), entry["sha256"])
-    if cache_key not in _CACHE:
-        model = store.load_model(game, kind, models_dir=path.parent)
-        if not isinstance(model, dict) or model.get("kind") != kind or model.get("game") != game:
-            raise store.ModelError(f"{path}: not a {kind} model for {game}")
-        _CACHE[cache_key] = model
-    return _CACHE[cache_key], entry
 
 
 def pack(table: dict[int, Any], columns: int = 1, dtype: str = "float32") -> dict[str, Any]:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from brains.learned import qlearn, tabular
+from brains.learned import qlearn, store
 from brains.learned.store import ModelError, save_model, sha256_of
 from brains.registry import make_brain
 from engine.registry import new_game
@@ -96,7 +96,7 @@ def test_modified_model_is_refused(ttt_model, tmp_path):
 def test_wrong_kind_in_a_listed_file_is_refused(tmp_path):
     save_model({"kind": "table", "game": "tictactoe"}, "tictactoe", "qlearn", tmp_path)
     with pytest.raises(ModelError, match="not a qlearn model"):
-        tabular.load("tictactoe", "qlearn", str(tmp_path / "tictactoe-qlearn.joblib"))
+        store.load("tictactoe", "qlearn", str(tmp_path / "tictactoe-qlearn.joblib"))
 
 
 @pytest.mark.parametrize("game", qlearn.GAMES)
