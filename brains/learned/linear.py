@@ -20,7 +20,7 @@ import importlib
 import random
 from typing import Any, Callable, ClassVar, Iterator
 
-from brains.learned import store
+from brains.learned import store, tabular
 from brains.protocol import Brain, Budget, Thought
 from engine.protocol import State
 
@@ -182,11 +182,6 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
     names = feature_names(game_id)
     weights = [0.0] * (len(names) + 1)
     against_random = games - int(round(games * self_play))
-    parallel = None
-    if jobs > 1:
-        from joblib import Parallel
-
-        parallel = Parallel(n_jobs=jobs, backend="loky")
     done = positions = 0
     wins = [0, 0, 0]  # learner wins, draws, losses in the games against random
     while done < games:
@@ -198,13 +193,8 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
             count = min(CHUNK, done + size - start, phase_end - start)
             units.append((start, count, start >= against_random))
             start += count
-        if parallel is not None and len(units) > 1:
-            from joblib import delayed
-
-            results = parallel(delayed(_play_chunk)(game_id, list(weights), seed, s, c, sp)
-                               for s, c, sp in units)
-        else:
-            results = [_play_chunk(game_id, weights, seed, s, c, sp) for s, c, sp in units]
+        results = tabular.run_chunks(
+            _play_chunk, [(game_id, weights, seed, s, c, sp) for s, c, sp in units], jobs)
         for (s, _c, sp), chunk in zip(units, results):
             for k, game in enumerate(chunk):
                 positions += _update(weights, game, rate, lam)
