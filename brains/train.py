@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import time
 from pathlib import Path
@@ -75,6 +76,35 @@ def check_request(game: str, kind: str) -> tuple[str, ModuleType]:
     return game_id, module
 
 
+def training_games(module: ModuleType, game_id: str, games: int | None = None) -> int:
+    """``games``, else the kind's default for ``game_id``; TrainError if neither is usable."""
+    if games is None:
+        games = getattr(module, "DEFAULTS", {}).get(game_id, {}).get("games")
+        if games is None:
+            raise TrainError(f"{module.KIND} has no default number of games for {game_id}; "
+                             "give --games")
+    if games < 1:
+        raise TrainError("--games must be at least 1")
+    return games
+
+
+def models_folder(out: Path | str | None) -> Path:
+    """The folder models are written to (default: the shipped one), created if need be;
+    TrainError if it cannot hold them, so a bad ``--out`` fails before any training."""
+    from brains.learned import store
+
+    folder = Path(out).expanduser() if out is not None else store.MODELS_DIR
+    if folder.exists() and not folder.is_dir():
+        raise TrainError(f"{folder}: cannot be a models folder: it is a file")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise TrainError(f"{folder}: cannot be a models folder: {exc.strerror or exc}") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise TrainError(f"{folder}: cannot be a models folder: not writable")
+    return folder
+
+
 def train_command(game: str, kind: str, games: int, seed: int, jobs: int = 1,
                   out: Path | str | None = None) -> str:
     """The ``parlor train`` command line that reproduces a model."""
@@ -122,16 +152,11 @@ def train_and_save(game: str, kind: str, *, games: int | None = None, seed: int 
     game_id, module = check_request(game, kind)
     kind = module.KIND
     args = dict(getattr(module, "DEFAULTS", {}).get(game_id, {}))
-    if games is not None:
-        args["games"] = games
-    if "games" not in args:
-        raise TrainError(f"{kind} has no default number of games for {game_id}; give --games")
-    if args["games"] < 1:
-        raise TrainError("--games must be at least 1")
+    args["games"] = training_games(module, game_id, games)
     if jobs < 1:
         raise TrainError("--jobs must be at least 1")
     args.update(seed=seed, jobs=jobs)
-    models_dir = Path(out) if out is not None else store.MODELS_DIR
+    models_dir = models_folder(out)
     if command is None:
         command = train_command(game_id, kind, args["games"], seed, jobs,
                                 None if out is None else out)
@@ -164,6 +189,9 @@ def train_all(out: Path | str | None = None, jobs: int = 1, evaluate: bool = Tru
               stream: Any = None) -> list[dict[str, Any]]:
     """Retrain every model in :data:`MODELS` in turn; missing kinds are skipped."""
     stream = stream if stream is not None else sys.stdout
+    if jobs < 1:
+        raise TrainError("--jobs must be at least 1")
+    models_folder(out)
     rows = []
     for game, kind, args in MODELS:
         try:

@@ -63,3 +63,36 @@ def test_kind_that_does_not_apply_exits_2(capsys, tmp_path, monkeypatch):
     status, _, err = run_cli(capsys, "train", "reversi", "linear", "--out", str(tmp_path))
     assert status == 2 and "does not apply to reversi" in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("train", "--all", "--games", "3"), "drop --games and --seed"),
+    (("train", "--all", "--seed", "3"), "drop --games and --seed"),
+    (("train", "--all", "--jobs", "0"), "--jobs must be at least 1"),
+])
+def test_bad_all_arguments_exit_2_with_one_line(capsys, tmp_path, argv, message):
+    status, out, err = run_cli(capsys, *argv, "--no-eval", "--out", str(tmp_path))
+    assert status == 2 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("all_models", [False, True])
+def test_bad_out_folder_fails_before_training_with_one_line(capsys, tmp_path, monkeypatch,
+                                                           all_models):
+    import brains.learned.linear as linear
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("trained although --out is unusable")
+
+    monkeypatch.setattr(linear, "train", no_training)
+    if all_models:
+        monkeypatch.setattr("brains.train.train_and_save", no_training)
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("")
+    argv = ("--all",) if all_models else ("tictactoe", "linear")
+    status, out, err = run_cli(capsys, "train", *argv, "--no-eval",
+                               "--out", str(not_a_folder / "models"))
+    assert status == 2 and out == ""
+    assert f"{not_a_folder / 'models'}: cannot be a models folder" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

@@ -13,7 +13,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("kind", nargs="?", help="learned kind: table, qlearn, linear or mlp")
     parser.add_argument("-n", "--games", type=int, default=None,
                         help="training games (default: the kind's default for the game)")
-    parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    parser.add_argument("--seed", type=int, default=None, help="master seed (default 0)")
     parser.add_argument("-j", "--jobs", type=int, default=1,
                         help="worker processes for self-play and the strength matches "
                              "(the model does not depend on it; default 1)")
@@ -28,53 +28,51 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from brains.learned.store import ModelError
-    from brains.train import (TrainError, check_request, strength_text, train_all,
-                              train_and_save, train_command)
-    from tui.commands.match import ProgressReporter
-
-    if args.all:
-        if args.game or args.kind:
-            print("parlor train: give either GAME KIND or --all", file=sys.stderr)
-            return 2
-        start = time.perf_counter()
-        try:
-            rows = train_all(args.out, jobs=max(1, args.jobs), evaluate=not args.no_eval,
-                             stream=sys.stderr if args.json else sys.stdout)
-        except (ValueError, ImportError) as exc:
-            print(f"parlor train: {exc}", file=sys.stderr)
-            return 1
-        took = time.perf_counter() - start
-        if args.json:
-            print(json.dumps({"models": rows, "seconds": round(took, 2)}))
-        else:
-            print(f"all models trained in {took:.1f} s")
-        return 0
-    if not args.game or not args.kind:
-        print("parlor train: give GAME and KIND (e.g. `parlor train tictactoe linear`) "
-              "or --all", file=sys.stderr)
-        return 2
-    if args.games is not None and args.games < 1:
-        print("parlor train: --games must be at least 1", file=sys.stderr)
-        return 2
-    if args.jobs < 1:
-        print("parlor train: --jobs must be at least 1", file=sys.stderr)
-        return 2
     try:
-        game, module = check_request(args.game, args.kind)
-        kind = module.KIND
-        total = args.games or module.DEFAULTS.get(game, {}).get("games", 0)
-        command = train_command(game, kind, total, args.seed, args.jobs, args.out)
-        with ProgressReporter(f"training {game} {kind}", total) as progress:
-            path, entry = train_and_save(game, kind, games=args.games, seed=args.seed,
-                                         jobs=args.jobs, out=args.out, progress=progress,
-                                         command=command, evaluate=not args.no_eval)
-    except (TrainError, ModelError, ValueError, ImportError) as exc:
+        return _train_all(args) if args.all else _train_one(args)
+    except (ValueError, ImportError) as exc:  # TrainError, ModelError, unknown game
         print(f"parlor train: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"parlor train: cannot write the model: {exc.strerror or exc}", file=sys.stderr)
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"parlor train: cannot write the model:{where} {exc.strerror or exc}",
+              file=sys.stderr)
         return 1
+
+
+def _train_all(args: argparse.Namespace) -> int:
+    from brains.train import TrainError, train_all
+
+    if args.game or args.kind:
+        raise TrainError("give either GAME KIND or --all")
+    if args.games is not None or args.seed is not None:
+        raise TrainError("--all trains each model with its own games and seed; "
+                         "drop --games and --seed")
+    start = time.perf_counter()
+    rows = train_all(args.out, jobs=args.jobs, evaluate=not args.no_eval,
+                     stream=sys.stderr if args.json else sys.stdout)
+    took = time.perf_counter() - start
+    if args.json:
+        print(json.dumps({"models": rows, "seconds": round(took, 2)}))
+    else:
+        print(f"all models trained in {took:.1f} s")
+    return 0
+
+
+def _train_one(args: argparse.Namespace) -> int:
+    from brains.train import (TrainError, check_request, strength_text, train_and_save,
+                              training_games)
+    from tui.commands.match import ProgressReporter
+
+    if not args.game or not args.kind:
+        raise TrainError("give GAME and KIND (e.g. `parlor train tictactoe linear`) or --all")
+    game, module = check_request(args.game, args.kind)
+    total = training_games(module, game, args.games)
+    seed = 0 if args.seed is None else args.seed
+    with ProgressReporter(f"training {game} {module.KIND}", total) as progress:
+        path, entry = train_and_save(game, module.KIND, games=total, seed=seed,
+                                     jobs=args.jobs, out=args.out, progress=progress,
+                                     evaluate=not args.no_eval)
     if args.json:
         print(json.dumps({"path": str(path), **entry}))
         return 0
