@@ -23,7 +23,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
 models: $(STAMP)
-	@start=$$(date +%s); $(BIN)/python -m brains.train --all --jobs $(or $(JOBS),1); rc=$$?; \
+	@start=$$(date +%s); $(BIN)/parlor train --all --jobs $(or $(JOBS),1); rc=$$?; \
 	echo "make models: $$(( $$(date +%s) - start )) s"; exit $$rc
 
 clean:

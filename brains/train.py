@@ -6,13 +6,12 @@ Each learned kind is a module ``brains.learned.<kind>`` (see the contract in
 one of them, saves the model through the store (which hashes it into the manifest) and
 measures its strength with a short seeded match against ``random`` and ``greedy``.
 
-``python -m brains.train --all`` (``make models``) retrains every model in
-:data:`MODELS` in turn; kinds whose module is missing are skipped with a note.
+``parlor train --all`` (``make models``) retrains every model in :data:`MODELS` in
+turn; kinds whose module is missing are skipped with a note.
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import os
 import sys
@@ -220,28 +219,3 @@ def strength_text(strength: dict[str, Any] | None) -> str:
     parts = [f"{key.replace('_', ' ')} {value['score']:.3f}"
              for key, value in strength.items() if key.startswith("vs_")]
     return ", ".join(parts) + f" ({strength.get('games')} games each)"
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m brains.train --all`` or ``python -m brains.train GAME KIND``."""
-    parser = argparse.ArgumentParser(prog="python -m brains.train",
-                                     description="Retrain Parlor's shipped models.")
-    parser.add_argument("--all", action="store_true", help="retrain every shipped model")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    parser.add_argument("--out", default=None, help="models folder (default: the shipped one)")
-    parser.add_argument("--no-eval", action="store_true", help="skip the strength matches")
-    args = parser.parse_args(argv)
-    if not args.all:
-        parser.error("nothing to do: give --all (or use `parlor train GAME KIND`)")
-    start = time.perf_counter()
-    try:
-        train_all(args.out, jobs=args.jobs, evaluate=not args.no_eval)
-    except ValueError as exc:
-        print(f"python -m brains.train: {exc}", file=sys.stderr)
-        return 1
-    print(f"all models trained in {time.perf_counter() - start:.1f} s")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
