@@ -46,6 +46,8 @@ CHUNK = 16
 ROUND = 64
 """Games played with the same weights before the updates are applied (in unit order)."""
 WIN = 1.0
+FINAL = 1e6
+"""A finished game's value for the mover is this times its result, above any estimate."""
 
 
 def feature_function(game_id: str) -> Callable[[State], Any]:
@@ -78,7 +80,7 @@ def _move_values(state: State, weights: list[float], features: Callable[[State],
         child = state.play(move)
         outcome = child.outcome()
         if outcome is not None:
-            value = 1e6 * outcome.value_for(mover)
+            value = FINAL * outcome.value_for(mover)
         else:
             value = _value(weights, features(child))
             if child.to_move != mover:
@@ -227,6 +229,13 @@ def load(game_id: str, path: str | None = None) -> dict[str, Any]:
     return model
 
 
+def _score(value: float) -> float:
+    """A move's value as a score: exactly -1 / 0 / 1 for a finished game, else within
+    [-0.99, 0.99] (an estimate never claims a certain result)."""
+    limit = 1.0 if abs(value) >= FINAL else 0.99
+    return max(-limit, min(limit, value))
+
+
 class LinearBrain(Brain):
     """Report 003's learned linear evaluation over the game's features, one ply deep."""
 
@@ -242,11 +251,8 @@ class LinearBrain(Brain):
 
     def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
         """Each legal move's value for the mover in [-1, 1] (exact when the game ends)."""
-        out = {}
-        for value, move in _move_values(state, self.weights, self.features):
-            out[move] = max(-1.0, min(1.0, value)) if abs(value) >= 1e6 else \
-                max(-0.99, min(0.99, value))
-        return out
+        return {move: _score(value)
+                for value, move in _move_values(state, self.weights, self.features)}
 
     def think(self, state: State, budget: Budget) -> Iterator[Thought]:
         """One thought: the best move one ply ahead, ties broken from the seed."""
@@ -254,6 +260,5 @@ class LinearBrain(Brain):
         if not values:
             return
         move = _pick(values, self.rng)
-        best = max(v for v, _ in values)
-        score = max(-1.0, min(1.0, best)) if abs(best) >= 1e6 else max(-0.99, min(0.99, best))
+        score = _score(max(v for v, _ in values))
         yield Thought(move, score, 1, len(values), (move,), final=True)
