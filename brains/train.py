@@ -175,12 +175,7 @@ def train_and_save(game: str, kind: str, *, games: int | None = None, seed: int 
     if evaluate:
         strength = measure_strength(game_id, kind, path, games=eval_games, seed=seed,
                                     jobs=jobs)
-        record["strength"] = strength
-        before = store.read_manifest(models_dir)[path.name]["sha256"]
-        path = store.save_model(model, game_id, kind, models_dir=models_dir, **record)
-        entry = store.read_manifest(models_dir)[path.name]
-        if entry["sha256"] != before:  # joblib dumps are deterministic; be sure
-            raise RuntimeError(f"{path}: model changed while recording its strength")
+        return path, store.update_entry(path, strength=strength)
     return path, store.read_manifest(models_dir)[path.name]
 
 

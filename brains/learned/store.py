@@ -184,6 +184,15 @@ def save_model(model: Any, game: str, kind: str, models_dir: Path | None = None,
     return path
 
 
+def update_entry(path: Path, **fields: Any) -> dict[str, Any]:
+    """Add ``fields`` to the manifest entry of the (verified) model at ``path``; the entry."""
+    path = Path(path)
+    models = read_manifest(path.parent)
+    models[path.name] = {**verify(path), **fields}
+    _write_manifest(path.parent, models)
+    return models[path.name]
+
+
 def list_models(models_dir: Path = MODELS_DIR) -> dict[str, Any]:
     """The manifest's entries (without checking the files)."""
     return read_manifest(models_dir)

@@ -13,6 +13,7 @@ from brains.learned.store import (
     read_manifest,
     save_model,
     sha256_of,
+    update_entry,
 )
 
 
@@ -80,3 +81,14 @@ def test_model_for_another_encoding_version_is_refused(store):
     path.write_text(json.dumps(data))
     with pytest.raises(ModelError, match="encoding version 99 of tictactoe"):
         load_model("tictactoe", "linear", store)
+
+
+def test_update_entry_adds_fields_and_keeps_the_file(store):
+    path = store / "tictactoe-linear.joblib"
+    before = read_manifest(store)[path.name]
+    entry = update_entry(path, strength={"vs_random": 1.0})
+    assert entry == {**before, "strength": {"vs_random": 1.0}}
+    assert read_manifest(store)[path.name] == entry and entry["sha256"] == sha256_of(path)
+    path.write_bytes(path.read_bytes() + b"\0")
+    with pytest.raises(ModelError, match="sha256 mismatch"):
+        update_entry(path, strength=None)
