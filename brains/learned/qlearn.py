@@ -92,12 +92,12 @@ def _opponent_wins_at(state: State) -> set[Any]:
         opp = state.o if state.to_move == 0 else state.x  # type: ignore[attr-defined]
         return {c for c in state.legal_moves()
                 if any((opp | 1 << c) & m == m for m in LINE_MASKS)}
-    # Connect Four: pass the turn by swapping whose discs are whose.
-    flipped = type(state)()
-    flipped.cur = state.cur ^ state.mask  # type: ignore[attr-defined]
-    flipped.mask = state.mask  # type: ignore[attr-defined]
-    flipped._moves = None  # type: ignore[attr-defined]
-    return {c for c in state.legal_moves() if _wins(flipped, c)}
+    # Connect Four: the opponent's discs plus the one that would land in each column.
+    from engine.games.connect4 import bit, has_four
+
+    opp = state.discs(1 - state.to_move)  # type: ignore[attr-defined]
+    return {c for c in state.legal_moves()
+            if has_four(opp | bit(c, state.height(c)))}  # type: ignore[attr-defined]
 
 
 def fallback(state: State, moves: list[Any], rng: random.Random) -> tuple[Any, str]:
@@ -114,12 +114,16 @@ def fallback(state: State, moves: list[Any], rng: random.Random) -> tuple[Any, s
     return rng.choice([m for m in moves if rank[m] == best]), "centre"
 
 
+def q_values(state: State, q: dict[int, float]) -> dict[Any, float]:
+    """The table's Q of each legal move (0 where unseen)."""
+    base = _KEY[state.GAME](state) << _SHIFT[state.GAME]
+    return {m: q.get(base | m, 0.0) for m in state.legal_moves()}
+
+
 def choose(state: State, q: dict[int, float], rng: random.Random) -> tuple[Any, str, dict]:
     """(move, who decided: ``table`` or the fallback's reason, Q per legal move)."""
-    shift = _SHIFT[state.GAME]
-    base = _KEY[state.GAME](state) << shift
-    moves = state.legal_moves()
-    values = {m: q.get(base | m, 0.0) for m in moves}
+    values = q_values(state, q)
+    moves = list(values)
     if any(values.values()):
         best = max(values.values())
         top = [m for m in moves if values[m] == best]
@@ -127,7 +131,7 @@ def choose(state: State, q: dict[int, float], rng: random.Random) -> tuple[Any, 
             return top[0], "table", values
         move, _ = fallback(state, top, rng)
         return move, "table", values
-    move, reason = fallback(state, list(moves), rng)
+    move, reason = fallback(state, moves, rng)
     return move, reason, values
 
 
@@ -251,7 +255,7 @@ class QLearnBrain(Brain):
 
     def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
         """The table's Q value of each legal move (0 where unseen)."""
-        return choose(state, self.q, random.Random(0))[2]
+        return q_values(state, self.q)
 
     def think(self, state: State, budget: Budget) -> Iterator[Thought]:
         """One thought: the table's best move, else the fallback's."""
