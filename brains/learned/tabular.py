@@ -1,4 +1,5 @@
-"""Shared pieces of the tabular learners (``table`` and ``qlearn``).
+"""Shared pieces of the tabular learners (``table`` and ``qlearn``; ``linear`` trains
+through :func:`run_chunks` too).
 
 - Loading is :func:`brains.learned.store.load` (verified, cached).
 - Packing: tables are trained as Python dicts keyed by ints and shipped as sorted numpy
