@@ -31,8 +31,10 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, ClassVar, Iterator
 
+from brains.heuristics.morris import move_bonus
 from brains.learned import store, tabular
 from brains.protocol import Brain, Budget, Thought
+from engine.games.tictactoe import LINE_MASKS
 from engine.protocol import State
 
 KIND = "table"
@@ -77,8 +79,6 @@ def _ttt_phase(key: int) -> str:
 
 
 def _ttt_bonus(state: State, move: int) -> float:
-    from engine.games.tictactoe import LINE_MASKS
-
     own, opp = (state.o, state.x) if state.to_move else (state.x, state.o)  # type: ignore[attr-defined]
     bit = 1 << move
     wins = any((own | bit) & m == m for m in LINE_MASKS)
@@ -107,16 +107,10 @@ def _morris_phase(key: int) -> str:
     return "moving"
 
 
-def _morris_bonus(state: State, move: Any) -> float:
-    from brains.heuristics.morris import move_bonus
-
-    return float(move_bonus(state, move))
-
-
 _KEY: dict[str, Callable[[State], int]] = {"tictactoe": _ttt_key, "morris": _morris_key}
 _PHASE: dict[str, Callable[[int], str]] = {"tictactoe": _ttt_phase, "morris": _morris_phase}
 _BONUS: dict[str, Callable[[State, Any], float]] = {"tictactoe": _ttt_bonus,
-                                                    "morris": _morris_bonus}
+                                                    "morris": move_bonus}
 
 
 def _result_value(child: State, mover: int) -> float | None:
