@@ -43,13 +43,19 @@ DEFAULTS: dict[str, dict] = {
 }
 """Training arguments ``make models`` uses, per game."""
 
+SCALE = 0.9
+"""Network values are scaled like heuristic values (inside the proven-result range)."""
+FEATURED = ("encode", "features", "heuristic")
+"""Input layout of the engine's encode(), the game's heuristic features and its default
+heuristic's value (see :func:`input_builder`)."""
+
 CONFIG: dict[str, dict[str, Any]] = {
     "tictactoe": {"hidden": (128,), "nets": 1, "depth": 9, "mix": 0.3, "eps": 0.3, "iters": 200},
     "connect4": {"hidden": (128,), "nets": 3, "depth": 2, "mix": 0.2, "eps": 0.2, "iters": 120,
                  "children": True, "mixed": True},
     "reversi": {"hidden": (64,), "nets": 4, "depth": 1, "mix": 0.5, "eps": 0.15, "iters": 80},
-    "checkers": {"hidden": (128, 64), "nets": 1, "depth": 2, "mix": 0.2, "eps": 0.3, "iters": 60,
-                 "children": True},
+    "checkers": {"hidden": (128, 64), "nets": 1, "depth": 2, "mix": 0.0, "eps": 0.3, "iters": 60,
+                 "children": True, "inputs": FEATURED, "residual": SCALE},
     "morris": {"hidden": (64,), "nets": 1, "depth": 2, "mix": 0.2, "eps": 0.2, "iters": 120,
                "phases": True, "children": True, "mixed": True},
 }
@@ -70,8 +76,6 @@ CHUNK = 20
 """Self-play games per seeded chunk (fixed, so ``jobs`` never changes the data)."""
 MAX_PLIES = 400
 """Self-play games longer than this are cut off (and score their search value only)."""
-SCALE = 0.9
-"""Network values are scaled like heuristic values (inside the proven-result range)."""
 
 
 def input_builder(game_id: str, layout: tuple[str, ...] | list[str]) -> Callable[[State], Any]:
@@ -313,7 +317,8 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
             else:
                 Xk, yk = Xp, yp - bp
             net = MLPRegressor(hidden_layer_sizes=tuple(cfg["hidden"]), activation="relu",
-                               alpha=1e-4, batch_size=min(256, len(Xk)), learning_rate_init=1e-3,
+                               alpha=cfg.get("alpha", 1e-4), batch_size=min(256, len(Xk)),
+                               learning_rate_init=1e-3,
                                max_iter=cfg["iters"], random_state=rs, shuffle=True,
                                tol=1e-5, n_iter_no_change=10)
             with warnings.catch_warnings(), threadpool_limits(limits=1):
