@@ -183,3 +183,12 @@ def test_featured_model_brain_plays_from_a_file(tmp_path):
 def test_residual_needs_the_heuristic_last():
     with pytest.raises(ValueError, match="heuristic as its last input"):
         tiny_model("reversi", inputs=("encode", "features"), residual=0.5)
+
+
+def test_featured_model_same_bytes_whatever_jobs(tmp_path):
+    recipe = {"games": 22, "children": True, "depth": 1, **FEATURED}
+    a, _ = tiny_model("morris", seed=5, phases=True, **recipe)
+    b, _ = tiny_model("morris", seed=5, phases=True, jobs=2, **recipe)
+    hashes = [store.sha256_of(store.save_model(m, "morris", mlp.KIND, models_dir=tmp_path / n))
+              for n, m in (("a", a), ("b", b))]
+    assert hashes[0] == hashes[1]
