@@ -166,6 +166,9 @@ def exact_outcomes(state: State, stop: Callable[[], bool],
     """Exact outcomes (1 win, 0 draw, -1 loss for the side to move) of some legal moves,
     always including one that achieves the position's exact outcome.
 
+    A position in the opening book (:mod:`brains.c4book`) answers with its book move
+    alone, at once.
+
     The optional endgame hook of the search brains (``alphabeta``'s ``endgame`` option):
     Pons' solver in its weak (win/draw/loss) mode, its table kept in ``cache`` between
     the moves of a game. The position itself is solved first (one search); the moves are
@@ -173,8 +176,11 @@ def exact_outcomes(state: State, stop: Callable[[], bool],
     returned once one of them reaches the position's outcome: every move reported at
     that outcome keeps it. None when ``stop()`` turns true before that.
     """
-    from brains import c4solver
+    from brains import c4book, c4solver
 
+    hit = c4book.book().lookup(state.cur, state.mask)  # type: ignore[attr-defined]
+    if hit is not None:  # a solved opening position: its book move keeps the outcome
+        return {state.parse_move(str(hit[0] + 1)): hit[1]}
     if state.ply < EXACT_FROM_STONES:  # out of reach in a move's time: leave it all to search
         return None
     solver = cache.get("solver")
