@@ -51,8 +51,8 @@ heuristic's value (see :func:`input_builder`)."""
 
 CONFIG: dict[str, dict[str, Any]] = {
     "tictactoe": {"hidden": (128,), "nets": 1, "depth": 9, "mix": 0.3, "eps": 0.3, "iters": 200},
-    "connect4": {"hidden": (128,), "nets": 3, "depth": 2, "mix": 0.2, "eps": 0.2, "iters": 120,
-                 "children": True, "mixed": True},
+    "connect4": {"hidden": (128,), "nets": 1, "depth": 2, "mix": 0.0, "eps": 0.2, "iters": 120,
+                 "children": True, "mixed": True, "inputs": FEATURED, "residual": SCALE},
     "reversi": {"hidden": (128,), "nets": 1, "depth": 2, "mix": 0.0, "eps": 0.15, "iters": 80,
                 "children": True, "child_depth": 1, "inputs": FEATURED, "residual": SCALE},
     "checkers": {"hidden": (128, 64), "nets": 1, "depth": 2, "mix": 0.0, "eps": 0.3, "iters": 60,
@@ -75,7 +75,10 @@ Measured against ``greedy`` (100 games, seed 1): pure self-play data generalised
 to match positions (Connect Four 0.27-0.31); children plus mixed self-play lifted it to
 0.43, and an ensemble of three nets on bootstrap samples to 0.51; the outcome weight
 (0.5, 0.2, 0) and search targets for children as deep as for their parents changed
-little within the noise of 100 games.
+little within the noise of 100 games. The shipped Connect Four net uses the residual
+recipe below (one net, no outcome): 0.79 against ``greedy`` (100 games), 0.99 against
+``random``, and as alpha-beta's evaluation 0.45 against the heuristic at 0.3 s a move
+(20 games; the encode()-only ensemble scored 0.10).
 
 Reversi and checkers (and Morris, see its entry) use the heuristic features and value as
 inputs with a residual output, so the net starts from the hand-written evaluation and
