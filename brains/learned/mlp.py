@@ -446,26 +446,19 @@ class Network:
         return float(self.values(self.row(state))[0])
 
 
-_CACHE: dict[tuple[str, str], Network] = {}
+_CACHE: dict[int, Network] = {}
 
 
 def load_network(game_id: str, path: str | None = None) -> Network:
     """The verified network for ``game_id``: the shipped one, or the file at ``path``
-    (named ``<game>-mlp.joblib`` and listed in the manifest beside it); cached per
-    process by path and hash."""
-    models_dir = Path(path).expanduser().parent if path else store.MODELS_DIR
-    file = models_dir / store.model_filename(game_id, KIND)
-    if path and Path(path).expanduser().name != file.name:
-        raise store.ModelError(f"{path}: an mlp model file for {game_id} must be named "
-                               f"{file.name} (and listed in the manifest beside it)")
-    entry = store.verify(file, models_dir)
-    key = (str(file.resolve()), entry["sha256"])
-    net = _CACHE.get(key)
+    (named ``<game>-mlp.joblib`` and listed in the manifest beside it); loaded through
+    :func:`brains.learned.store.load` (hash check, per-process cache), and the Network
+    built once per loaded model."""
+    model, _entry = store.load(game_id, KIND, path)
+    net = _CACHE.get(id(model))  # the store keeps every loaded model, so ids stay unique
     if net is None:
-        net = Network(store.load_model(game_id, KIND, models_dir=models_dir), str(file))
-        if net.game not in (None, game_id):
-            raise store.ModelError(f"{file}: an mlp model for {net.game}, not {game_id}")
-        _CACHE[key] = net
+        file = Path(path).expanduser() if path else store.MODELS_DIR / store.model_filename(game_id, KIND)
+        net = _CACHE[id(model)] = Network(model, str(file))
     return net
 
 
