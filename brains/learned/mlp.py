@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from pathlib import Path
 from typing import Any, Callable, ClassVar, Iterator
 
 from brains.learned import store
@@ -446,20 +445,15 @@ class Network:
         return float(self.values(self.row(state))[0])
 
 
-_CACHE: dict[int, Network] = {}
+def _network(model: dict) -> Network:
+    return Network(model, store.model_filename(model.get("game", "?"), KIND))
 
 
 def load_network(game_id: str, path: str | None = None) -> Network:
     """The verified network for ``game_id``: the shipped one, or the file at ``path``
-    (named ``<game>-mlp.joblib`` and listed in the manifest beside it); loaded through
-    :func:`brains.learned.store.load` (hash check, per-process cache), and the Network
-    built once per loaded model."""
-    model, _entry = store.load(game_id, KIND, path)
-    net = _CACHE.get(id(model))  # the store keeps every loaded model, so ids stay unique
-    if net is None:
-        file = Path(path).expanduser() if path else store.MODELS_DIR / store.model_filename(game_id, KIND)
-        net = _CACHE[id(model)] = Network(model, str(file))
-    return net
+    (named ``<game>-mlp.joblib`` and listed in the manifest beside it); loaded and
+    cached by :func:`brains.learned.store.load`."""
+    return store.load(game_id, KIND, path, prepare=_network)[0]
 
 
 def heuristic(game_id: str, path: str | None = None) -> Callable[[State], float]:

@@ -235,10 +235,8 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
 
 
 def _playable(model: dict[str, Any]) -> dict[int, float]:
-    cached = model.get("_playable")
-    if cached is None:
-        cached = model["_playable"] = tabular.unpack(model["q"])
-    return cached
+    """The Q lookup dict of a loaded model (store.load caches it)."""
+    return tabular.unpack(model["q"])
 
 
 class QLearnBrain(Brain):
@@ -249,8 +247,7 @@ class QLearnBrain(Brain):
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
         super().__init__(game, seed=seed, spec=spec, **options)
-        model, self.entry = store.load(game, KIND, options.get("model"))
-        self.q = _playable(model)
+        self.q, self.entry = store.load(game, KIND, options.get("model"), prepare=_playable)
         self.decided: dict[str, int] = {}
 
     def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:

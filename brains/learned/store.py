@@ -16,6 +16,7 @@ import os
 import platform
 import tempfile
 import warnings
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -137,14 +138,17 @@ def load_model(game: str, kind: str, models_dir: Path | None = None) -> Any:
     return joblib.load(path)
 
 
-_LOADED: dict[tuple[str, str], Any] = {}
+_LOADED: dict[tuple[Any, ...], Any] = {}
 
 
-def load(game: str, kind: str, option: str | None = None) -> tuple[Any, dict[str, Any]]:
+def load(game: str, kind: str, option: str | None = None,
+         prepare: Callable[[Any], Any] | None = None) -> tuple[Any, dict[str, Any]]:
     """(model, manifest entry) for a brain: the shipped model, or the file named by its
     ``model`` option, which must be called ``<game>-<kind>.joblib`` and be listed in the
-    ``manifest.json`` of its own folder. Cached per process by path and sha256; a model
-    that is not a ``kind`` dict for ``game`` is a ModelError."""
+    ``manifest.json`` of its own folder. A model that is not a ``kind`` dict for ``game``
+    is a ModelError. With ``prepare``, the model comes back as ``prepare(model)`` (the
+    brain's playing form: unpacked tables, numpy weights). Both are cached per process
+    by path and sha256, so brains made one after another share one loaded copy."""
     expected = model_filename(game, kind)
     path = Path(option).expanduser() if option else MODELS_DIR / expected
     if path.name != expected:
@@ -156,7 +160,11 @@ def load(game: str, kind: str, option: str | None = None) -> tuple[Any, dict[str
         if not isinstance(model, dict) or model.get("kind") != kind or model.get("game") != game:
             raise ModelError(f"{path}: not a {kind} model for {game}")
         _LOADED[key] = model
-    return _LOADED[key], entry
+    if prepare is None:
+        return _LOADED[key], entry
+    if (*key, prepare) not in _LOADED:
+        _LOADED[(*key, prepare)] = prepare(_LOADED[key])
+    return _LOADED[(*key, prepare)], entry
 
 
 def save_model(model: Any, game: str, kind: str, models_dir: Path | None = None,

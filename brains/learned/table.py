@@ -274,15 +274,11 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
 
 
 def _playable(model: dict[str, Any]) -> tuple[dict[int, float], dict[str, float]]:
-    """The lookup dict and the phase priors of a loaded model (cached on the model)."""
-    cached = model.get("_playable")
-    if cached is None:
-        values: dict[int, float] = {}
-        for packed in model["tables"].values():
-            values.update(tabular.unpack(packed))
-        cached = (values, _priors(model["game"], values))
-        model["_playable"] = cached
-    return cached
+    """The lookup dict and the phase priors of a loaded model (store.load caches them)."""
+    values: dict[int, float] = {}
+    for packed in model["tables"].values():
+        values.update(tabular.unpack(packed))
+    return values, _priors(model["game"], values)
 
 
 class TableBrain(Brain):
@@ -293,8 +289,8 @@ class TableBrain(Brain):
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
         super().__init__(game, seed=seed, spec=spec, **options)
-        model, self.entry = store.load(game, KIND, options.get("model"))
-        self.values, self.priors = _playable(model)
+        (self.values, self.priors), self.entry = store.load(
+            game, KIND, options.get("model"), prepare=_playable)
         self.known = 0
         self.candidates = 0
 
