@@ -135,9 +135,11 @@ def _kind(mode: int) -> str:
     return "not a plain file"
 
 
-def decompress(data: bytes, limit: int = MAX_PICKLE_BYTES) -> bytes:
+def decompress(data: bytes, limit: int | None = None) -> bytes:
     """The pickle inside a joblib file's bytes (zlib, gzip, bz2, xz, lzma or none), at
-    most ``limit`` bytes of it; UnsafeModel for anything else."""
+    most ``limit`` (default :data:`MAX_PICKLE_BYTES`) bytes of it; UnsafeModel for
+    anything else."""
+    limit = MAX_PICKLE_BYTES if limit is None else limit
     if data[:1] == pickle.PROTO:
         return data
     for prefix, make in _DECOMPRESSORS:
@@ -203,4 +205,5 @@ def loads(data: bytes) -> Any:
     except RefusedGlobal as exc:
         raise UnsafeModel(str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - hostile bytes can make any library code raise
-        raise UnsafeModel(f"does not unpickle ({type(exc).__name__}: {shorten(exc)})") from None
+        detail = f"{type(exc).__name__}: {shorten(exc)}" if str(exc) else type(exc).__name__
+        raise UnsafeModel(f"does not unpickle ({detail})") from None
