@@ -345,3 +345,44 @@ def test_every_allowed_name_exists():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)  # numpy.core under numpy 2
             assert callable(getattr(importlib.import_module(module), name)), (module, name)
+
+
+# ------------------------------------------------------- every route to a global
+
+@pytest.mark.parametrize("pickled, name", [
+    (b"\x80\x02cbuiltins\neval\nX\x03\x00\x00\x001+1\x85R.", "builtins.eval"),
+    (b"\x80\x02cbuiltins\ngetattr\n.", "builtins.getattr"),
+    (b"\x80\x02cbuiltins\n__import__\n.", "builtins.__import__"),
+    (b"\x80\x02cfunctools\npartial\n.", "functools.partial"),
+    (b"\x80\x02csubprocess\nPopen\n.", "subprocess.Popen"),
+    (b"\x80\x04\x8c\x02os\x94\x8c\x06system\x94\x93.", "os.system"),  # STACK_GLOBAL
+    (b"\x80\x02(X\x04\x00\x00\x00trueios\nsystem\n.", "os.system"),  # INST
+    (b"\x80\x02(cos\nsystem\nX\x04\x00\x00\x00trueo.", "os.system"),  # OBJ
+    (b"\x80\x04\x8c\x05numpy\x94\x8c\x0ftesting.assert_\x94\x93.", "numpy.testing.assert_"),
+])
+def test_restricted_unpickler_refuses_every_other_name(pickled, name):
+    with pytest.raises(safeload.UnsafeModel, match=f"refusing to load {name}:"):
+        safeload.loads(pickled)
+
+
+def test_extension_codes_go_through_the_allowlist():
+    import copyreg
+
+    copyreg.add_extension("os", "system", 0x7FFF0000)
+    try:
+        with pytest.raises(safeload.UnsafeModel, match="refusing to load os.system"):
+            safeload.loads(b"\x80\x02\x84\x00\x00\xff\x7f.")  # EXT4
+    finally:
+        copyreg.remove_extension("os", "system", 0x7FFF0000)
+
+
+def test_setting_the_state_of_an_allowed_class_is_refused():
+    pickled = b"\x80\x02cnumpy\ndtype\n}X\x01\x00\x00\x00xK\x01sb."  # dtype class, BUILD
+    with pytest.raises(safeload.UnsafeModel, match="state of a class"):
+        safeload.loads(pickled)
+    assert not hasattr(np.dtype, "x")
+
+
+def test_persistent_ids_are_refused():
+    with pytest.raises(safeload.UnsafeModel, match="does not unpickle"):
+        safeload.loads(b"\x80\x02X\x01\x00\x00\x00xQ.")  # BINPERSID
