@@ -220,8 +220,10 @@ def load(game: str, kind: str, option: str | None = None,
     if (*key, prepare) not in _LOADED:
         try:
             _LOADED[(*key, prepare)] = prepare(_LOADED[key])
-        except ModelError:
-            raise
+        except ModelError as exc:
+            if str(exc).startswith(str(path)):
+                raise
+            raise ModelError(f"{path}: {exc}") from None
         except Exception as exc:  # noqa: BLE001 - a model that unpickles but has the wrong parts
             raise ModelError(f"{path}: not a usable {kind} model for {game} "
                              f"({type(exc).__name__}: {shorten(exc)})") from None

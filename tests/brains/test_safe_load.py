@@ -386,3 +386,36 @@ def test_setting_the_state_of_an_allowed_class_is_refused():
 def test_persistent_ids_are_refused():
     with pytest.raises(safeload.UnsafeModel, match="does not unpickle"):
         safeload.loads(b"\x80\x02X\x01\x00\x00\x00xQ.")  # BINPERSID
+
+
+# ------------------------------------------- models that unpickle but do not fit
+
+@pytest.mark.parametrize("weights", ["abc", 3, [1.0, "x"], [0.5]])
+def test_linear_model_with_unusable_weights_is_refused_at_load(tmp_path, weights):
+    from brains.learned import linear
+
+    model = {"kind": "linear", "game": GAME, "weights": weights,
+             "features": list(linear.feature_names(GAME))}
+    path = store.save_model(model, GAME, "linear", tmp_path)
+    with pytest.raises(ModelError) as info:
+        make_brain(f"linear,model={path}", GAME)
+    _one_line_error(info.value, str(path))
+
+
+def test_mlp_model_whose_layers_do_not_fit_is_refused_at_load(tmp_path):
+    model = store.load_model(GAME, KIND)
+    net = model["nets"][model["phases"][0]][0]
+    net.coefs_[1] = np.zeros((net.coefs_[1].shape[0] + 1, 1))  # one row too many
+    path = store.save_model(model, GAME, KIND, tmp_path)
+    with pytest.raises(ModelError) as info:
+        make_brain(f"mlp,model={path}", GAME)
+    _one_line_error(info.value, str(path), "not a usable mlp model", "ValueError")
+
+
+def test_mlp_model_with_a_long_unknown_input_part_is_quoted_short(tmp_path):
+    model = store.load_model(GAME, KIND)
+    model["layout"] = ["encode", "x" * 10_000]
+    path = store.save_model(model, GAME, KIND, tmp_path)
+    with pytest.raises(ModelError) as info:
+        make_brain(f"mlp,model={path}", GAME)
+    assert len(_one_line_error(info.value, str(path), "unknown input part")) < len(str(path)) + 150
