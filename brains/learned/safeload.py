@@ -8,7 +8,7 @@ does a plain unpickle:
   most a given size (a FIFO, a device such as ``/dev/zero``, a directory or a huge file
   is refused without blocking), so the bytes that are hashed are the bytes that are
   loaded;
-- :func:`loads` unpickles those bytes with :class:`RestrictedUnpickler`, joblib's own
+- :func:`loads` unpickles those bytes with :func:`restricted_unpickler`, joblib's own
   unpickler whose ``find_class`` resolves only the classes and functions in
   :data:`ALLOWED` (what a Parlor model is made of) and refuses every other name, so no
   other callable can be reached, whatever the file says.
@@ -20,6 +20,7 @@ the caller (:mod:`brains.learned.store`) adds the path.
 from __future__ import annotations
 
 import bz2
+import functools
 import importlib
 import io
 import lzma
@@ -157,6 +158,7 @@ def decompress(data: bytes, limit: int | None = None) -> bytes:
     raise UnsafeModel(f"not a joblib file (starts with {data[:8]!r})")
 
 
+@functools.cache
 def _unpickler_class() -> type:
     from joblib.numpy_pickle import NumpyUnpickler
 
@@ -185,14 +187,9 @@ def _unpickler_class() -> type:
     return Restricted
 
 
-_RESTRICTED: list[type] = []
-
-
-def RestrictedUnpickler(file: io.BufferedIOBase) -> pickle.Unpickler:  # noqa: N802
+def restricted_unpickler(file: io.BufferedIOBase) -> Any:
     """joblib's NumpyUnpickler over ``file`` that resolves only :data:`ALLOWED` names."""
-    if not _RESTRICTED:
-        _RESTRICTED.append(_unpickler_class())
-    return _RESTRICTED[0]("", file, ensure_native_byte_order=True)
+    return _unpickler_class()("", file, ensure_native_byte_order=True)
 
 
 def loads(data: bytes) -> Any:
@@ -201,7 +198,7 @@ def loads(data: bytes) -> Any:
     file that does not unpickle."""
     pickled = decompress(data)
     try:
-        return RestrictedUnpickler(io.BytesIO(pickled)).load()
+        return restricted_unpickler(io.BytesIO(pickled)).load()
     except RefusedGlobal as exc:
         raise UnsafeModel(str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - hostile bytes can make any library code raise

@@ -58,13 +58,20 @@ def sha256_of(path: Path) -> str:
     return hashlib.sha256(_read(Path(path), safeload.MAX_FILE_BYTES)).hexdigest()
 
 
+def _where(path: Path) -> str:
+    """``path`` for a one-line message: whole up to 160 characters, else its last 160 (a
+    path given as an option is as long, and holds what characters, its author likes)."""
+    text = str(path).replace("\n", "\\n").replace("\r", "\\r")
+    return text if len(text) <= 160 else "…" + text[-159:]
+
+
 def _read(path: Path, limit: int) -> bytes:
     """The bytes of the regular file at ``path``, read once; ModelError if it cannot be
     (FileNotFoundError passes through)."""
     try:
         return safeload.read_regular(path, limit)
     except safeload.UnsafeModel as exc:
-        raise ModelError(f"{path}: {exc}") from None
+        raise ModelError(f"{_where(path)}: {exc}") from None
 
 
 def library_versions() -> dict[str, str]:
@@ -92,15 +99,17 @@ def read_manifest(models_dir: Path = MODELS_DIR) -> dict[str, Any]:
     try:
         data = json.loads(text.decode("utf-8"))
     except UnicodeDecodeError:
-        raise ModelError(f"{path}: manifest does not parse: not UTF-8 text") from None
+        raise ModelError(f"{_where(path)}: manifest does not parse: not UTF-8") from None
     except RecursionError:
-        raise ModelError(f"{path}: manifest does not parse: nested too deeply") from None
+        raise ModelError(f"{_where(path)}: manifest does not parse: nested too deeply"
+                         ) from None
     except ValueError as exc:  # json.JSONDecodeError, and numbers too long to convert
-        raise ModelError(f"{path}: manifest does not parse: {shorten(exc)}") from None
+        raise ModelError(f"{_where(path)}: manifest does not parse: {shorten(exc)}"
+                         ) from None
     models = data.get("models") if isinstance(data, dict) else None
     if not isinstance(models, dict) or not all(
             isinstance(e, dict) and _is_sha256(e.get("sha256")) for e in models.values()):
-        raise ModelError(f"{path}: manifest has no valid 'models' table")
+        raise ModelError(f"{_where(path)}: manifest has no valid 'models' table")
     return models
 
 
@@ -132,17 +141,17 @@ def _read_verified(path: Path, models_dir: Path | None = None) -> tuple[dict[str
     models_dir = Path(models_dir) if models_dir is not None else path.parent
     entry = read_manifest(models_dir).get(path.name)
     if entry is None:
-        raise ModelError(f"{path}: not listed in {models_dir / MANIFEST}; refusing to load "
-                         "an unknown model file")
+        raise ModelError(f"{_where(path)}: not listed in {_where(models_dir / MANIFEST)}; "
+                         "refusing to load an unknown model file")
     try:
         data = _read(path, safeload.MAX_FILE_BYTES)
     except FileNotFoundError:
-        raise ModelError(f"{path}: model file is missing (expected sha256 {entry['sha256']}); "
-                         "run `make models` to rebuild it") from None
+        raise ModelError(f"{_where(path)}: model file is missing (expected sha256 "
+                         f"{entry['sha256']}); run `make models` to rebuild it") from None
     actual = hashlib.sha256(data).hexdigest()
     if actual != entry["sha256"]:
-        raise ModelError(f"{path}: sha256 mismatch: expected {entry['sha256']}, actual {actual}; "
-                         "the file was modified, refusing to load it")
+        raise ModelError(f"{_where(path)}: sha256 mismatch: expected {entry['sha256']}, "
+                         f"actual {actual}; the file was modified, refusing to load it")
     return entry, data
 
 
@@ -153,7 +162,7 @@ def _unpickle(path: Path, data: bytes) -> Any:
     try:
         return safeload.loads(data)
     except safeload.UnsafeModel as exc:
-        raise ModelError(f"{path}: {exc}") from None
+        raise ModelError(f"{_where(path)}: {exc}") from None
 
 
 def check_encoding(path: Path, game: str, entry: dict[str, Any]) -> None:
@@ -163,8 +172,9 @@ def check_encoding(path: Path, game: str, entry: dict[str, Any]) -> None:
     trained = entry.get("encoding_version")
     current = type(new_game(game)).ENCODING_VERSION
     if trained is not None and trained != current:
-        raise ModelError(f"{path}: trained on encoding version {shorten(trained, 20)} of "
-                         f"{game}, the engine now encodes version {current}; retrain it "
+        raise ModelError(f"{_where(path)}: trained on encoding version "
+                         f"{shorten(trained, 20)} of {game}, the engine now encodes "
+                         f"version {current}; retrain it "
                          f"(`{shorten(entry.get('command') or 'make models')}`)")
 
 
@@ -205,7 +215,8 @@ def load(game: str, kind: str, option: str | None = None,
     expected = model_filename(game, kind)
     path = Path(option).expanduser() if option else MODELS_DIR / expected
     if path.name != expected:
-        raise ModelError(f"{path}: a {kind} model for {game} must be named {expected}")
+        raise ModelError(f"{_where(path)}: a {kind} model for {game} must be named "
+                         f"{expected}")
     entry, data = _read_verified(path, path.parent)
     # The key names the bytes that were verified and unpickled, not what the path holds
     # by the time the entry is used.
@@ -213,7 +224,7 @@ def load(game: str, kind: str, option: str | None = None,
     if key not in _LOADED:
         model = _checked_load(path, game, entry, data)
         if not _usable(model, lambda m: m.get("kind") == kind and m.get("game") == game):
-            raise ModelError(f"{path}: not a {kind} model for {game}")
+            raise ModelError(f"{_where(path)}: not a {kind} model for {game}")
         _LOADED[key] = model
     if prepare is None:
         return _LOADED[key], entry
@@ -221,11 +232,11 @@ def load(game: str, kind: str, option: str | None = None,
         try:
             _LOADED[(*key, prepare)] = prepare(_LOADED[key])
         except ModelError as exc:
-            if str(exc).startswith(str(path)):
+            if str(exc).startswith(_where(path)):
                 raise
-            raise ModelError(f"{path}: {exc}") from None
+            raise ModelError(f"{_where(path)}: {exc}") from None
         except Exception as exc:  # noqa: BLE001 - a model that unpickles but has the wrong parts
-            raise ModelError(f"{path}: not a usable {kind} model for {game} "
+            raise ModelError(f"{_where(path)}: not a usable {kind} model for {game} "
                              f"({type(exc).__name__}: {shorten(exc)})") from None
     return _LOADED[(*key, prepare)], entry
 

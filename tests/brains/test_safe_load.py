@@ -419,3 +419,10 @@ def test_mlp_model_with_a_long_unknown_input_part_is_quoted_short(tmp_path):
     with pytest.raises(ModelError) as info:
         make_brain(f"mlp,model={path}", GAME)
     assert len(_one_line_error(info.value, str(path), "unknown input part")) < len(str(path)) + 150
+
+
+@pytest.mark.parametrize("folder", ["a" * 5000, "x\ny" * 100])
+def test_long_or_multiline_model_path_gives_one_short_line(folder):
+    with pytest.raises(ModelError) as info:
+        make_brain(f"linear,model=/{folder}/{GAME}-linear.joblib", GAME)
+    assert len(_one_line_error(info.value)) < 300
