@@ -221,9 +221,12 @@ def load(game_id: str, path: str | None = None) -> dict[str, Any]:
     """The verified model for ``game_id`` (see :func:`brains.learned.store.load`); a
     ModelError if it was trained on other features than the game's heuristics have now."""
     model, _entry = store.load(game_id, KIND, path)
-    if "weights" not in model:
-        raise store.ModelError(f"{path or game_id}: not a {KIND} model for {game_id}")
-    if list(model.get("features", [])) != list(feature_names(game_id)):
+    try:
+        trained_on = list(model.get("features", []))
+        weights = [float(w) for w in model["weights"]]
+    except (KeyError, TypeError, ValueError):
+        raise store.ModelError(f"{path or game_id}: not a {KIND} model for {game_id}") from None
+    if trained_on != list(feature_names(game_id)) or len(weights) != len(trained_on) + 1:
         raise store.ModelError(f"{path or game_id}: trained on other features than "
                                f"brains.heuristics.{game_id} has now; retrain it")
     return model

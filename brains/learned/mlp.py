@@ -119,7 +119,7 @@ def input_builder(game_id: str, layout: tuple[str, ...] | list[str]) -> Callable
             h = get_heuristic(game_id)
             parts.append(lambda state: np.array([max(-1.0, min(1.0, h(state)))]))
         else:
-            raise store.ModelError(f"mlp: unknown input part {name!r}")
+            raise store.ModelError(f"mlp: unknown input part {name!r:.60}")
 
     def row(state: State) -> Any:
         return np.concatenate([part(state) for part in parts])
@@ -446,7 +446,12 @@ class Network:
 
 
 def _network(model: dict) -> Network:
-    return Network(model, store.model_filename(model.get("game", "?"), KIND))
+    import numpy as np
+
+    network = Network(model, store.model_filename(model.get("game", "?"), KIND))
+    for phase in range(len(network.phases)):  # layers that do not fit fail here, not in play
+        network._ensemble(phase, np.zeros((1, network.inputs)))
+    return network
 
 
 def load_network(game_id: str, path: str | None = None) -> Network:
