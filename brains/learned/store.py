@@ -21,7 +21,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-MODELS_DIR = Path(__file__).resolve().parents[2] / "saved" / "models"
+from saved import MODELS_DIR  # the shipped models: package data of saved/
 """The shipped models (read-only at run time)."""
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = 1
