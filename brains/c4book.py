@@ -74,7 +74,8 @@ class Book:
                 col, value = int(column) - 1, int(outcome)
                 position = Position.from_moves("" if moves == "-" else moves)
             except ValueError as exc:
-                raise ValueError(f"book line {number}: {line[:60]!r}: {str(exc)[:80]}") from None
+                why = str(exc) if len(str(exc)) <= 60 else str(exc)[:57] + "..."
+                raise ValueError(f"book line {number}: {line[:60]!r}: {why}") from None
             if not (0 <= col < WIDTH and position.can_play(col) and value in (-1, 0, 1)):
                 raise ValueError(f"book line {number}: {line[:60]!r}: not a legal entry")
             book.add(position.current, position.mask, col, value)
