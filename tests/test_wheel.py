@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,8 @@ SOURCES = ("pyproject.toml", "README.md", "engine", "brains", "tui", "saved")
 """What the build needs from the tree (tests, docs and benchmarks are not shipped)."""
 DATA = {"saved/models": "*", "saved/games": "*.pgn", "brains/data": "connect4-book.txt"}
 """Shipped data folders and the files in each that the wheel must carry."""
+SETUPTOOLS_FLOOR = 77
+"""The build backend's floor in pyproject.toml (SPDX ``license``, built-in bdist_wheel)."""
 
 
 def _shipped_data() -> set[str]:
@@ -42,6 +45,10 @@ def _pip(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The wheel built from a copy of the tree."""
+    have = version("setuptools")
+    assert int(have.split(".")[0]) >= SETUPTOOLS_FLOOR, (
+        f"setuptools {have} cannot build Parlor offline: the dev extras bring "
+        f">={SETUPTOOLS_FLOOR} (make test, or pip install -e '.[dev]')")
     base = tmp_path_factory.mktemp("wheel")
     src = base / "src"
     src.mkdir()
@@ -140,3 +147,15 @@ def test_missing_data_file_is_one_clear_error(installed: Path, tmp_path: Path, d
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in run.stderr, run.stderr[-2000:]
     assert Path(data).name in lines[0] and "missing" in lines[0]
+
+
+def test_pyproject_build_floor_and_license():
+    """The build backend and the dev extras agree on the setuptools the offline build
+    uses, and the license is an SPDX string (the table form makes setuptools warn)."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    floor = f"setuptools>={SETUPTOOLS_FLOOR}"
+    assert project["build-system"]["requires"] == [floor]
+    assert floor in project["project"]["optional-dependencies"]["dev"]
+    assert project["project"]["license"] == "MIT"
