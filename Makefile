@@ -1,28 +1,39 @@
 # Parlor: `make play` opens the game, `make test` runs the tests; both set up .venv first.
+# `make play` installs only what playing needs; `make test` adds the dev extras (test
+# tools, and the setuptools the offline wheel test builds with). Each install is redone
+# when pyproject.toml changes.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+PLAY_STAMP := $(VENV)/.installed-play
+DEV_STAMP := $(VENV)/.installed-dev
 
 .PHONY: play test bench models clean
 
-$(STAMP): pyproject.toml
-	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
-	touch $(STAMP)
 
-play: $(STAMP)
+$(PLAY_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+# The dev extras include everything playing needs, so they satisfy `make play` too.
+$(DEV_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $@ $(PLAY_STAMP)
+
+play: $(PLAY_STAMP)
 	$(BIN)/parlor
 
-test: $(STAMP)
+test: $(DEV_STAMP)
 	$(BIN)/python -m pytest -q -m "not slow"; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[dev,bench]" || echo "OpenSpiel not installable here: benchmarks run without the peer"
 	$(BIN)/python -m benchmarks
 
-models: $(STAMP)
+models: $(PLAY_STAMP)
 	@start=$$(date +%s); $(BIN)/parlor train --all --jobs $(or $(JOBS),1); rc=$$?; \
 	echo "make models: $$(( $$(date +%s) - start )) s"; exit $$rc
 

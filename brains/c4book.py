@@ -34,10 +34,11 @@ from pathlib import Path
 from typing import Iterable
 
 from brains.c4solver import WIDTH, Position, Solver
+from saved import data_path, shipped_file
 
-BOOK_PATH = Path(__file__).parent / "data" / "connect4-book.txt"
-"""The book shipped with Parlor."""
-C_SOURCE = Path(__file__).parent / "data" / "c4weak.c"
+BOOK_PATH = data_path("brains", "data", "connect4-book.txt")
+"""The book shipped with Parlor (package data of ``brains``, read with importlib.resources)."""
+C_SOURCE = data_path("brains", "data", "c4weak.c")
 """The compiled solver the build uses when a C compiler is at hand."""
 
 
@@ -73,9 +74,10 @@ class Book:
                 col, value = int(column) - 1, int(outcome)
                 position = Position.from_moves("" if moves == "-" else moves)
             except ValueError as exc:
-                raise ValueError(f"book line {number}: {line!r}: {exc}") from None
+                why = str(exc) if len(str(exc)) <= 60 else str(exc)[:57] + "..."
+                raise ValueError(f"book line {number}: {line[:60]!r}: {why}") from None
             if not (0 <= col < WIDTH and position.can_play(col) and value in (-1, 0, 1)):
-                raise ValueError(f"book line {number}: {line!r}: not a legal entry")
+                raise ValueError(f"book line {number}: {line[:60]!r}: not a legal entry")
             book.add(position.current, position.mask, col, value)
         return book
 
@@ -101,14 +103,21 @@ _BOOK: Book | None = None
 
 
 def book() -> Book:
-    """The shipped book, read once (empty if the file is missing)."""
+    """The shipped book, read once.
+
+    A missing book raises saved.ShippedDataError and a damaged one ValueError (one line
+    each): Connect Four without its book would play weaker with no sign of why.
+    """
     global _BOOK
     if _BOOK is None:
+        path = shipped_file("brains", "data", "connect4-book.txt")
         try:
-            with open(BOOK_PATH, encoding="utf-8") as handle:
+            with open(path, encoding="utf-8") as handle:
                 _BOOK = Book.parse(handle)
-        except FileNotFoundError:
-            _BOOK = Book()
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{path.name}: not UTF-8 text ({exc.reason})") from None
+        except ValueError as exc:
+            raise ValueError(f"{path.name}: {exc}") from None
     return _BOOK
 
 

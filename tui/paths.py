@@ -1,7 +1,7 @@
 """Where Parlor keeps the user's files: the autosave and the saved games (platformdirs).
 
 The data directory is ``platformdirs.user_data_dir("parlor")``, which honours
-``XDG_DATA_HOME`` on Linux. Shipped example games live read-only in ``saved/games``.
+``XDG_DATA_HOME`` on Linux. Shipped example games are package data of ``saved`` (read-only).
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 
 import platformdirs
+
+import saved
 
 APP_NAME = "parlor"
 RECORD_SUFFIX = ".pgn"
@@ -32,8 +34,9 @@ def saved_games_dir() -> Path:
 
 
 def examples_dir() -> Path:
-    """The shipped example records (``saved/games`` in the source tree)."""
-    return Path(__file__).resolve().parent.parent / "saved" / "games"
+    """The shipped example records (package data of ``saved``, read with importlib.resources);
+    raises saved.ShippedDataError if the installation lacks them."""
+    return saved.games_dir()
 
 
 def save_path(name: str) -> Path:

@@ -68,26 +68,8 @@ position too (``children``, their values ``child_depth`` deep), ``mixed`` self-p
 (one side, or both every third game, plays the best move by the search values), the
 network's ``inputs`` (see :func:`input_builder`; encode() alone by default), a
 ``residual`` weight (the net learns the target minus that times the heuristic input, and
-adds it back at play time) and the L2 penalty ``alpha``.
-
-Measured against ``greedy`` (100 games, seed 1): pure self-play data generalised badly
-to match positions (Connect Four 0.27-0.31); children plus mixed self-play lifted it to
-0.43, and an ensemble of three nets on bootstrap samples to 0.51; the outcome weight
-(0.5, 0.2, 0) and search targets for children as deep as for their parents changed
-little within the noise of 100 games. The shipped Connect Four net uses the residual
-recipe below (one net, no outcome): 0.79 against ``greedy`` (100 games), 0.99 against
-``random``, and as alpha-beta's evaluation 0.45 against the heuristic at 0.3 s a move
-(20 games; the encode()-only ensemble scored 0.10).
-
-Reversi and checkers (and Morris, see its entry) use the heuristic features and value as
-inputs with a residual output, so the net starts from the hand-written evaluation and
-learns only corrections towards the deeper search; with those inputs the outcome weight
-hurt (its noise swamps the small corrections). Against ``greedy``: checkers 0.22 (encode()
-only, outcome 0.2) -> 0.475 (residual, outcome 0.2; 60 games) -> 0.59 (residual, no
-outcome; 100 games); Reversi 0.41 (ensemble of four on encode(), depth 1) -> 0.38
-(residual, depth 2/1 with children, outcome 0.2, 150 games; 60 games) -> 0.72 (no
-outcome, 300 games, 128 units; 60 games; 100 games below). Morris: 0.33 -> 0.56 with the
-residual on features (outcome 0.2; 100 games), 0.47 without the outcome (60 games)."""
+adds it back at play time) and the L2 penalty ``alpha``. How each recipe was chosen, with
+the scores measured: docs/LEARNING.md."""
 
 CHUNK = 20
 """Self-play games per seeded chunk (fixed, so ``jobs`` never changes the data)."""

@@ -31,8 +31,8 @@ from typing import Any
 
 from brains.learned import safeload
 from brains.learned.safeload import shorten
+from saved import MODELS_DIR  # the shipped models: package data of saved/
 
-MODELS_DIR = Path(__file__).resolve().parents[2] / "saved" / "models"
 """The shipped models (read-only at run time)."""
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = 1
