@@ -31,9 +31,8 @@ from typing import Any
 
 from brains.learned import safeload
 from brains.learned.safeload import shorten
-from saved import MODELS_DIR  # the shipped models: package data of saved/
+from saved import MODELS_DIR  # the shipped models (read-only package data of saved/)
 
-"""The shipped models (read-only at run time)."""
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = 1
 MAX_MANIFEST_BYTES = 4 << 20
