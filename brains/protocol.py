@@ -15,11 +15,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterator
 
+from brains.options import BrainOption, UnknownBrainError, resolve
 from engine.protocol import State
 
-
-class UnknownBrainError(ValueError):
-    """No brain is registered under that name, or a bad level/option."""
+__all__ = ["Brain", "BrainOption", "Budget", "Thought", "UnknownBrainError"]
 
 
 @dataclass(slots=True)
@@ -75,16 +74,25 @@ class Brain:
     """Base class of every opponent; subclasses implement :meth:`think`.
 
     The first line of a subclass's docstring is its description in ``parlor brains``.
+    A brain keeps only its configuration (and knowledge meant to last between moves,
+    such as a transposition table) on itself: everything one search needs (its
+    budget, deadline, counters, killer moves, path) lives in an object that ``think``
+    creates, so that a search still unwinding in a cancelled worker thread never reads
+    or changes the state of the next one.
     """
 
     name: ClassVar[str] = ""
+    OPTIONS: ClassVar[tuple[BrainOption, ...]] = ()
+    """The options this brain takes (see :mod:`brains.options`)."""
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
+        """A brain for ``game``; ``options`` are checked against :attr:`OPTIONS`, and
+        every option left out takes its default (UnknownBrainError for a bad one)."""
         self.game = game
         self.seed = seed
         self.rng = random.Random(seed)
         self.spec = spec or self.name
-        self.options = options
+        self.options: dict[str, Any] = resolve(self.OPTIONS, options, game, self.name)
 
     def default_budget(self) -> Budget:
         """The budget this brain uses when the caller gives none."""

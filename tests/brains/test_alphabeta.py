@@ -154,7 +154,9 @@ def test_trap_model_chance_is_a_probability() -> None:
     assert brain.traps and not make_brain("alphabeta:medium", "reversi").traps
     state = new_game("tictactoe").play_line("c1 b2")
     brain.choose(state)
-    chances = [brain._win_chance(state.play(m), 8, 1, False, {}) for m in state.legal_moves()]
+    search = brain._new_search(Budget())
+    chances = [brain._win_chance(search, state.play(m), 8, 1, False, {})
+               for m in state.legal_moves()]
     assert all(0.0 <= c <= 1.0 for c in chances) and max(chances) > 0.0
 
 
@@ -165,6 +167,7 @@ def test_repetition_is_scored_as_a_draw() -> None:
     assert brain.repetition
     state = new_game("morris")
     child = state.play(state.legal_moves()[0])
-    plain = brain._negamax(child, 2, -INF, INF, 1)
-    brain._path = {child.key()}
-    assert brain._negamax(child, 2, -INF, INF, 1) == 0.0 != plain
+    plain = brain._negamax(brain._new_search(Budget()), child, 2, -INF, INF, 1)
+    search = brain._new_search(Budget())
+    search.path = {child.key()}
+    assert brain._negamax(search, child, 2, -INF, INF, 1) == 0.0 != plain
