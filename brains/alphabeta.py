@@ -170,7 +170,7 @@ class AlphaBetaBrain(SearchBrain):
                 allotted: float | None) -> Iterator[Thought]:
         search = self._new_search(budget, allotted)
         order = list(moves)
-        self.rng.shuffle(order)  # equal moves: the seed decides which is found first
+        search.rng.shuffle(order)  # equal moves: the seed decides which is found first
         best: tuple[Any, float] | None = None
         for depth in range(1, search.max_depth + 1):
             cuts = search.cuts
@@ -234,7 +234,7 @@ class AlphaBetaBrain(SearchBrain):
         chances = {m: self._win_chance(search, state.play(m), depth - 1, 1, False, memo)
                    for m in equal}
         top = max(chances.values())
-        return self.rng.choice([m for m in equal if chances[m] >= top - 1e-12])
+        return search.rng.choice([m for m in equal if chances[m] >= top - 1e-12])
 
     def _win_chance(self, search: Search, state: State, depth: int, ply: int, ours: bool,
                     memo: dict[Any, float]) -> float:

@@ -12,6 +12,7 @@ which stays strictly inside the proven-result range ``|score| > PROVEN``.
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Any, Callable, ClassVar, Iterator
 
@@ -96,12 +97,14 @@ class Search:
     those of a search started after it.
     """
 
-    __slots__ = ("budget", "deadline", "max_nodes", "max_depth", "nodes", "cuts",
+    __slots__ = ("budget", "deadline", "max_nodes", "max_depth", "rng", "nodes", "cuts",
                  "killers", "history", "path", "partial")
 
     def __init__(self, budget: Budget, deadline: float | None, max_nodes: float,
-                 max_depth: int):
+                 max_depth: int, rng: random.Random):
         self.budget = budget
+        self.rng = rng
+        """This search's random stream (drawn from the brain's when it starts)."""
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.max_depth = max_depth
@@ -153,7 +156,8 @@ class SearchBrain(Brain):
         limits = [n for n in (budget.nodes, self.node_limit) if n is not None]
         depths = [d for d in (budget.depth, self.depth) if d is not None and d > 0]
         return Search(budget, min(deadlines) if deadlines else None,
-                      min(limits) if limits else INF, min(depths) if depths else MAX_DEPTH)
+                      min(limits) if limits else INF, min(depths) if depths else MAX_DEPTH,
+                      random.Random(self.rng.getrandbits(64)))
 
     def _evaluate(self, state: State) -> float:
         """The heuristic score of a non-terminal position (the caller counts the cutoff)."""
@@ -199,7 +203,7 @@ class MinimaxBrain(SearchBrain):
             except Stopped:
                 return
             best = max(scores.values())
-            move = self.rng.choice([m for m in moves if scores[m] == best])
+            move = search.rng.choice([m for m in moves if scores[m] == best])
             done = depth == search.max_depth or search.cuts == cuts
             yield self._thought(search, state, move, best, depth, done)
             if done:
