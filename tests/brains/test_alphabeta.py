@@ -46,6 +46,44 @@ def test_alphabeta_equals_minimax(game_id: str, tt: bool) -> None:
         assert plain[best.move] == pytest.approx(best.score, abs=1e-12)
 
 
+DEEP = 5
+"""The depth of the table-against-minimax corpus: deep enough for the table to cut
+on lower and upper bounds, not only on exact values."""
+CORPUS: dict[str, list[str]] = {
+    "checkers": ["11-16 22-18 7-11 26-22 9-14 18x9 5x14 22-17 11-15 31-26 6-9 24-19 15x24x31 "
+                 "26-22 2-7 17-13 8-11 13x6",
+                 "9-14 24-20 14-17 21x14 10x17 22x13 11-15 27-24 6-10 23-18 15x22 25x18 7-11 "
+                 "20-16 11x20x27 31x24 5-9 13x6 2x9",
+                 "11-16 24-19 8-11 21-17 9-14 23-18 14x23 27x18 16x23 26x19 5-9 18-14 9x18 "
+                 "22x15x8 4x11 25-21 1-5 31-27 11-15 17-14 15x24x31 28-24 10x17 21x14 7-11 "
+                 "24-19 11-16 32-28 16x23 14-9 6x13 28-24 12-16 30-25 2-6 25-22"],
+    "connect4": ["7 1", "7 2 2 7 2 3 3 2 5 6 6 2 2 7 3", "4 1"],
+    "morris": ["c2 a1 d2 c1 b2xa1 d3 a5 e3 c4 c5 c4-b4 c5-e5 b4-c4 c1-a1 c2-c1 d3-d4 d2-d3 a1-a3",
+               "b3 a5 a1 c4 e3 a3 b4 d2",
+               "e5 b4 c2 d2 e3 c4 d4 a5 c5 b3 e3-d3 a5-a3"],
+    "reversi": ["f5 d6 c3", "e6 d6 c4 d3", "f5 f4 g3 f6 d3 g5"],
+    "tictactoe": ["b2 a3", "c3 a1", "a2"],
+}
+"""Positions reached by seeded random play, chosen so that plain minimax to DEEP plies
+stays small (a few thousand to some tens of thousands of nodes)."""
+
+
+def test_alphabeta_with_its_table_equals_minimax_deep(game_id: str) -> None:
+    # positions recur in a search at different depths here; the table must still give
+    # exactly the depth-limited minimax value (its bound flags are what make that true)
+    for line in CORPUS[game_id]:
+        state = new_game(game_id).play_line(line)
+        plain = make_brain(f"minimax,depth={DEEP},seconds=none", game_id).analyse(
+            state, Budget(depth=DEEP))
+        brain = make_brain(f"alphabeta:easy,depth={DEEP},seconds=none,tt=true", game_id, seed=0)
+        best = list(brain.think(state, Budget(depth=DEEP).start()))[-1]
+        assert best.depth == DEEP and brain.tt is not None and len(brain.tt) > 0
+        assert best.score == pytest.approx(max(plain.values()), abs=1e-12), line
+        assert plain[best.move] == pytest.approx(best.score, abs=1e-12), line
+        fresh = make_brain(f"alphabeta:easy,depth={DEEP},seconds=none,tt=true", game_id)
+        assert fresh.analyse(state, Budget(depth=DEEP)) == pytest.approx(plain, abs=1e-12), line
+
+
 def test_stop_flag_from_another_thread(game_id: str) -> None:
     brain = make_brain("alphabeta,depth=none,seconds=none", game_id, seed=1)
     budget = Budget()
