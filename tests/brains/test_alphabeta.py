@@ -10,7 +10,7 @@ import pytest
 
 from brains import Budget, make_brain
 from brains.alphabeta import AlphaBetaBrain
-from brains.minimax import PROVEN, MinimaxBrain
+from brains.minimax import POLL, PROVEN, MinimaxBrain
 from brains.timeman import TimeManager, threat_factor
 from brains.tt import EXACT, LOWER, TranspositionTable
 from engine import State, new_game
@@ -85,17 +85,18 @@ def test_alphabeta_with_its_table_equals_minimax_deep(game_id: str) -> None:
 
 
 def test_stop_flag_from_another_thread(game_id: str) -> None:
+    # the flag is set from another thread once the search has reported depth 1; the
+    # search must end at its next poll (POLL + 1 nodes at most), whatever the clock says
     brain = make_brain("alphabeta,depth=none,seconds=none", game_id, seed=1)
-    budget = Budget()
-    timer = threading.Timer(0.3, budget.stop.set)
-    start = time.monotonic()
-    timer.start()
-    try:
-        thoughts = list(brain.think(new_game(game_id), budget))
-    finally:
-        timer.cancel()
-    assert time.monotonic() - start < 1.5
-    assert thoughts and thoughts[-1].move in new_game(game_id).legal_moves()
+    budget = Budget(nodes=100_000)  # the cap only keeps a broken stop from running on
+    thoughts = brain.think(new_game(game_id), budget.start())
+    first = next(thoughts)
+    setter = threading.Thread(target=budget.stop.set)
+    setter.start()
+    setter.join()
+    rest = list(thoughts)
+    assert all(t.nodes <= first.nodes + POLL + 1 and not t.final for t in rest)
+    assert first.move in new_game(game_id).legal_moves()
 
 
 def test_prefers_the_faster_win() -> None:
@@ -145,12 +146,35 @@ def test_threat_factor_values(game_id: str) -> None:
         assert threat_factor(state) in (1.0, 1.5, 1.8)
 
 
-def test_hard_respects_its_allotment() -> None:
-    brain = make_brain("alphabeta:hard,clock=1.0", "tictactoe", seed=0)
+class FakeClock:
+    """A monotonic clock that moves STEP seconds each time it is read: time measured in
+    clock reads (the search reads it once a poll), the same on any machine."""
+
+    STEP = 0.01
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        self.now += self.STEP
+        return self.now
+
+
+def test_hard_respects_its_allotment(monkeypatch: pytest.MonkeyPatch) -> None:
+    brain = make_brain("alphabeta:hard,clock=2.0", "reversi", seed=0)
     assert isinstance(brain, AlphaBetaBrain) and brain.timeman is not None
-    start = time.monotonic()
-    brain.choose(new_game("tictactoe"))
-    assert time.monotonic() - start < 1.0
+    state = new_game("reversi")
+    allotted = TimeManager("reversi", clock=2.0, max_seconds=3.0).allot(state)
+    clock = FakeClock()
+    monkeypatch.setattr(time, "monotonic", clock)
+    start = clock.now
+    thoughts = list(brain.think(state, Budget(nodes=50_000).start()))
+    spent = clock.now - start
+    # stopped by the allotment within a few clock reads of it (the node cap only keeps
+    # a broken allotment from running on), and the time is charged to the game clock
+    assert thoughts and not thoughts[-1].final
+    assert allotted <= spent <= allotted + 5 * FakeClock.STEP
+    assert brain.timeman.used == pytest.approx(spent, abs=2 * FakeClock.STEP)
     assert isinstance(make_brain("minimax", "tictactoe"), MinimaxBrain)
 
 
