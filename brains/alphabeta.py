@@ -11,7 +11,8 @@ per-move time management from :mod:`brains.timeman`.
 from __future__ import annotations
 
 import time
-from typing import Any, ClassVar, Iterator
+from collections.abc import Iterator
+from typing import Any, ClassVar
 
 from brains.minimax import (
     INF,
@@ -29,7 +30,6 @@ from brains.protocol import BrainOption, Budget, Thought
 from brains.timeman import TimeManager
 from brains.tt import EXACT, LOWER, SOLVED, UPPER, TranspositionTable
 from engine.protocol import State
-
 
 ENDGAME_SHARE = 0.5
 """Share of a move's time the ``endgame`` hook may use before the search takes over."""

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Iterator
+from collections.abc import Iterator
+from typing import Any, ClassVar
 
 from brains.minimax import EVAL, HEURISTIC_SCALE, SearchBrain, terminal_score
 from brains.protocol import BrainOption, Budget, Thought

@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any, ClassVar, Iterator
+from collections.abc import Iterator
+from typing import Any, ClassVar
 
 from brains.heuristics import get_heuristic
 from brains.minimax import EVAL, SECONDS
@@ -25,7 +26,7 @@ REPORT_EVERY = 0.25
 class _Node:
     """A tree node: the move into it, who made it, and that player's reward statistics."""
 
-    __slots__ = ("move", "parent", "player", "children", "untried", "visits", "reward")
+    __slots__ = ("children", "move", "parent", "player", "reward", "untried", "visits")
 
     def __init__(self, move: Any, parent: _Node | None, player: int, untried: list[Any]):
         self.move = move
@@ -141,10 +142,11 @@ class MCTSBrain(Brain):
             node.children.append(child)
             node = child
         rewards = self._playout(rng, state)  # reward for player 0, player 1
-        while node is not None:  # backpropagation
-            node.visits += 1
-            node.reward += rewards[node.player]
-            node = node.parent
+        up: _Node | None = node
+        while up is not None:  # backpropagation
+            up.visits += 1
+            up.reward += rewards[up.player]
+            up = up.parent
 
     def _playout(self, rng: random.Random, state: State) -> tuple[float, float]:
         """Play on to the end (or to the cutoff) and score it for each player in [0, 1]."""

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, Callable, ClassVar, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
 
 from brains.heuristics import get_heuristic, heuristics_module, list_heuristics
 from brains.protocol import Brain, BrainOption, Budget, Thought
@@ -97,8 +98,19 @@ class Search:
     those of a search started after it.
     """
 
-    __slots__ = ("budget", "deadline", "max_nodes", "max_depth", "rng", "nodes", "cuts",
-                 "killers", "history", "path", "partial")
+    __slots__ = (
+        "budget",
+        "cuts",
+        "deadline",
+        "history",
+        "killers",
+        "max_depth",
+        "max_nodes",
+        "nodes",
+        "partial",
+        "path",
+        "rng",
+    )
 
     def __init__(self, budget: Budget, deadline: float | None, max_nodes: float,
                  max_depth: int, rng: random.Random):
@@ -162,7 +174,7 @@ class SearchBrain(Brain):
     def _evaluate(self, state: State) -> float:
         """The heuristic score of a non-terminal position (the caller counts the cutoff)."""
         value = self.heuristic(state)
-        return HEURISTIC_SCALE * (1.0 if value > 1.0 else -1.0 if value < -1.0 else value)
+        return HEURISTIC_SCALE * max(-1.0, min(1.0, value))
 
     def _thought(self, search: Search, state: State, move: Any, score: float, depth: int,
                  final: bool) -> Thought:
@@ -238,8 +250,7 @@ class MinimaxBrain(SearchBrain):
         best = -INF
         for move in moves:
             value = -self._minimax(search, state.play(move), depth - 1, ply + 1)
-            if value > best:
-                best = value
+            best = max(best, value)
         if tt is not None:
             tt.put(key, SOLVED if search.cuts == cuts else depth, EXACT, to_tt(best, ply), None)
         return best

@@ -14,8 +14,9 @@ A value is refused with one line that names the brain and the option, quotes at 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 QUOTE = 60
 """Characters of a bad value quoted in an error message, at most."""
@@ -150,7 +151,7 @@ class BrainOption:
 
     def _text(self, raw: Any, game: str) -> str:
         if not isinstance(raw, str):
-            raise ValueError(f"it takes {self.describe_range(game)}")
+            raise TypeError(f"it takes {self.describe_range(game)}")
         text = raw.strip()
         if not text or len(text) > self.max_length or not text.isprintable():
             raise ValueError(f"it takes {self.describe_range(game)}")
@@ -166,7 +167,7 @@ class BrainOption:
 
     def _number(self, raw: Any, game: str) -> int | float:
         if isinstance(raw, bool):
-            raise ValueError(f"it takes {self.describe_range(game)}")
+            raise TypeError(f"it takes {self.describe_range(game)}")
         if isinstance(raw, str):
             text = raw.strip()
             if len(text) > 40:
@@ -180,7 +181,7 @@ class BrainOption:
         elif self.type is float and isinstance(raw, (int, float)):
             number = float(raw)
         else:
-            raise ValueError(f"it takes {self.describe_range(game)}")
+            raise TypeError(f"it takes {self.describe_range(game)}")
         if isinstance(number, float) and not math.isfinite(number):
             raise ValueError(f"it takes {self.describe_range(game)}")
         too_low = self.low is not None and (number <= self.low if self.low_open
@@ -214,10 +215,10 @@ def resolve(options: Iterable[BrainOption], given: Mapping[str, Any], game: str,
         if key not in table:
             known = ", ".join(table) or "none"
             raise UnknownBrainError(f"{prefix}unknown option {quote(key)}; options: {known}")
-    return {name: option.value(given[name] if name in given else option.default, game, brain)
+    return {name: option.value(given.get(name, option.default), game, brain)
             for name, option in table.items()}
 
 
 MODEL = BrainOption("model", str, None, "the model to play (a name from the model store, or "
-                    "a file); none: the game's shipped model", nullable=True, max_length=1000)
+                    "a file); none: the game's shipped model", nullable=True)
 """The option every learned brain takes."""

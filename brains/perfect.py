@@ -15,7 +15,8 @@ Which games get which method is the registry's decision (``PERFECT`` in
 from __future__ import annotations
 
 import time
-from typing import Any, ClassVar, Hashable, Iterator
+from collections.abc import Hashable, Iterator
+from typing import Any, ClassVar
 
 from brains.minimax import EPS, POLL, SECONDS, WIN, Stopped
 from brains.protocol import Brain, BrainOption, Budget, Thought

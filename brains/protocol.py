@@ -12,8 +12,9 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterator
+from typing import Any, ClassVar
 
 from brains.options import BrainOption, UnknownBrainError, resolve
 from engine.protocol import State

@@ -46,13 +46,13 @@ def test_levels_and_options_reach_the_brain() -> None:
     ("alphabet", "unknown brain 'alphabet'; known: random, greedy"),
     ("alphabeta:brutal", "unknown level 'brutal' for alphabeta; known: easy, medium, hard"),
     ("alphabeta,speed=3", "alphabeta: unknown option 'speed'; options: depth"),
-    ("alphabeta,depth=deep", "alphabeta: option depth='deep' is refused: it takes an integer "
-                             "from 1 to 64, or none"),
+    ("alphabeta,depth=deep", ("alphabeta: option depth='deep' is refused: it takes an integer "
+                              "from 1 to 64, or none")),
     ("alphabeta,depth", "is not KEY=VALUE"),
     ("alphabeta,depth=3,depth=4", "given twice"),
     ("greedy,eval=nonsense", "greedy: option eval='nonsense' is refused: it takes one of lines"),
-    ("mcts,rollout=smart", "mcts: option rollout='smart' is refused: it takes one of random, "
-                           "heuristic"),
+    ("mcts,rollout=smart", ("mcts: option rollout='smart' is refused: it takes one of random, "
+                            "heuristic")),
 ])
 def test_errors_say_what_exists(spec: str, message: str) -> None:
     with pytest.raises(UnknownBrainError, match=message.replace("(", r"\(")):

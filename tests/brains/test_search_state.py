@@ -8,7 +8,7 @@ goes on. Each must behave exactly as if it had run alone.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 
