@@ -166,7 +166,7 @@ class SearchBrain(Brain):
             if seconds is not None:
                 deadlines.append(time.monotonic() + seconds)
         limits = [n for n in (budget.nodes, self.node_limit) if n is not None]
-        depths = [d for d in (budget.depth, self.depth) if d is not None and d > 0]
+        depths = [d for d in (budget.depth, self.depth) if d is not None]
         return Search(budget, min(deadlines) if deadlines else None,
                       min(limits) if limits else INF, min(depths) if depths else MAX_DEPTH,
                       random.Random(self.rng.getrandbits(64)))

@@ -9,6 +9,7 @@ setting ``budget.stop`` from another thread ends the search promptly.
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 import time
@@ -26,7 +27,9 @@ __all__ = ["Brain", "BrainOption", "Budget", "Thought", "UnknownBrainError"]
 class Budget:
     """How long a brain may think (like python-chess's ``Limit``); None = unlimited.
 
-    ``start()`` fixes the deadline; ``expired()`` is what searches poll.
+    ``start()`` fixes the deadline; ``expired()`` is what searches poll. A limit out of
+    range (negative or non-finite seconds, a depth or node count below 1) is a
+    ValueError: a zero depth must not read as "no limit".
     """
 
     seconds: float | None = None
@@ -34,6 +37,14 @@ class Budget:
     nodes: int | None = None
     stop: threading.Event = field(default_factory=threading.Event, compare=False)
     deadline: float | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.seconds is not None and not (math.isfinite(self.seconds) and self.seconds >= 0):
+            raise ValueError(f"budget seconds must be a finite number >= 0, not {self.seconds!r}")
+        for name, value in (("depth", self.depth), ("nodes", self.nodes)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or value < 1):
+                raise ValueError(f"budget {name} must be an integer >= 1, not {value!r}")
 
     def start(self) -> Budget:
         """Fix the deadline from now (idempotent); returns self."""

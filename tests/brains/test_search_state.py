@@ -64,3 +64,13 @@ def test_a_stopped_search_stays_stopped_when_another_starts() -> None:
     rest = list(a)  # A polls its own (stopped) budget, not B's running one
     assert all(not t.final and t.nodes <= POLL + 1 for t in rest)
     assert list(b)[-1].depth == 3
+
+
+@pytest.mark.parametrize("limits", [{"seconds": -1.0}, {"seconds": float("nan")},
+                                    {"seconds": float("inf")}, {"depth": 0}, {"depth": -1},
+                                    {"nodes": 0}, {"nodes": -1}, {"depth": True}])
+def test_a_budget_out_of_range_is_refused(limits: dict) -> None:
+    # a zero or negative limit must never read as "no limit"
+    with pytest.raises(ValueError, match="budget"):
+        Budget(**limits)
+    assert Budget(seconds=0.0, depth=1, nodes=1).depth == 1
