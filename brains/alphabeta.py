@@ -11,23 +11,25 @@ per-move time management from :mod:`brains.timeman`.
 from __future__ import annotations
 
 import time
-from typing import Any, ClassVar, Iterator
+from collections.abc import Iterator
+from typing import Any, ClassVar
 
 from brains.minimax import (
     INF,
     POLL,
     PROVEN,
+    TT_SIZE,
+    Search,
     SearchBrain,
     Stopped,
     from_tt,
     terminal_score,
     to_tt,
 )
-from brains.protocol import Budget, Thought
+from brains.protocol import BrainOption, Budget, Thought
 from brains.timeman import TimeManager
 from brains.tt import EXACT, LOWER, SOLVED, UPPER, TranspositionTable
 from engine.protocol import State
-
 
 ENDGAME_SHARE = 0.5
 """Share of a move's time the ``endgame`` hook may use before the search takes over."""
@@ -39,30 +41,38 @@ class AlphaBetaBrain(SearchBrain):
     """Alpha-beta with iterative deepening, transposition table and move ordering."""
 
     name = "alphabeta"
-    OPTIONS: ClassVar[dict[str, type]] = {
-        **SearchBrain.OPTIONS, "tt": bool, "tt_size": int, "clock": float, "max_seconds": float,
-        "traps": bool, "repetition": bool, "endgame": bool,
-    }
+    OPTIONS: ClassVar[tuple[BrainOption, ...]] = (
+        *SearchBrain.OPTIONS,
+        BrainOption("tt", bool, True, "use a transposition table"),
+        TT_SIZE,
+        BrainOption("clock", float, None, "seconds of thinking for the whole game, shared out "
+                    "move by move; none: no game clock", low=0, low_open=True, high=864_000,
+                    nullable=True),
+        BrainOption("max_seconds", float, 3.0, "with clock: seconds per move at most",
+                    low=0, low_open=True, high=86_400),
+        BrainOption("traps", bool, False, "among equal moves of a solved position, play the "
+                    "one a fallible opponent most often loses to"),
+        BrainOption("repetition", bool, False, "score a repeated position as a draw"),
+        BrainOption("endgame", bool, False, "first ask the game's exact solver which moves "
+                    "keep the best outcome (games that have one)"),
+    )
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
         super().__init__(game, seed=seed, spec=spec, **options)
-        use_tt = options.get("tt", True)
-        self.tt = TranspositionTable(options.get("tt_size") or 500_000) if use_tt else None
-        clock = options.get("clock")
-        self.timeman = (TimeManager(game, clock, options.get("max_seconds") or 3.0)
+        options = self.options
+        self.tt = TranspositionTable(options["tt_size"]) if options["tt"] else None
+        clock = options["clock"]
+        self.timeman = (TimeManager(game, clock, options["max_seconds"])
                         if clock is not None else None)
-        self._killers: list[list[Any]] = []
-        self._history: dict[Any, int] = {}
-        self.traps: bool = bool(options.get("traps"))
-        self.repetition: bool = bool(options.get("repetition"))
-        self._path: set[Any] = set()
-        """Keys of the positions on the current search path and earlier in this game."""
-        self._game_keys: set[Any] = set()
+        self.traps: bool = options["traps"]
+        self.repetition: bool = options["repetition"]
+        self._game_keys: frozenset[Any] = frozenset()
+        """Keys of the positions seen earlier in this game (with ``repetition``)."""
         self._last_ply = -1
         self._exact: Any = None
         """The game's ``exact_outcomes`` hook, with ``endgame`` on (None otherwise)."""
         self._exact_cache: dict[str, Any] = {}
-        if options.get("endgame"):
+        if options["endgame"]:
             from brains.heuristics import heuristics_module
 
             self._exact = getattr(heuristics_module(game), "exact_outcomes", None)
@@ -82,7 +92,7 @@ class AlphaBetaBrain(SearchBrain):
         self._see_root(state)
         try:
             if len(moves) == 1:  # a forced move is played at once
-                self._begin(budget)
+                budget.start()
                 yield Thought(moves[0], None, 0, 0, (moves[0],), final=True)
                 return
             safe = self._endgame_moves(state, moves, budget, allotted)
@@ -90,7 +100,7 @@ class AlphaBetaBrain(SearchBrain):
                 allotted = max(0.0, allotted - (time.monotonic() - started))
             if safe is not None:
                 if len(safe) == 1:
-                    self._begin(budget)
+                    budget.start()
                     yield Thought(safe[0], None, 0, 0, (safe[0],), final=True,
                                   note="the only move that keeps the exact outcome")
                     return
@@ -102,18 +112,17 @@ class AlphaBetaBrain(SearchBrain):
 
     def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
         """The score of every legal move (full window for each) at the deepest finished depth."""
-        budget = budget or self.default_budget()
-        max_depth = self._begin(budget)
+        search = self._new_search(budget or self.default_budget())
         moves = state.legal_moves()
         scores: dict[Any, float] = {}
-        self._reset_ordering(max_depth)
-        for depth in range(1, max_depth + 1):
-            cuts = self._cuts
+        for depth in range(1, search.max_depth + 1):
+            cuts = search.cuts
             try:
-                scores = {m: -self._negamax(state.play(m), depth - 1, -INF, INF, 1) for m in moves}
+                scores = {m: -self._negamax(search, state.play(m), depth - 1, -INF, INF, 1)
+                          for m in moves}
             except Stopped:
                 break
-            if self._cuts == cuts:
+            if search.cuts == cuts:
                 break
         return scores
 
@@ -144,60 +153,66 @@ class AlphaBetaBrain(SearchBrain):
         """Remember the game's positions, for ``repetition`` (a new game when plies go back)."""
         if not self.repetition:
             return
-        if state.ply <= self._last_ply:
-            self._game_keys = set()
+        keys = self._game_keys if state.ply > self._last_ply else frozenset()
         self._last_ply = state.ply
-        self._game_keys.add(state.key())
-        self._path = set(self._game_keys)
+        self._game_keys = keys | {state.key()}
+
+    def _new_search(self, budget: Budget, allotted: float | None = None) -> Search:
+        """A new search (see :class:`~brains.minimax.Search`), its path holding the game's
+        earlier positions when ``repetition`` is on."""
+        search = self._begin(budget, allotted)
+        if self.repetition:
+            search.path = set(self._game_keys)
+        return search
 
     # -- iterative deepening -------------------------------------------------------------
     def _deepen(self, state: State, moves: tuple[Any, ...], budget: Budget,
                 allotted: float | None) -> Iterator[Thought]:
-        max_depth = self._begin(budget, allotted)
+        search = self._new_search(budget, allotted)
         order = list(moves)
-        self.rng.shuffle(order)  # equal moves: the seed decides which is found first
-        self._reset_ordering(max_depth)
+        search.rng.shuffle(order)  # equal moves: the seed decides which is found first
         best: tuple[Any, float] | None = None
-        for depth in range(1, max_depth + 1):
-            cuts = self._cuts
-            self._partial: tuple[Any, float] | None = None
+        for depth in range(1, search.max_depth + 1):
+            cuts = search.cuts
+            search.partial = None
             try:
-                move, score = self._root(state, order, depth)
+                move, score = self._root(search, state, order, depth)
             except Stopped:
                 if best is None:  # not even depth 1 finished: the best move seen so far
-                    move, score = self._partial or (order[0], 0.0)
-                    yield Thought(move, score, 0, self.nodes, (move,), final=False)
+                    move, score = search.partial or (order[0], 0.0)
+                    yield Thought(move, score, 0, search.nodes, (move,), final=False)
                 return
-            solved = self._cuts == cuts
+            solved = search.cuts == cuts
             if self.traps and solved:
                 try:
-                    move = self._set_trap(state, order, depth, move, score)
+                    move = self._set_trap(search, state, order, depth, move, score)
                 except Stopped:
                     pass
             best = (move, score)
             order.remove(move)
             order.insert(0, move)
-            done = depth == max_depth or abs(score) > PROVEN or solved
-            yield self._thought(state, move, score, depth, done)
+            done = depth == search.max_depth or abs(score) > PROVEN or solved
+            yield self._thought(search, state, move, score, depth, done)
             if done:
                 return
 
-    def _root(self, state: State, order: list[Any], depth: int) -> tuple[Any, float]:
+    def _root(self, search: Search, state: State, order: list[Any],
+              depth: int) -> tuple[Any, float]:
         """The best root move and its exact score at ``depth``."""
         alpha, best_move = -INF, order[0]
-        cuts = self._cuts
+        cuts = search.cuts
         for move in order:
-            value = -self._negamax(state.play(move), depth - 1, -INF, -alpha, 1)
+            value = -self._negamax(search, state.play(move), depth - 1, -INF, -alpha, 1)
             if value > alpha:
                 alpha, best_move = value, move
-                self._partial = (move, value)
+                search.partial = (move, value)
         if self.tt is not None:
-            self.tt.put(state.key(), SOLVED if self._cuts == cuts else depth, EXACT,
+            self.tt.put(state.key(), SOLVED if search.cuts == cuts else depth, EXACT,
                         to_tt(alpha, 0), best_move)
         return best_move, alpha
 
-    def _set_trap(self, state: State, order: list[Any], depth: int, move: Any,
-                  score: float) -> Any:
+    def _set_trap(self, search: Search, state: State, order: list[Any], depth: int,
+                  move: Any, score: float) -> Any:
         """Among the root moves as good as ``move``, the one most likely to make the
         opponent go wrong.
 
@@ -211,15 +226,17 @@ class AlphaBetaBrain(SearchBrain):
         its one-ply view cannot see, rather than into threats that any opponent parries.
         """
         equal = [m for m in order
-                 if abs(-self._negamax(state.play(m), depth - 1, -INF, INF, 1) - score) < 1e-9]
+                 if abs(-self._negamax(search, state.play(m), depth - 1, -INF, INF, 1)
+                        - score) < 1e-9]
         if len(equal) <= 1:
             return move
         memo: dict[Any, float] = {}
-        chances = {m: self._win_chance(state.play(m), depth - 1, 1, False, memo) for m in equal}
+        chances = {m: self._win_chance(search, state.play(m), depth - 1, 1, False, memo)
+                   for m in equal}
         top = max(chances.values())
-        return self.rng.choice([m for m in equal if chances[m] >= top - 1e-12])
+        return search.rng.choice([m for m in equal if chances[m] >= top - 1e-12])
 
-    def _win_chance(self, state: State, depth: int, ply: int, ours: bool,
+    def _win_chance(self, search: Search, state: State, depth: int, ply: int, ours: bool,
                     memo: dict[Any, float]) -> float:
         """The chance of winning from ``state`` under :meth:`_set_trap`'s model."""
         key = (state.key(), ours)
@@ -232,10 +249,10 @@ class AlphaBetaBrain(SearchBrain):
         elif depth <= 0:
             chance = 0.0
         elif ours:
-            values = {m: -self._negamax(state.play(m), depth - 1, -INF, INF, ply + 1)
+            values = {m: -self._negamax(search, state.play(m), depth - 1, -INF, INF, ply + 1)
                       for m in moves}
             best = max(values.values())
-            chance = max(self._win_chance(state.play(m), depth - 1, ply + 1, False, memo)
+            chance = max(self._win_chance(search, state.play(m), depth - 1, ply + 1, False, memo)
                          for m in moves if values[m] >= best - 1e-9)
         else:
             children = [state.play(m) for m in moves]
@@ -244,39 +261,42 @@ class AlphaBetaBrain(SearchBrain):
                 rated = [(-self.heuristic(c) if c.legal_moves() else 0.0, c) for c in sensible]
                 top = max(r for r, _ in rated)
                 sensible = [c for r, c in rated if r >= top - 1e-9]
-            chance = sum(self._win_chance(c, depth - 1, ply + 1, True, memo)
+            chance = sum(self._win_chance(search, c, depth - 1, ply + 1, True, memo)
                          for c in sensible) / len(sensible)
         memo[key] = chance
         return chance
 
     # -- the search ----------------------------------------------------------------------
-    def _negamax(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
+    def _negamax(self, search: Search, state: State, depth: int, alpha: float, beta: float,
+                 ply: int) -> float:
         """The value of ``state`` searched ``depth`` plies deep, within (alpha, beta).
 
         Contract (fail-soft): a result ``v <= alpha`` is an upper bound of the true
         depth-limited value, ``v >= beta`` a lower bound, anything between is exact.
         """
-        self.nodes += 1
-        if not self.nodes & POLL:
-            self._poll()
+        search.nodes += 1
+        if not search.nodes & POLL:
+            search.poll()
         moves = state.legal_moves()
         if not moves:
             return terminal_score(state, ply)
         if depth <= 0:
+            search.cuts += 1
             return self._evaluate(state)
         if self.repetition:
             key = state.key()
-            if key in self._path:  # a repeated position: scored as the draw it heads for
+            path = search.path
+            if key in path:  # a repeated position: scored as the draw it heads for
                 return 0.0
-            self._path.add(key)
+            path.add(key)
             try:
-                return self._search(state, moves, depth, alpha, beta, ply)
+                return self._search(search, state, moves, depth, alpha, beta, ply)
             finally:
-                self._path.discard(key)
-        return self._search(state, moves, depth, alpha, beta, ply)
+                path.discard(key)
+        return self._search(search, state, moves, depth, alpha, beta, ply)
 
-    def _search(self, state: State, moves: tuple[Any, ...], depth: int, alpha: float,
-                beta: float, ply: int) -> float:
+    def _search(self, search: Search, state: State, moves: tuple[Any, ...], depth: int,
+                alpha: float, beta: float, ply: int) -> float:
         """The body of :meth:`_negamax` past the terminal and leaf checks."""
         tt = self.tt
         tt_move = None
@@ -290,41 +310,40 @@ class AlphaBetaBrain(SearchBrain):
                     if (flag == EXACT or (flag == LOWER and score >= beta)
                             or (flag == UPPER and score <= alpha)):
                         if e_depth < SOLVED:
-                            self._cuts += 1
+                            search.cuts += 1
                         return score
         alpha0 = alpha
-        cuts = self._cuts
+        cuts = search.cuts
         best, best_move = -INF, None
-        for move in self._order(moves, tt_move, ply) if len(moves) > 1 else moves:
-            value = -self._negamax(state.play(move), depth - 1, -beta, -alpha, ply + 1)
+        for move in self._order(search, moves, tt_move, ply) if len(moves) > 1 else moves:
+            value = -self._negamax(search, state.play(move), depth - 1, -beta, -alpha, ply + 1)
             if value > best:
                 best, best_move = value, move
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
-                        self._reward(move, depth, ply)
+                        self._reward(search, move, depth, ply)
                         break
         if tt is not None:
             flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-            tt.put(key, SOLVED if self._cuts == cuts else depth, flag, to_tt(best, ply), best_move)
+            tt.put(key, SOLVED if search.cuts == cuts else depth, flag, to_tt(best, ply),
+                   best_move)
         return best
 
     # -- move ordering -------------------------------------------------------------------
-    def _reset_ordering(self, max_depth: int) -> None:
-        self._killers = [[] for _ in range(min(max_depth, 128) + 2)]
-        self._history = {}
-
-    def _order(self, moves: tuple[Any, ...], tt_move: Any, ply: int) -> list[Any]:
+    @staticmethod
+    def _order(search: Search, moves: tuple[Any, ...], tt_move: Any, ply: int) -> list[Any]:
         """Moves sorted: the table's move, then the killers at this ply, then by history."""
-        killers = self._killers[ply] if ply < len(self._killers) else ()
-        history = self._history
+        killers = search.killers[ply] if ply < len(search.killers) else ()
+        history = search.history
         return sorted(moves, key=lambda m: (m != tt_move, m not in killers, -history.get(m, 0)))
 
-    def _reward(self, move: Any, depth: int, ply: int) -> None:
+    @staticmethod
+    def _reward(search: Search, move: Any, depth: int, ply: int) -> None:
         """Remember a move that caused a beta cutoff (killer and history tables)."""
-        self._history[move] = self._history.get(move, 0) + depth * depth
-        if ply < len(self._killers):
-            killers = self._killers[ply]
+        search.history[move] = search.history.get(move, 0) + depth * depth
+        if ply < len(search.killers):
+            killers = search.killers[ply]
             if move not in killers:
                 killers.insert(0, move)
                 del killers[2:]

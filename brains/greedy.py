@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any, ClassVar
 
-from brains.minimax import HEURISTIC_SCALE, SearchBrain, terminal_score
-from brains.protocol import Budget, Thought
+from brains.minimax import EVAL, HEURISTIC_SCALE, SearchBrain, terminal_score
+from brains.protocol import BrainOption, Budget, Thought
 from engine.protocol import State
 
 
@@ -13,6 +14,8 @@ class GreedyBrain(SearchBrain):
     """One ply on the game's heuristic: wins first, then the best-valued position."""
 
     name = "greedy"
+    OPTIONS: ClassVar[tuple[BrainOption, ...]] = (EVAL,)
+    """One ply needs no limits: only the heuristic is chosen."""
 
     def think(self, state: State, budget: Budget) -> Iterator[Thought]:
         """One thought: the best-scoring move, ties broken from the seed."""

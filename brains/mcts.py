@@ -9,11 +9,14 @@ scores the position instead. The move played is the most-visited one.
 from __future__ import annotations
 
 import math
+import random
 import time
-from typing import Any, ClassVar, Iterator
+from collections.abc import Iterator
+from typing import Any, ClassVar
 
 from brains.heuristics import get_heuristic
-from brains.protocol import Brain, Budget, Thought, UnknownBrainError
+from brains.minimax import EVAL, SECONDS
+from brains.protocol import Brain, BrainOption, Budget, Thought
 from engine.protocol import State
 
 REPORT_EVERY = 0.25
@@ -23,7 +26,7 @@ REPORT_EVERY = 0.25
 class _Node:
     """A tree node: the move into it, who made it, and that player's reward statistics."""
 
-    __slots__ = ("move", "parent", "player", "children", "untried", "visits", "reward")
+    __slots__ = ("children", "move", "parent", "player", "reward", "untried", "visits")
 
     def __init__(self, move: Any, parent: _Node | None, player: int, untried: list[Any]):
         self.move = move
@@ -39,20 +42,28 @@ class MCTSBrain(Brain):
     """Monte Carlo tree search (UCT) with random rollouts, by simulations or time."""
 
     name = "mcts"
-    OPTIONS: ClassVar[dict[str, type]] = {
-        "simulations": int, "seconds": float, "c": float, "rollout": str, "cutoff": int, "eval": str,
-    }
+    OPTIONS: ClassVar[tuple[BrainOption, ...]] = (
+        BrainOption("simulations", int, None, "simulations per move at most; none: no limit "
+                    "(1000 when there is no time limit either)", low=1, high=10**9, nullable=True),
+        SECONDS,
+        BrainOption("c", float, math.sqrt(2), "UCT exploration constant (0: pure exploitation)",
+                    low=0, high=100),
+        BrainOption("rollout", str, "random", "how a playout ends: random (to the end of the "
+                    "game) or heuristic (cut after cutoff plies)", choices=("random", "heuristic")),
+        BrainOption("cutoff", int, 8, "with rollout=heuristic: random plies before the "
+                    "heuristic scores the playout (0: at once)", low=0, high=10_000),
+        EVAL,
+    )
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
         super().__init__(game, seed=seed, spec=spec, **options)
-        self.simulations: int | None = options.get("simulations")
-        self.seconds: float | None = options.get("seconds")
-        self.c = options.get("c") or math.sqrt(2)
-        self.rollout = options.get("rollout") or "random"
-        if self.rollout not in ("random", "heuristic"):
-            raise UnknownBrainError(f"mcts: unknown rollout {self.rollout!r}; known: random, heuristic")
-        self.cutoff = options.get("cutoff") or 8
-        self.heuristic = get_heuristic(game, options.get("eval")) if self.rollout == "heuristic" else None
+        options = self.options
+        self.simulations: int | None = options["simulations"]
+        self.seconds: float | None = options["seconds"]
+        self.c: float = options["c"]
+        self.rollout: str = options["rollout"]
+        self.cutoff: int = options["cutoff"]
+        self.heuristic = get_heuristic(game, options["eval"]) if self.rollout == "heuristic" else None
 
     def default_budget(self) -> Budget:
         return Budget(seconds=self.seconds, nodes=self.simulations)
@@ -95,26 +106,28 @@ class MCTSBrain(Brain):
             deadline = own if deadline is None else min(deadline, own)
         if max_sims is None and deadline is None:
             max_sims = 1000
-        root = self._new_node(None, None, state)
+        rng = random.Random(self.rng.getrandbits(64))  # this search's own random stream
+        root = self._new_node(rng, None, None, state)
         sims = 0
         next_report = time.monotonic() + REPORT_EVERY
         while max_sims is None or sims < max_sims:
             if budget.stop.is_set() or (deadline is not None and time.monotonic() >= deadline):
                 yield root, False
                 return
-            self._simulate(root, state)
+            self._simulate(rng, root, state)
             sims += 1
             if time.monotonic() >= next_report:
                 next_report += REPORT_EVERY
                 yield root, False
         yield root, True
 
-    def _new_node(self, move: Any, parent: _Node | None, state: State) -> _Node:
+    @staticmethod
+    def _new_node(rng: random.Random, move: Any, parent: _Node | None, state: State) -> _Node:
         untried = list(state.legal_moves())
-        self.rng.shuffle(untried)
+        rng.shuffle(untried)
         return _Node(move, parent, 1 - state.to_move, untried)
 
-    def _simulate(self, root: _Node, state: State) -> None:
+    def _simulate(self, rng: random.Random, root: _Node, state: State) -> None:
         node = root
         log, c = math.log, self.c
         while not node.untried and node.children:  # selection
@@ -125,18 +138,19 @@ class MCTSBrain(Brain):
         if node.untried:  # expansion
             move = node.untried.pop()
             state = state.play(move)
-            child = self._new_node(move, node, state)
+            child = self._new_node(rng, move, node, state)
             node.children.append(child)
             node = child
-        rewards = self._playout(state)  # reward for player 0, player 1
-        while node is not None:  # backpropagation
-            node.visits += 1
-            node.reward += rewards[node.player]
-            node = node.parent
+        rewards = self._playout(rng, state)  # reward for player 0, player 1
+        up: _Node | None = node
+        while up is not None:  # backpropagation
+            up.visits += 1
+            up.reward += rewards[up.player]
+            up = up.parent
 
-    def _playout(self, state: State) -> tuple[float, float]:
+    def _playout(self, rng: random.Random, state: State) -> tuple[float, float]:
         """Play on to the end (or to the cutoff) and score it for each player in [0, 1]."""
-        choice = self.rng.choice
+        choice = rng.choice
         plies = 0
         moves = state.legal_moves()
         while moves:

@@ -12,11 +12,13 @@ which stays strictly inside the proven-result range ``|score| > PROVEN``.
 
 from __future__ import annotations
 
+import random
 import time
-from typing import Any, Callable, ClassVar, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
 
-from brains.heuristics import get_heuristic
-from brains.protocol import Brain, Budget, Thought
+from brains.heuristics import get_heuristic, heuristics_module, list_heuristics
+from brains.protocol import Brain, BrainOption, Budget, Thought
 from brains.tt import EXACT, SOLVED, TranspositionTable
 from engine.protocol import State
 
@@ -61,6 +63,80 @@ def from_tt(score: float, ply: int) -> float:
     return score
 
 
+def eval_choices(game: str) -> tuple[str, ...]:
+    """The names ``eval`` takes in ``game``: its heuristics, and ``mlp``."""
+    return (*list_heuristics(game), "mlp")
+
+
+def check_eval(text: str, game: str) -> str:
+    """``text`` if it names one of ``game``'s heuristics (or ``mlp``/``mlp:MODEL``)."""
+    if text.lower().partition(":")[0] == "mlp":
+        return text
+    if text.lower().replace("-", "_") not in heuristics_module(game).HEURISTICS:
+        raise ValueError(f"it takes one of {', '.join(eval_choices(game))}")
+    return text
+
+
+DEPTH = BrainOption("depth", int, None, "plies to search; none: deepen until another limit",
+                    low=1, high=MAX_DEPTH, nullable=True)
+SECONDS = BrainOption("seconds", float, None, "seconds to think per move; none: no limit",
+                      low=0, low_open=True, high=86_400, nullable=True)
+NODES = BrainOption("nodes", int, None, "positions to search per move at most; none: no limit",
+                    low=1, high=10**12, nullable=True)
+EVAL = BrainOption("eval", str, None, "heuristic scoring the leaves; none: the game's default "
+                   "(mlp: the game's value network, where one ships)",
+                   nullable=True, choices=eval_choices, check=check_eval)
+TT_SIZE = BrainOption("tt_size", int, 500_000, "transposition table entries at most",
+                      low=1, high=50_000_000)
+
+
+class Search:
+    """Everything one search reads and changes, made afresh by each ``think``/``analyse``.
+
+    The brain keeps only its configuration; a search that is still unwinding in a
+    cancelled thread therefore polls its own budget and counts its own nodes, never
+    those of a search started after it.
+    """
+
+    __slots__ = (
+        "budget",
+        "cuts",
+        "deadline",
+        "history",
+        "killers",
+        "max_depth",
+        "max_nodes",
+        "nodes",
+        "partial",
+        "path",
+        "rng",
+    )
+
+    def __init__(self, budget: Budget, deadline: float | None, max_nodes: float,
+                 max_depth: int, rng: random.Random):
+        self.budget = budget
+        self.rng = rng
+        """This search's random stream (drawn from the brain's when it starts)."""
+        self.deadline = deadline
+        self.max_nodes = max_nodes
+        self.max_depth = max_depth
+        self.nodes = 0
+        self.cuts = 0
+        """Depth cutoffs met so far (unchanged over an iteration: the tree was seen whole)."""
+        self.killers: list[list[Any]] = [[] for _ in range(min(max_depth, 128) + 2)]
+        self.history: dict[Any, int] = {}
+        self.path: set[Any] = set()
+        """Keys of the positions on the search path and earlier in the game (repetition)."""
+        self.partial: tuple[Any, float] | None = None
+        """The best root move of the unfinished iteration so far, with its score."""
+
+    def poll(self) -> None:
+        """Raise Stopped when the budget, the deadline or the node limit is spent."""
+        if (self.budget.stop.is_set() or self.nodes >= self.max_nodes
+                or (self.deadline is not None and time.monotonic() >= self.deadline)):
+            raise Stopped
+
+
 class SearchBrain(Brain):
     """Base of the depth-limited searches: options, limits, polling and evaluation.
 
@@ -68,54 +144,41 @@ class SearchBrain(Brain):
     ``eval`` (heuristic name, the game's default when None).
     """
 
-    OPTIONS: ClassVar[dict[str, type]] = {"depth": int, "seconds": float, "nodes": int, "eval": str}
+    OPTIONS: ClassVar[tuple[BrainOption, ...]] = (DEPTH, SECONDS, NODES, EVAL)
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
         super().__init__(game, seed=seed, spec=spec, **options)
-        self.depth: int | None = options.get("depth")
-        self.seconds: float | None = options.get("seconds")
-        self.node_limit: int | None = options.get("nodes")
-        self.heuristic: Callable[[State], float] = get_heuristic(game, options.get("eval"))
-        self.nodes = 0
-        self._deadline: float | None = None
-        self._budget = Budget()
-        self._max_nodes: float = INF
-        self._cuts = 0
+        # a subclass that declares no limits (greedy) has none
+        self.depth: int | None = self.options.get("depth")
+        self.seconds: float | None = self.options.get("seconds")
+        self.node_limit: int | None = self.options.get("nodes")
+        self.heuristic: Callable[[State], float] = get_heuristic(game, self.options["eval"])
 
     def default_budget(self) -> Budget:
         return Budget(seconds=self.seconds, depth=self.depth, nodes=self.node_limit)
 
     # -- limits ------------------------------------------------------------------------
-    def _begin(self, budget: Budget, extra_seconds: float | None = None) -> int:
-        """Set up the polled limits for one search; returns the maximum depth."""
+    def _begin(self, budget: Budget, extra_seconds: float | None = None) -> Search:
+        """A new search under ``budget`` and this brain's own limits."""
         budget.start()
-        self._budget = budget
-        self.nodes = 0
-        self._cuts = 0
         deadlines = [d for d in (budget.deadline,) if d is not None]
         for seconds in (self.seconds, extra_seconds):
             if seconds is not None:
                 deadlines.append(time.monotonic() + seconds)
-        self._deadline = min(deadlines) if deadlines else None
         limits = [n for n in (budget.nodes, self.node_limit) if n is not None]
-        self._max_nodes = min(limits) if limits else INF
-        depths = [d for d in (budget.depth, self.depth) if d is not None and d > 0]
-        return min(depths) if depths else MAX_DEPTH
-
-    def _poll(self) -> None:
-        """Raise Stopped when the budget, the deadline or the node limit is spent."""
-        if (self._budget.stop.is_set() or self.nodes >= self._max_nodes
-                or (self._deadline is not None and time.monotonic() >= self._deadline)):
-            raise Stopped
+        depths = [d for d in (budget.depth, self.depth) if d is not None]
+        return Search(budget, min(deadlines) if deadlines else None,
+                      min(limits) if limits else INF, min(depths) if depths else MAX_DEPTH,
+                      random.Random(self.rng.getrandbits(64)))
 
     def _evaluate(self, state: State) -> float:
-        """The heuristic score of a non-terminal position (counts as a depth cutoff)."""
-        self._cuts += 1
+        """The heuristic score of a non-terminal position (the caller counts the cutoff)."""
         value = self.heuristic(state)
-        return HEURISTIC_SCALE * (1.0 if value > 1.0 else -1.0 if value < -1.0 else value)
+        return HEURISTIC_SCALE * max(-1.0, min(1.0, value))
 
-    def _thought(self, state: State, move: Any, score: float, depth: int, final: bool) -> Thought:
-        return Thought(move=move, score=score, depth=depth, nodes=self.nodes,
+    def _thought(self, search: Search, state: State, move: Any, score: float, depth: int,
+                 final: bool) -> Thought:
+        return Thought(move=move, score=score, depth=depth, nodes=search.nodes,
                        pv=self._pv(state, move, depth), final=final)
 
     def _pv(self, state: State, move: Any, depth: int) -> tuple[Any, ...]:
@@ -138,41 +201,42 @@ class MinimaxBrain(SearchBrain):
         The deepening only makes the search stoppable: each iteration is a plain,
         full-width minimax. Ties between the best root moves are broken from the seed.
         """
-        max_depth = self._begin(budget)
+        search = self._begin(budget)
         moves = state.legal_moves()
         if not moves:
             return
         if len(moves) == 1:
             yield Thought(moves[0], None, 0, 0, (moves[0],), final=True)
             return
-        for depth in range(1, max_depth + 1):
-            cuts = self._cuts
+        for depth in range(1, search.max_depth + 1):
+            cuts = search.cuts
             try:
-                scores = {m: -self._minimax(state.play(m), depth - 1, 1) for m in moves}
+                scores = {m: -self._minimax(search, state.play(m), depth - 1, 1) for m in moves}
             except Stopped:
                 return
             best = max(scores.values())
-            move = self.rng.choice([m for m in moves if scores[m] == best])
-            done = depth == max_depth or self._cuts == cuts
-            yield self._thought(state, move, best, depth, done)
+            move = search.rng.choice([m for m in moves if scores[m] == best])
+            done = depth == search.max_depth or search.cuts == cuts
+            yield self._thought(search, state, move, best, depth, done)
             if done:
                 return
 
     def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
         """Each legal move's minimax score at the brain's depth."""
-        max_depth = self._begin((budget or self.default_budget()))
-        depth = min(max_depth, 8)
-        return {m: -self._minimax(state.play(m), depth - 1, 1) for m in state.legal_moves()}
+        search = self._begin(budget or self.default_budget())
+        depth = min(search.max_depth, 8)
+        return {m: -self._minimax(search, state.play(m), depth - 1, 1) for m in state.legal_moves()}
 
-    def _minimax(self, state: State, depth: int, ply: int) -> float:
+    def _minimax(self, search: Search, state: State, depth: int, ply: int) -> float:
         """The exact depth-``depth`` minimax value of ``state`` for its side to move."""
-        self.nodes += 1
-        if not self.nodes & POLL:
-            self._poll()
+        search.nodes += 1
+        if not search.nodes & POLL:
+            search.poll()
         moves = state.legal_moves()
         if not moves:
             return terminal_score(state, ply)
         if depth <= 0:
+            search.cuts += 1
             return self._evaluate(state)
         tt = self.tt
         if tt is not None:
@@ -180,16 +244,15 @@ class MinimaxBrain(SearchBrain):
             entry = tt.get(key)
             if entry is not None and entry[0] >= depth:
                 if entry[0] < SOLVED:
-                    self._cuts += 1
+                    search.cuts += 1
                 return from_tt(entry[2], ply)
-            cuts = self._cuts
+            cuts = search.cuts
         best = -INF
         for move in moves:
-            value = -self._minimax(state.play(move), depth - 1, ply + 1)
-            if value > best:
-                best = value
+            value = -self._minimax(search, state.play(move), depth - 1, ply + 1)
+            best = max(best, value)
         if tt is not None:
-            tt.put(key, SOLVED if self._cuts == cuts else depth, EXACT, to_tt(best, ply), None)
+            tt.put(key, SOLVED if search.cuts == cuts else depth, EXACT, to_tt(best, ply), None)
         return best
 
 
@@ -197,8 +260,8 @@ class MinimaxTTBrain(MinimaxBrain):
     """Minimax to a fixed depth with a transposition table (report 004)."""
 
     name = "minimax-tt"
-    OPTIONS: ClassVar[dict[str, type]] = {**SearchBrain.OPTIONS, "tt_size": int}
+    OPTIONS: ClassVar[tuple[BrainOption, ...]] = (*SearchBrain.OPTIONS, TT_SIZE)
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
         super().__init__(game, seed=seed, spec=spec, **options)
-        self.tt = TranspositionTable(options.get("tt_size") or 500_000)
+        self.tt = TranspositionTable(self.options["tt_size"])

@@ -15,10 +15,12 @@ Which games get which method is the registry's decision (``PERFECT`` in
 from __future__ import annotations
 
 import time
-from typing import Any, ClassVar, Hashable, Iterator
+from collections.abc import Hashable, Iterator
+from typing import Any, ClassVar
 
-from brains.minimax import EPS, POLL, WIN, Stopped
-from brains.protocol import Brain, Budget, Thought, UnknownBrainError
+from brains.minimax import EPS, POLL, SECONDS, WIN, Stopped
+from brains.protocol import Brain, BrainOption, Budget, Thought
+from brains.registry import check_spec, make_brain
 from engine.protocol import State
 
 SOLVER_SHARE = 0.7
@@ -30,23 +32,46 @@ def _shift(value: float) -> float:
     return value - EPS if value > 0 else value + EPS if value < 0 else 0.0
 
 
+class _Search:
+    """One search's budget and node count (kept off the brain: see :class:`Brain`)."""
+
+    __slots__ = ("budget", "nodes")
+
+    def __init__(self, budget: Budget):
+        self.budget = budget
+        self.nodes = 0
+
+
+def check_fallback(text: str, game: str) -> str:
+    """``text`` if it is a brain spec other than ``perfect`` that can play ``game``."""
+    if text.lower().partition(",")[0].partition(":")[0].strip() == "perfect":
+        raise ValueError("the fallback must be another brain")
+    check_spec(text, game)
+    return text
+
+
 class PerfectBrain(Brain):
     """Perfect play: full search in tic-tac-toe, Pons' solver in Connect Four."""
 
     name = "perfect"
-    OPTIONS: ClassVar[dict[str, type]] = {"method": str, "seconds": float, "fallback": str}
+    OPTIONS: ClassVar[tuple[BrainOption, ...]] = (
+        BrainOption("method", str, "search", "search: exhaustive search; connect4: Pons' "
+                    "solver", choices=("search", "connect4")),
+        SECONDS,
+        BrainOption("fallback", str, "alphabeta:hard", "with method=connect4: the brain that "
+                    "moves when the solver runs out of time", check=check_fallback),
+    )
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
         super().__init__(game, seed=seed, spec=spec, **options)
-        self.method = options.get("method") or "search"
-        if self.method not in ("search", "connect4"):
-            raise UnknownBrainError(f"perfect: unknown method {self.method!r}; known: search, connect4")
-        self.seconds: float | None = options.get("seconds")
-        self.fallback_spec: str = options.get("fallback") or "alphabeta:hard"
+        self.method: str = self.options["method"]
+        self.seconds: float | None = self.options["seconds"]
+        self.fallback_spec: str = self.options["fallback"]
         self._memo: dict[Hashable, float] = {}
-        self._nodes = 0
-        self._budget = Budget()
-        self._solver: Any = None
+        """Exact values by position key: true in every search, so shared between them."""
+        self._solvers: list[Any] = []
+        """Idle Connect Four solvers, kept between moves (their tables stay useful); a
+        search takes one for itself and gives it back when done."""
         self.last_note = ""
 
     def default_budget(self) -> Budget:
@@ -61,39 +86,40 @@ class PerfectBrain(Brain):
         if self.method == "connect4":
             yield from self._think_connect4(state, budget)
             return
+        search = _Search(budget)
         try:
-            scores = self.analyse(state, budget)
+            scores = self._analyse(search, state)
         except Stopped:
             return
         best = max(scores.values())
         move = self.rng.choice([m for m in moves if scores[m] == best])
-        yield Thought(move, best, state.ply, self._nodes, (move,), final=True)
+        yield Thought(move, best, state.ply, search.nodes, (move,), final=True)
 
     def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
         """The exact score of every legal move (Stopped if the budget runs out first)."""
-        budget = (budget or self.default_budget()).start()
-        self._budget = budget
-        self._nodes = 0
+        return self._analyse(_Search((budget or self.default_budget()).start()), state)
+
+    def _analyse(self, search: _Search, state: State) -> dict[Any, float]:
         if self.method == "connect4":
-            return self._analyse_connect4(state, budget)
-        return {m: _shift(-self._value(state.play(m))) for m in state.legal_moves()}
+            return self._analyse_connect4(search, state)
+        return {m: _shift(-self._value(search, state.play(m))) for m in state.legal_moves()}
 
     # -- exhaustive search ---------------------------------------------------------------
-    def _value(self, state: State) -> float:
+    def _value(self, search: _Search, state: State) -> float:
         """The exact value of ``state`` for its side to move, relative to the node."""
         key = state.key()
         value = self._memo.get(key)
         if value is not None:
             return value
-        self._nodes += 1
-        if not self._nodes & POLL and self._budget.expired():
+        search.nodes += 1
+        if not search.nodes & POLL and search.budget.expired():
             raise Stopped
         moves = state.legal_moves()
         if not moves:
             outcome = state.outcome()
             value = WIN * outcome.value_for(state.to_move) if outcome is not None else 0.0
         else:
-            value = max(_shift(-self._value(state.play(m))) for m in moves)
+            value = max(_shift(-self._value(search, state.play(m))) for m in moves)
         self._memo[key] = value
         return value
 
@@ -107,19 +133,18 @@ class PerfectBrain(Brain):
         if budget.deadline is not None:
             share = SOLVER_SHARE * max(0.0, budget.deadline - time.monotonic())
             solver_budget = Budget(seconds=share, stop=budget.stop).start()
+        search = _Search(solver_budget)
         try:
-            scores = self._analyse_connect4(state, solver_budget)
+            scores = self._analyse_connect4(search, state)
         except Stopped:
             yield from self._fall_back(state, budget)
             return
         best = max(scores.values())
         move = self.rng.choice([m for m, s in scores.items() if s == best])
-        yield Thought(move, best, 42 - state.ply, self._nodes, (move,), final=True)
+        yield Thought(move, best, 42 - state.ply, search.nodes, (move,), final=True)
 
     def _fall_back(self, state: State, budget: Budget) -> Iterator[Thought]:
         """Thoughts of the fallback brain, each with a note saying the move is not proven."""
-        from brains.registry import make_brain
-
         brain = make_brain(self.fallback_spec, self.game, seed=self.seed)
         note = f"not solved in time: move from {self.fallback_spec}"
         self.last_note = note
@@ -127,20 +152,24 @@ class PerfectBrain(Brain):
             yield Thought(thought.move, thought.score, thought.depth, thought.nodes,
                           thought.pv, final=False, note=note)
 
-    def _analyse_connect4(self, state: State, budget: Budget) -> dict[Any, float]:
+    def _analyse_connect4(self, search: _Search, state: State) -> dict[Any, float]:
         from brains import c4solver
 
         position = solver_position(state)
-        if self._solver is None:  # kept between moves: its table stays useful
-            self._solver = c4solver.Solver()
-        solver = self._solver
-        solver.stop = budget.expired
+        try:
+            solver = self._solvers.pop()  # list.pop is atomic: no two searches share one
+        except IndexError:
+            solver = c4solver.Solver()
+        solver.stop = search.budget.expired
         before = solver.nodes
         try:
             per_column = solver.analyse(position)
         except c4solver.SolverStopped:
             raise Stopped from None
-        self._nodes = solver.nodes - before
+        finally:
+            search.nodes = solver.nodes - before
+            solver.stop = None
+            self._solvers.append(solver)
         scores: dict[Any, float] = {}
         for column, score in enumerate(per_column):
             if score is None:

@@ -9,24 +9,27 @@ setting ``budget.stop`` from another thread ends the search promptly.
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterator
+from typing import Any, ClassVar
 
+from brains.options import BrainOption, UnknownBrainError, resolve
 from engine.protocol import State
 
-
-class UnknownBrainError(ValueError):
-    """No brain is registered under that name, or a bad level/option."""
+__all__ = ["Brain", "BrainOption", "Budget", "Thought", "UnknownBrainError"]
 
 
 @dataclass(slots=True)
 class Budget:
     """How long a brain may think (like python-chess's ``Limit``); None = unlimited.
 
-    ``start()`` fixes the deadline; ``expired()`` is what searches poll.
+    ``start()`` fixes the deadline; ``expired()`` is what searches poll. A limit out of
+    range (negative or non-finite seconds, a depth or node count below 1) is a
+    ValueError: a zero depth must not read as "no limit".
     """
 
     seconds: float | None = None
@@ -34,6 +37,14 @@ class Budget:
     nodes: int | None = None
     stop: threading.Event = field(default_factory=threading.Event, compare=False)
     deadline: float | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.seconds is not None and not (math.isfinite(self.seconds) and self.seconds >= 0):
+            raise ValueError(f"budget seconds must be a finite number >= 0, not {self.seconds!r}")
+        for name, value in (("depth", self.depth), ("nodes", self.nodes)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or value < 1):
+                raise ValueError(f"budget {name} must be an integer >= 1, not {value!r}")
 
     def start(self) -> Budget:
         """Fix the deadline from now (idempotent); returns self."""
@@ -75,16 +86,25 @@ class Brain:
     """Base class of every opponent; subclasses implement :meth:`think`.
 
     The first line of a subclass's docstring is its description in ``parlor brains``.
+    A brain keeps only its configuration (and knowledge meant to last between moves,
+    such as a transposition table) on itself: everything one search needs (its
+    budget, deadline, counters, killer moves, path) lives in an object that ``think``
+    creates, so that a search still unwinding in a cancelled worker thread never reads
+    or changes the state of the next one.
     """
 
     name: ClassVar[str] = ""
+    OPTIONS: ClassVar[tuple[BrainOption, ...]] = ()
+    """The options this brain takes (see :mod:`brains.options`)."""
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
+        """A brain for ``game``; ``options`` are checked against :attr:`OPTIONS`, and
+        every option left out takes its default (UnknownBrainError for a bad one)."""
         self.game = game
         self.seed = seed
         self.rng = random.Random(seed)
         self.spec = spec or self.name
-        self.options = options
+        self.options: dict[str, Any] = resolve(self.OPTIONS, options, game, self.name)
 
     def default_budget(self) -> Budget:
         """The budget this brain uses when the caller gives none."""

@@ -7,13 +7,16 @@ A brain spec is ``NAME[:LEVEL][,KEY=VALUE,...]``:
   row of options in :data:`LEVELS`, possibly different per game;
 - each ``KEY=VALUE`` overrides one option, e.g. ``alphabeta:hard,eval=weight_place,
   seconds=1.5`` or ``mcts,simulations=300,rollout=heuristic``. The options a brain
-  takes are its class's ``OPTIONS`` (``parlor brains`` lists them); ``none`` clears a
-  limit (``alphabeta,depth=none,seconds=2``), and booleans read ``true/false``.
+  takes are its class's ``OPTIONS``, typed definitions from :mod:`brains.options`
+  (``parlor brains`` lists them with their ranges and defaults); ``none`` clears a
+  limit where the definition allows it (``alphabeta,depth=none,seconds=2``), and
+  booleans read ``true/false``. Every value (given, from a level row, or forced for a
+  game) is checked against its definition; a bad one is refused with its range.
 
 Registering a brain is one line in :data:`BRAINS` (its levels are optional rows in
 :data:`LEVELS`; without them every level means the class defaults). Which games a
 brain can play, when not all, is decided here too (:data:`ONLY_FOR`), never inside a
-search.
+search. A registered brain whose class cannot be imported is an error, never skipped.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from brains.options import by_name, quote, resolve
 from brains.protocol import Brain, UnknownBrainError
 from engine.registry import get_game
 
@@ -38,7 +42,11 @@ BRAINS: dict[str, str] = {
     "linear": "brains.learned.linear:LinearBrain",
     "mlp": "brains.learned.mlp:MLPBrain",
 }
-"""Brain name -> ``module:Class``; a brain whose module is missing is not offered."""
+"""Brain name -> ``module:Class``. Every entry must import (tests/brains/test_registry.py
+imports each): a missing module is a :class:`BrokenBrainError`, not a missing brain."""
+
+MAX_SPEC = 200
+"""Characters a brain spec may have (a record stores it whole)."""
 
 LEVEL_NAMES = ("easy", "medium", "hard")
 DEFAULT_LEVEL = "medium"
@@ -115,72 +123,81 @@ ONLY_FOR: dict[str, dict[str, dict[str, Any]]] = {
 """Brains that play only some games: brain -> game -> options forced for that game."""
 
 
+class BrokenBrainError(ImportError):
+    """A registered brain's class cannot be imported (a broken install or a typo in
+    :data:`BRAINS`)."""
+
+
 @dataclass(frozen=True)
 class BrainInfo:
     """What ``parlor brains`` shows for one brain."""
 
     name: str
     description: str
-    options: tuple[str, ...]
+    options: tuple[dict[str, Any], ...]
+    """Each option's definition as plain data (see ``BrainOption.describe``)."""
     levels: dict[str, dict[str, Any]] = field(default_factory=dict)
     games: tuple[str, ...] | None = None
     """The games it plays; None for all."""
 
 
 def parse_spec(spec: str) -> tuple[str, str | None, dict[str, str]]:
-    """``"alphabeta:hard,seconds=2"`` -> ``("alphabeta", "hard", {"seconds": "2"})``."""
-    head, *pairs = [part.strip() for part in str(spec).strip().split(",")]
+    """``"alphabeta:hard,seconds=2"`` -> ``("alphabeta", "hard", {"seconds": "2"})``.
+
+    Only the syntax is checked here (UnknownBrainError for a bad one); the values are
+    checked by :func:`make_brain` against the brain's option definitions.
+    """
+    spec = str(spec).strip()
+    if len(spec) > MAX_SPEC:
+        raise UnknownBrainError(f"brain spec {quote(spec)} is longer than {MAX_SPEC} characters")
+    head, *pairs = [part.strip() for part in spec.split(",")]
     name, _, level = head.partition(":")
     options: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise UnknownBrainError(f"brain option {pair!r} in {spec!r} is not KEY=VALUE")
-        options[key.strip().lower()] = value.strip()
+            raise UnknownBrainError(f"brain option {quote(pair)} in {quote(spec)} is not KEY=VALUE")
+        key = key.strip().lower()
+        if key in options:
+            raise UnknownBrainError(f"brain option {quote(key)} is given twice in {quote(spec)}")
+        options[key] = value.strip()
     return name.strip().lower(), (level.strip().lower() or None), options
 
 
 def brain_class(name: str) -> type[Brain]:
-    """The class registered as ``name``; UnknownBrainError lists the known names."""
+    """The class registered as ``name``.
+
+    UnknownBrainError (listing the known names) for a name not in :data:`BRAINS`;
+    BrokenBrainError for a registered one whose class cannot be imported.
+    """
     path = BRAINS.get(name)
     if path is None:
-        raise UnknownBrainError(f"unknown brain {name!r}; known: {', '.join(available_brains())}")
-    module, _, cls = path.partition(":")
+        raise UnknownBrainError(f"unknown brain {quote(name)}; known: {', '.join(BRAINS)}")
+    module, _, attr = path.partition(":")
     try:
-        return getattr(importlib.import_module(module), cls)
-    except ModuleNotFoundError as exc:
-        if exc.name != module:
-            raise
-        raise UnknownBrainError(f"brain {name!r} is not installed ({module} is missing)") from None
+        cls = getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as exc:
+        raise BrokenBrainError(
+            f"brain {name!r} is registered as {path} but cannot be imported: {exc}") from exc
+    if not (isinstance(cls, type) and issubclass(cls, Brain)):
+        raise BrokenBrainError(f"brain {name!r} is registered as {path}, which is not a Brain")
+    return cls
 
 
 def available_brains() -> list[str]:
-    """Names of the registered brains whose modules exist."""
-    return [name for name in BRAINS if importlib.util.find_spec(BRAINS[name].partition(":")[0])]
-
-
-def _coerce(brain: str, key: str, kind: type, text: Any) -> Any:
-    if not isinstance(text, str):
-        return text
-    if text.lower() == "none":
-        return None
-    if kind is bool:
-        if text.lower() in ("true", "yes", "on", "1"):
-            return True
-        if text.lower() in ("false", "no", "off", "0"):
-            return False
-    else:
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    raise UnknownBrainError(f"{brain}: option {key}={text!r} is not a {kind.__name__}")
+    """Names of the registered brains (every one must import: see :func:`brain_class`)."""
+    return list(BRAINS)
 
 
 def level_options(name: str, level: str, game_id: str) -> dict[str, Any]:
-    """The options ``name:level`` means in ``game_id`` (per-game values resolved)."""
+    """The options ``name:level`` sets in ``game_id``.
+
+    A value that is a dict is looked up by game id; a game it leaves out gets the
+    option's default (the option is not set).
+    """
     row = LEVELS.get(name, {}).get(level, {})
-    return {k: (v.get(game_id) if isinstance(v, dict) else v) for k, v in row.items()}
+    return {k: (v[game_id] if isinstance(v, dict) else v) for k, v in row.items()
+            if not isinstance(v, dict) or game_id in v}
 
 
 def check_available(name: str, game_id: str) -> dict[str, Any]:
@@ -196,11 +213,12 @@ def check_available(name: str, game_id: str) -> dict[str, Any]:
     return dict(games[game_id])
 
 
-def make_brain(spec: str, game_id: str, seed: int | None = None) -> Brain:
-    """A new brain for ``game_id`` from a spec string (see the module docstring).
+def resolve_spec(spec: str, game_id: str) -> tuple[type[Brain], dict[str, Any]]:
+    """The class a spec names and every option's checked value in ``game_id``.
 
-    Raises UnknownGameError for an unknown game, and UnknownBrainError (a ValueError)
-    for an unknown brain, level or option, or a brain that cannot play that game.
+    The level row, the options forced for the game and the spec's own options are
+    each checked against the class's definitions; options left out take their
+    defaults. Nothing is built and no model is loaded.
     """
     game = get_game(game_id).id
     name, level, given = parse_spec(spec)
@@ -208,24 +226,47 @@ def make_brain(spec: str, game_id: str, seed: int | None = None) -> Brain:
     forced = check_available(name, game)
     level = level or DEFAULT_LEVEL
     if level not in LEVEL_NAMES:
-        raise UnknownBrainError(f"unknown level {level!r} for {name}; known: {', '.join(LEVEL_NAMES)}")
-    allowed: dict[str, type] = getattr(cls, "OPTIONS", {})
-    options = {k: v for k, v in level_options(name, level, game).items() if k in allowed}
-    options.update(forced)
+        raise UnknownBrainError(
+            f"unknown level {quote(level)} for {name}; known: {', '.join(LEVEL_NAMES)}")
+    table = by_name(cls.OPTIONS)
+    options: dict[str, Any] = {}
+    for where, values in ((f"{name}:{level} in {game}", level_options(name, level, game)),
+                          (f"{name} in {game}", forced)):
+        for key, value in values.items():
+            if key not in table:
+                raise UnknownBrainError(f"{where}: {key!r} is not an option of {name}")
+            options[key] = table[key].value(value, game, where)
     for key, text in given.items():
-        if key not in allowed:
-            known = ", ".join(allowed) or "none"
-            raise UnknownBrainError(f"{name}: unknown option {key!r}; options: {known}")
-        options[key] = _coerce(name, key, allowed[key], text)
-    return cls(game, seed=seed, spec=str(spec).strip(), **options)
+        if key not in table:
+            known = ", ".join(table) or "none"
+            raise UnknownBrainError(f"{name}: unknown option {quote(key)}; options: {known}")
+        options[key] = table[key].value(text, game, name)
+    return cls, resolve(cls.OPTIONS, options, game, name)
+
+
+def check_spec(spec: str, game_id: str) -> None:
+    """Raise UnknownBrainError (or UnknownGameError) if ``spec`` is not a valid brain
+    for ``game_id``; builds nothing."""
+    resolve_spec(spec, game_id)
+
+
+def make_brain(spec: str, game_id: str, seed: int | None = None) -> Brain:
+    """A new brain for ``game_id`` from a spec string (see the module docstring).
+
+    Raises UnknownGameError for an unknown game, and UnknownBrainError (a ValueError)
+    for an unknown brain, level or option, a value outside its option's range, or a
+    brain that cannot play that game.
+    """
+    cls, options = resolve_spec(spec, game_id)
+    return cls(get_game(game_id).id, seed=seed, spec=str(spec).strip(), **options)
 
 
 def list_brains(game_id: str | None = None) -> list[BrainInfo]:
-    """Every installed brain (only those that play ``game_id`` when it is given)."""
+    """Every registered brain (only those that play ``game_id`` when it is given)."""
     if game_id is not None:
         game_id = get_game(game_id).id
     out = []
-    for name in available_brains():
+    for name in BRAINS:
         games = ONLY_FOR.get(name)
         if game_id is not None and games is not None and game_id not in games:
             continue
@@ -236,6 +277,7 @@ def list_brains(game_id: str | None = None) -> list[BrainInfo]:
         else:
             levels = {lv: {**level_options(name, lv, game_id), **(games or {}).get(game_id, {})}
                       for lv in LEVEL_NAMES}
-        out.append(BrainInfo(name, doc, tuple(getattr(cls, "OPTIONS", {})), levels,
+        options = tuple(option.describe(game_id) for option in cls.OPTIONS)
+        out.append(BrainInfo(name, doc, options, levels,
                              tuple(sorted(games)) if games is not None else None))
     return out

@@ -21,6 +21,7 @@ import random
 from typing import Any, Callable, ClassVar, Iterator
 
 from brains.learned import store, tabular
+from brains.options import MODEL, BrainOption
 from brains.protocol import Brain, Budget, Thought
 from engine.protocol import State
 
@@ -243,7 +244,7 @@ class LinearBrain(Brain):
     """Report 003's learned linear evaluation over the game's features, one ply deep."""
 
     name = "linear"
-    OPTIONS: ClassVar[dict[str, type]] = {"model": str}
+    OPTIONS: ClassVar[tuple[BrainOption, ...]] = (MODEL,)
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "",
                  model: str | None = None, **options: Any):

@@ -26,6 +26,7 @@ import time
 from typing import Any, Callable, ClassVar, Iterator
 
 from brains.learned import store
+from brains.options import MODEL, BrainOption
 from brains.protocol import Brain, Budget, Thought
 from engine.protocol import State
 from engine.registry import get_game
@@ -462,7 +463,7 @@ class MLPBrain(Brain):
     """One ply on an MLP value network trained by self-play (report 000's Genius)."""
 
     name = "mlp"
-    OPTIONS: ClassVar[dict[str, type]] = {"model": str}
+    OPTIONS: ClassVar[tuple[BrainOption, ...]] = (MODEL,)
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
         super().__init__(game, seed=seed, spec=spec, **options)

@@ -31,6 +31,7 @@ import random
 from typing import Any, Callable, ClassVar, Iterator
 
 from brains.learned import store, tabular
+from brains.options import MODEL, BrainOption
 from brains.protocol import Brain, Budget, Thought
 from engine.protocol import State
 
@@ -243,7 +244,7 @@ class QLearnBrain(Brain):
     """Report 004's tabular Q-learning; win / block / centre where the table is silent."""
 
     name = "qlearn"
-    OPTIONS: ClassVar[dict[str, type]] = {"model": str}
+    OPTIONS: ClassVar[tuple[BrainOption, ...]] = (MODEL,)
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
         super().__init__(game, seed=seed, spec=spec, **options)

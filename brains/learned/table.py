@@ -33,6 +33,7 @@ from typing import Any, Callable, ClassVar, Iterator
 
 from brains.heuristics.morris import move_bonus
 from brains.learned import store, tabular
+from brains.options import MODEL, BrainOption
 from brains.protocol import Brain, Budget, Thought
 from engine.games.tictactoe import LINE_MASKS
 from engine.protocol import State
@@ -285,7 +286,7 @@ class TableBrain(Brain):
     """Report 000's value dictionaries: learned board values plus mill and block bonuses."""
 
     name = "table"
-    OPTIONS: ClassVar[dict[str, type]] = {"model": str}
+    OPTIONS: ClassVar[tuple[BrainOption, ...]] = (MODEL,)
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
         super().__init__(game, seed=seed, spec=spec, **options)

@@ -10,7 +10,7 @@ import pytest
 
 from brains import Budget, make_brain
 from brains.alphabeta import AlphaBetaBrain
-from brains.minimax import PROVEN, MinimaxBrain
+from brains.minimax import POLL, PROVEN, MinimaxBrain
 from brains.timeman import TimeManager, threat_factor
 from brains.tt import EXACT, LOWER, TranspositionTable
 from engine import State, new_game
@@ -46,18 +46,57 @@ def test_alphabeta_equals_minimax(game_id: str, tt: bool) -> None:
         assert plain[best.move] == pytest.approx(best.score, abs=1e-12)
 
 
+DEEP = 5
+"""The depth of the table-against-minimax corpus: deep enough for the table to cut
+on lower and upper bounds, not only on exact values."""
+CORPUS: dict[str, list[str]] = {
+    "checkers": [("11-16 22-18 7-11 26-22 9-14 18x9 5x14 22-17 11-15 31-26 6-9 24-19 15x24x31 "
+                  "26-22 2-7 17-13 8-11 13x6"),
+                 ("9-14 24-20 14-17 21x14 10x17 22x13 11-15 27-24 6-10 23-18 15x22 25x18 7-11 "
+                  "20-16 11x20x27 31x24 5-9 13x6 2x9"),
+                 ("11-16 24-19 8-11 21-17 9-14 23-18 14x23 27x18 16x23 26x19 5-9 18-14 9x18 "
+                  "22x15x8 4x11 25-21 1-5 31-27 11-15 17-14 15x24x31 28-24 10x17 21x14 7-11 "
+                  "24-19 11-16 32-28 16x23 14-9 6x13 28-24 12-16 30-25 2-6 25-22")],
+    "connect4": ["7 1", "7 2 2 7 2 3 3 2 5 6 6 2 2 7 3", "4 1"],
+    "morris": ["c2 a1 d2 c1 b2xa1 d3 a5 e3 c4 c5 c4-b4 c5-e5 b4-c4 c1-a1 c2-c1 d3-d4 d2-d3 a1-a3",
+               "b3 a5 a1 c4 e3 a3 b4 d2",
+               "e5 b4 c2 d2 e3 c4 d4 a5 c5 b3 e3-d3 a5-a3"],
+    "reversi": ["f5 d6 c3", "e6 d6 c4 d3", "f5 f4 g3 f6 d3 g5"],
+    "tictactoe": ["b2 a3", "c3 a1", "a2"],
+}
+"""Positions reached by seeded random play, chosen so that plain minimax to DEEP plies
+stays small (a few thousand to some tens of thousands of nodes)."""
+
+
+def test_alphabeta_with_its_table_equals_minimax_deep(game_id: str) -> None:
+    # positions recur in a search at different depths here; the table must still give
+    # exactly the depth-limited minimax value (its bound flags are what make that true)
+    for line in CORPUS[game_id]:
+        state = new_game(game_id).play_line(line)
+        plain = make_brain(f"minimax,depth={DEEP},seconds=none", game_id).analyse(
+            state, Budget(depth=DEEP))
+        brain = make_brain(f"alphabeta:easy,depth={DEEP},seconds=none,tt=true", game_id, seed=0)
+        best = list(brain.think(state, Budget(depth=DEEP).start()))[-1]
+        assert best.depth == DEEP and brain.tt is not None and len(brain.tt) > 0
+        assert best.score == pytest.approx(max(plain.values()), abs=1e-12), line
+        assert plain[best.move] == pytest.approx(best.score, abs=1e-12), line
+        fresh = make_brain(f"alphabeta:easy,depth={DEEP},seconds=none,tt=true", game_id)
+        assert fresh.analyse(state, Budget(depth=DEEP)) == pytest.approx(plain, abs=1e-12), line
+
+
 def test_stop_flag_from_another_thread(game_id: str) -> None:
+    # the flag is set from another thread once the search has reported depth 1; the
+    # search must end at its next poll (POLL + 1 nodes at most), whatever the clock says
     brain = make_brain("alphabeta,depth=none,seconds=none", game_id, seed=1)
-    budget = Budget()
-    timer = threading.Timer(0.3, budget.stop.set)
-    start = time.monotonic()
-    timer.start()
-    try:
-        thoughts = list(brain.think(new_game(game_id), budget))
-    finally:
-        timer.cancel()
-    assert time.monotonic() - start < 1.5
-    assert thoughts and thoughts[-1].move in new_game(game_id).legal_moves()
+    budget = Budget(nodes=100_000)  # the cap only keeps a broken stop from running on
+    thoughts = brain.think(new_game(game_id), budget.start())
+    first = next(thoughts)
+    setter = threading.Thread(target=budget.stop.set)
+    setter.start()
+    setter.join()
+    rest = list(thoughts)
+    assert all(t.nodes <= first.nodes + POLL + 1 and not t.final for t in rest)
+    assert first.move in new_game(game_id).legal_moves()
 
 
 def test_prefers_the_faster_win() -> None:
@@ -107,12 +146,35 @@ def test_threat_factor_values(game_id: str) -> None:
         assert threat_factor(state) in (1.0, 1.5, 1.8)
 
 
-def test_hard_respects_its_allotment() -> None:
-    brain = make_brain("alphabeta:hard,clock=1.0", "tictactoe", seed=0)
+class FakeClock:
+    """A monotonic clock that moves STEP seconds each time it is read: time measured in
+    clock reads (the search reads it once a poll), the same on any machine."""
+
+    STEP = 0.01
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        self.now += self.STEP
+        return self.now
+
+
+def test_hard_respects_its_allotment(monkeypatch: pytest.MonkeyPatch) -> None:
+    brain = make_brain("alphabeta:hard,clock=2.0", "reversi", seed=0)
     assert isinstance(brain, AlphaBetaBrain) and brain.timeman is not None
-    start = time.monotonic()
-    brain.choose(new_game("tictactoe"))
-    assert time.monotonic() - start < 1.0
+    state = new_game("reversi")
+    allotted = TimeManager("reversi", clock=2.0, max_seconds=3.0).allot(state)
+    clock = FakeClock()
+    monkeypatch.setattr(time, "monotonic", clock)
+    start = clock.now
+    thoughts = list(brain.think(state, Budget(nodes=50_000).start()))
+    spent = clock.now - start
+    # stopped by the allotment within a few clock reads of it (the node cap only keeps
+    # a broken allotment from running on), and the time is charged to the game clock
+    assert thoughts and not thoughts[-1].final
+    assert allotted <= spent <= allotted + 5 * FakeClock.STEP
+    assert brain.timeman.used == pytest.approx(spent, abs=2 * FakeClock.STEP)
     assert isinstance(make_brain("minimax", "tictactoe"), MinimaxBrain)
 
 
@@ -154,7 +216,9 @@ def test_trap_model_chance_is_a_probability() -> None:
     assert brain.traps and not make_brain("alphabeta:medium", "reversi").traps
     state = new_game("tictactoe").play_line("c1 b2")
     brain.choose(state)
-    chances = [brain._win_chance(state.play(m), 8, 1, False, {}) for m in state.legal_moves()]
+    search = brain._new_search(Budget())
+    chances = [brain._win_chance(search, state.play(m), 8, 1, False, {})
+               for m in state.legal_moves()]
     assert all(0.0 <= c <= 1.0 for c in chances) and max(chances) > 0.0
 
 
@@ -165,6 +229,7 @@ def test_repetition_is_scored_as_a_draw() -> None:
     assert brain.repetition
     state = new_game("morris")
     child = state.play(state.legal_moves()[0])
-    plain = brain._negamax(child, 2, -INF, INF, 1)
-    brain._path = {child.key()}
-    assert brain._negamax(child, 2, -INF, INF, 1) == 0.0 != plain
+    plain = brain._negamax(brain._new_search(Budget()), child, 2, -INF, INF, 1)
+    search = brain._new_search(Budget())
+    search.path = {child.key()}
+    assert brain._negamax(search, child, 2, -INF, INF, 1) == 0.0 != plain

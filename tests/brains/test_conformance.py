@@ -25,7 +25,9 @@ SPECS = [
 DETERMINISTIC = [s for s in SPECS if "hard" not in s and s != "perfect"]
 """Specs limited by depth or simulations only (perfect: see test_perfect.py)."""
 SECONDS = 1.0
-SLACK = 0.6
+SLACK = 9.0
+"""Generous: this guards against a brain that ignores its budget (an unbounded search
+runs for minutes), not against a slow machine; speed is measured in benchmarks/."""
 
 
 def positions(game_id: str, seed: int = 7, count: int = 2) -> list[State]:

@@ -1,4 +1,4 @@
-"""List the brains (opponents), their levels and options."""
+"""List the brains (opponents), their levels and options (type, range, default)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,16 @@ def _fmt(options: dict[str, object]) -> str:
             value = "/".join(f"{g}:{v}" for g, v in value.items())
         parts.append(f"{key}={value}")
     return ", ".join(parts) or "-"
+
+
+def _fmt_default(value: object) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return format(value, ".6g")
+    return str(value)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,8 +49,12 @@ def run(args: argparse.Namespace) -> int:
     for info in infos:
         games = f"  [{', '.join(info.games)} only]" if info.games else ""
         print(f"\n{info.name:<11} {info.description}{games}")
-        print(f"{'':<11} options: {', '.join(info.options) or '-'}")
         for level, options in info.levels.items():
             if options:
                 print(f"{'':<11} {level:<7} {_fmt(options)}")
+        if not info.options:
+            print(f"{'':<11} options: -")
+        for option in info.options:
+            print(f"{'':<11} {option['name']}={option['type']}: {option['range']} "
+                  f"(default {_fmt_default(option['default'])}); {option['help']}")
     return 0
