@@ -1,0 +1,75 @@
+"""Reading files that come from elsewhere: regular files only, never more than a cap.
+
+Every user file Parlor reads (records, saved games, the autosave, move lists) goes through
+:func:`read_capped`. It opens without blocking (a FIFO or a device cannot stall the
+open), checks on the opened descriptor that it is a regular file (so a symlink to
+``/dev/zero``, a FIFO, a socket or a directory is refused whatever the path looked
+like), and reads at most ``cap + 1`` bytes whatever ``stat`` says the size is.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from engine.protocol import ParlorError
+
+
+class FileReadError(ParlorError):
+    """A file that cannot be read safely; ``reason`` is the message without the path."""
+
+    def __init__(self, path: str, reason: str):
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISSOCK, "a socket"))
+
+
+def _kind(mode: int) -> str:
+    for test, name in _KINDS:
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def read_capped(path: str | os.PathLike[str], cap: int, *,
+                follow_symlinks: bool = True) -> bytes:
+    """The bytes of the regular file at ``path``, refusing anything larger than ``cap``.
+
+    Raises :class:`FileReadError` (one line naming the file) for a missing or unreadable
+    file, anything but a regular file, or more than ``cap`` bytes. With
+    ``follow_symlinks=False`` a symlink itself is refused (``O_NOFOLLOW``).
+    """
+    source = os.fsdecode(path)
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    if not follow_symlinks:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if not follow_symlinks and os.path.islink(path):
+            raise FileReadError(source, "cannot read: a symbolic link") from None
+        raise FileReadError(source, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise FileReadError(source, f"cannot read: {_kind(mode)}, not a regular file")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= cap:
+            chunk = os.read(fd, min(cap + 1 - size, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise FileReadError(source, f"cannot read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if size > cap:
+        raise FileReadError(source, f"file too large (more than {cap} bytes)")
+    return b"".join(chunks)
