@@ -5,27 +5,110 @@ are ``ok``, a value line, or a line starting with ``error``; multi-line answers 
 a fixed last line (``ok`` or ``bestmove …``). A bad line never ends the session. See
 ``docs/ENGINE.md`` for the commands and an example session. :class:`EngineSession`
 works on any text streams, so tests drive it with ``io.StringIO``.
+
+Input is untrusted: a line longer than :data:`MAX_LINE` characters is answered with one
+error line as soon as that many characters are read (the rest of it is skipped), and
+words are split in linear time. A thread reads the input while commands run, so
+``stop`` and ``quit`` end a running ``go`` or ``analyse`` at once.
 """
 
 from __future__ import annotations
 
-import shlex
+import os
+import queue
+import threading
 import time
-from typing import Any, Callable, Iterable, TextIO
+from typing import Any, Callable, Iterable, Iterator, TextIO
 
 from brains.protocol import Brain, Budget, Thought
-from engine.protocol import State
+from engine.protocol import State, quote
 
 BrainFactory = Callable[..., Brain]
 """``factory(spec, game_id, seed=...) -> Brain``; by default ``brains.registry.make_brain``."""
 
 COMMANDS = ("games", "brains", "new", "moves", "play", "legal", "show", "go", "analyse",
-            "seed", "isready", "help", "quit")
+            "stop", "seed", "isready", "help", "quit")
 """Every command the engine understands, in the order ``help`` lists them."""
+
+MAX_LINE = 65_536
+"""Longest input line in characters; a longer one is answered with one error line."""
+
+MAX_SECONDS = 86_400.0
+"""Longest thinking time ``go`` and ``analyse`` accept (a day)."""
+
+SEARCHES = ("go", "analyse")
+"""Commands that search, and that ``stop`` and ``quit`` end."""
 
 
 class EngineError(ValueError):
     """A line the engine cannot carry out; its message follows ``error`` on the output."""
+
+
+def split_words(line: str) -> list[str]:
+    """The words of a command line: split on white space, ``#`` starts a comment.
+
+    Linear in the length of the line (there is no quoting: no brain spec, option or
+    move contains a space).
+    """
+    return line.partition("#")[0].split()
+
+
+def read_lines(read: Callable[[int], Any], limit: int = MAX_LINE,
+               chunk: int = 65_536) -> Iterator[str | EngineError]:
+    """The lines of an input read a chunk at a time by ``read(n)`` (text or bytes).
+
+    A line longer than ``limit`` characters is yielded as an :class:`EngineError` as soon
+    as that much of it has arrived, and the rest of it is skipped; bytes that are not
+    UTF-8 give an EngineError too. Work is linear in the input and memory stays bounded
+    whatever it holds.
+    """
+    pieces: list[Any] = []
+    size = 0
+    skipping = False
+    while data := read(chunk):
+        newline = b"\n" if isinstance(data, bytes) else "\n"
+        start = 0
+        while (end := data.find(newline, start)) >= 0:
+            if skipping:
+                skipping = False
+            else:
+                pieces.append(data[start:end + 1])
+                line, pieces, size = data[:0].join(pieces), [], 0
+                yield _too_long(limit) if len(line) > limit + 1 else _decode(line)
+            start = end + 1
+        if not skipping and start < len(data):
+            pieces.append(data[start:])
+            size += len(data) - start
+            if size > limit:
+                yield _too_long(limit)
+                pieces, size, skipping = [], 0, True
+    if pieces:
+        yield _decode(pieces[0][:0].join(pieces))
+
+
+def _too_long(limit: int) -> EngineError:
+    return EngineError(f"line too long (more than {limit} characters); ignored")
+
+
+def _decode(line: str | bytes) -> str | EngineError:
+    if isinstance(line, str):
+        return line
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        return EngineError("cannot read the line: not UTF-8 text")
+
+
+def stream_reader(stream: Any) -> Callable[[int], Any]:
+    """A ``read(n)`` for :func:`read_lines`: the file descriptor under ``stream`` when it
+    has one (a reader thread blocked there holds no lock, so the process can always
+    exit), else its binary buffer, else the stream itself."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        buffer = getattr(stream, "buffer", stream)
+        return buffer.read1 if hasattr(buffer, "read1") else buffer.read
+    return lambda n: os.read(fd, n)
 
 
 def _default_factory() -> BrainFactory:
@@ -82,22 +165,65 @@ class EngineSession:
         """The start position of the current game (None before ``new``)."""
         self.state: State | None = None
         """The current position (None before ``new``)."""
+        self._lock = threading.Lock()
+        self._searches_read = 0
+        """Searches (``go``, ``analyse``) the reader thread has seen."""
+        self._searches_run = 0
+        """Searches this thread has started."""
+        self._stop_upto = 0
+        """Every search numbered up to this one is to stop (set by ``stop``/``quit``)."""
+        self._search: tuple[int, Budget] | None = None
+        """The running search: its number and budget."""
 
     # -- the loop ---------------------------------------------------------------------
-    def run(self, lines: Iterable[str]) -> int:
-        """Answer every line until ``quit`` or the end of input; returns the exit status 0."""
-        for line in lines:
+    def run(self, lines: Iterable[str | EngineError]) -> int:
+        """Answer every line until ``quit`` or the end of input; returns the exit status 0.
+
+        A reader thread takes the lines from ``lines`` while this thread carries them out
+        in order, so a ``stop`` or ``quit`` sent during a search ends it at once; every
+        other line waits its turn.
+        """
+        pending: queue.Queue[str | EngineError | None] = queue.Queue()
+        reader = threading.Thread(target=self._read, args=(lines, pending),
+                                  name="engine-reader", daemon=True)
+        reader.start()
+        while (line := pending.get()) is not None:
             if not self.handle(line):
                 break
         return 0
 
-    def handle(self, line: str) -> bool:
-        """Answer one input line; False when the session should end."""
+    def _read(self, lines: Iterable[str | EngineError],
+              pending: queue.Queue[str | EngineError | None]) -> None:
+        """Reader thread: queue every line; ``stop`` and ``quit`` also stop, at once,
+        every search read before them."""
         try:
-            words = shlex.split(line, comments=True)
-        except ValueError as exc:
-            self._say(f"error cannot read the line: {exc}")
+            for line in lines:
+                if isinstance(line, str):
+                    words = split_words(line)
+                    command = words[0].lower() if words else ""
+                    with self._lock:
+                        if command in SEARCHES:
+                            self._searches_read += 1
+                        elif command in ("stop", "quit"):
+                            self._stop_upto = self._searches_read
+                            if self._search is not None and self._search[0] <= self._stop_upto:
+                                self._search[1].stop.set()
+                pending.put(line)
+        except (OSError, ValueError):  # a closed or broken input ends the session
+            pass
+        finally:
+            pending.put(None)
+
+    def handle(self, line: str | EngineError) -> bool:
+        """Answer one input line (or the reading error in its place); False when the
+        session should end."""
+        if isinstance(line, EngineError):
+            self._say(f"error {line}")
             return True
+        if len(line) > MAX_LINE + 1:
+            self._say(f"error line too long (more than {MAX_LINE} characters); ignored")
+            return True
+        words = split_words(line)
         if not words:
             return True
         command, args = words[0].lower(), words[1:]
@@ -106,13 +232,13 @@ class EngineSession:
         method = getattr(self, f"cmd_{command}", None) if command in COMMANDS else None
         try:
             if method is None:
-                raise EngineError(f"unknown command {command!r}; commands: "
+                raise EngineError(f"unknown command {quote(command)}; commands: "
                                   + " ".join(COMMANDS))
             method(args)
         except ValueError as exc:
-            self._say(f"error {exc}")
+            self._say(f"error {_one_line(exc)}")
         except Exception as exc:  # a broken brain must not end the session
-            self._say(f"error internal: {type(exc).__name__}: {exc}")
+            self._say(f"error internal: {type(exc).__name__}: {_one_line(exc)}")
         return True
 
     def _say(self, *lines: str) -> None:
@@ -135,10 +261,23 @@ class EngineSession:
         try:
             seconds = float(text)
         except ValueError:
-            raise EngineError(f"seconds {text!r} is not a number") from None
-        if not 0 < seconds < 1e6:
-            raise EngineError(f"seconds {text!r} must be positive")
+            raise EngineError(f"seconds {quote(text)} is not a number") from None
+        if not 0 < seconds <= MAX_SECONDS:
+            raise EngineError(f"seconds {quote(text)} must be positive, "
+                              f"at most {MAX_SECONDS:g}")
         return seconds
+
+    def _begin_search(self, budget: Budget) -> None:
+        """Number this search and make it stoppable (at once if a ``stop`` already came)."""
+        with self._lock:
+            self._searches_run += 1
+            self._search = (self._searches_run, budget)
+            if self._searches_run <= self._stop_upto:
+                budget.stop.set()
+
+    def _end_search(self) -> None:
+        with self._lock:
+            self._search = None
 
     @staticmethod
     def _arity(args: list[str], least: int, most: int, usage: str) -> None:
@@ -168,7 +307,7 @@ class EngineSession:
         for pair in args[1:]:
             name, sep, value = pair.partition("=")
             if not sep or not name:
-                raise OptionError(f"option {pair!r} is not KEY=VALUE")
+                raise OptionError(f"option {quote(pair)} is not KEY=VALUE")
             options[name] = value
         self.start = self.state = new_game(args[0], **options)
         self._say("ok")
@@ -212,7 +351,10 @@ class EngineSession:
         self._say(*str(state).splitlines(), status, "ok")
 
     def cmd_go(self, args: list[str]) -> None:
-        """``go SPEC [SECONDS]`` -> ``info`` lines as the brain thinks, then ``bestmove MOVE``."""
+        """``go SPEC [SECONDS]`` -> ``info`` lines as the brain thinks, then ``bestmove MOVE``.
+
+        ``stop`` (or ``quit``) ends the search early; the best move so far is sent.
+        """
         self._arity(args, 1, 2, "go SPEC [SECONDS]")
         state = self._playable()
         brain = self._brain(args[0])
@@ -222,13 +364,27 @@ class EngineSession:
         started = time.monotonic()
         best: Thought | None = None
         legal = state.legal_moves()
-        for thought in brain.think(state, budget):
-            if thought.move not in legal:
-                raise EngineError(f"brain {args[0]!r} chose {thought.move!r}, not a legal move")
-            best = thought
-            self._say(self._info(state, thought, time.monotonic() - started))
+        self._begin_search(budget)
+        try:
+            for thought in brain.think(state, budget):
+                if thought.move not in legal:
+                    raise EngineError(f"brain {quote(args[0])} chose {quote(thought.move)}, "
+                                      "not a legal move")
+                best = thought
+                self._say(self._info(state, thought, time.monotonic() - started))
+                if budget.stop.is_set():
+                    break
+        finally:
+            self._end_search()
         move = best.move if best is not None else brain.rng.choice(legal)
         self._say(f"bestmove {state.format_move(move)}")
+
+    def cmd_stop(self, args: list[str]) -> None:
+        """``stop`` -> no answer of its own: the running ``go`` ends with its ``bestmove``.
+
+        The reader thread acts on ``stop`` as soon as it reads it; here, in its turn,
+        there is nothing left to do (a ``stop`` with no search running is ignored).
+        """
 
     @staticmethod
     def _info(state: State, thought: Thought, elapsed: float) -> str:
@@ -248,10 +404,13 @@ class EngineSession:
         brain = self._brain(args[0])
         budget = (Budget(seconds=self._seconds(args[1])) if len(args) > 1
                   else brain.default_budget())
+        self._begin_search(budget)
         try:
             scores = brain.analyse(state, budget.start())
         except NotImplementedError:
-            raise EngineError(f"brain {args[0]!r} cannot analyse positions") from None
+            raise EngineError(f"brain {quote(args[0])} cannot analyse positions") from None
+        finally:
+            self._end_search()
         ranked = sorted(scores.items(), key=lambda item: -item[1])
         self._say(*(f"{state.format_move(m)} {format_score(s)}" for m, s in ranked), "ok")
 
@@ -269,7 +428,7 @@ class EngineSession:
         try:
             self.seed = int(args[0])
         except ValueError:
-            raise EngineError(f"seed {args[0]!r} is not an integer") from None
+            raise EngineError(f"seed {quote(args[0])} is not an integer") from None
         self._say("ok")
 
     def cmd_isready(self, args: list[str]) -> None:
@@ -281,10 +440,21 @@ class EngineSession:
         self._say(" ".join(COMMANDS))
 
 
+def _one_line(exc: BaseException, limit: int = 300) -> str:
+    """An error's message on one line, cut to ``limit`` characters (a last guard: the
+    messages themselves quote at most ~60 characters of the input)."""
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def run_engine(stdin: TextIO, stdout: TextIO, *, seed: int = 0,
                brain_factory: BrainFactory | None = None,
                brain_names: Callable[[str | None], list[str]] | None = None) -> int:
-    """Run a session reading commands from ``stdin`` and answering on ``stdout``."""
+    """Run a session reading commands from ``stdin`` and answering on ``stdout``.
+
+    Reads the bytes under ``stdin`` when it has them (so bad UTF-8 is one error line, not
+    the end of the session); see :func:`read_lines` for the line limit.
+    """
     session = EngineSession(stdout, seed=seed, brain_factory=brain_factory,
                             brain_names=brain_names)
-    return session.run(iter(stdin.readline, ""))
+    return session.run(read_lines(stream_reader(stdin)))
