@@ -14,13 +14,13 @@ words are split in linear time. A thread reads the input while commands run, so
 
 from __future__ import annotations
 
-import os
 import queue
 import threading
 import time
 from typing import Any, Callable, Iterable, Iterator, TextIO
 
 from brains.protocol import Brain, Budget, Thought
+from engine import files
 from engine.protocol import State, quote
 
 BrainFactory = Callable[..., Brain]
@@ -30,8 +30,8 @@ COMMANDS = ("games", "brains", "new", "moves", "play", "legal", "show", "go", "a
             "stop", "seed", "isready", "help", "quit")
 """Every command the engine understands, in the order ``help`` lists them."""
 
-MAX_LINE = 65_536
-"""Longest input line in characters; a longer one is answered with one error line."""
+MAX_LINE = files.MAX_LINE
+"""Longest input line in characters (65,536); a longer one is answered with one error line."""
 
 MAX_SECONDS = 86_400.0
 """Longest thinking time ``go`` and ``analyse`` accept (a day)."""
@@ -53,62 +53,10 @@ def split_words(line: str) -> list[str]:
     return line.partition("#")[0].split()
 
 
-def read_lines(read: Callable[[int], Any], limit: int = MAX_LINE,
-               chunk: int = 65_536) -> Iterator[str | EngineError]:
-    """The lines of an input read a chunk at a time by ``read(n)`` (text or bytes).
-
-    A line longer than ``limit`` characters is yielded as an :class:`EngineError` as soon
-    as that much of it has arrived, and the rest of it is skipped; bytes that are not
-    UTF-8 give an EngineError too. Work is linear in the input and memory stays bounded
-    whatever it holds.
-    """
-    pieces: list[Any] = []
-    size = 0
-    skipping = False
-    while data := read(chunk):
-        newline = b"\n" if isinstance(data, bytes) else "\n"
-        start = 0
-        while (end := data.find(newline, start)) >= 0:
-            if skipping:
-                skipping = False
-            else:
-                pieces.append(data[start:end + 1])
-                line, pieces, size = data[:0].join(pieces), [], 0
-                yield _too_long(limit) if len(line) > limit + 1 else _decode(line)
-            start = end + 1
-        if not skipping and start < len(data):
-            pieces.append(data[start:])
-            size += len(data) - start
-            if size > limit:
-                yield _too_long(limit)
-                pieces, size, skipping = [], 0, True
-    if pieces:
-        yield _decode(pieces[0][:0].join(pieces))
-
-
-def _too_long(limit: int) -> EngineError:
-    return EngineError(f"line too long (more than {limit} characters); ignored")
-
-
-def _decode(line: str | bytes) -> str | EngineError:
-    if isinstance(line, str):
-        return line
-    try:
-        return line.decode("utf-8")
-    except UnicodeDecodeError:
-        return EngineError("cannot read the line: not UTF-8 text")
-
-
-def stream_reader(stream: Any) -> Callable[[int], Any]:
-    """A ``read(n)`` for :func:`read_lines`: the file descriptor under ``stream`` when it
-    has one (a reader thread blocked there holds no lock, so the process can always
-    exit), else its binary buffer, else the stream itself."""
-    try:
-        fd = stream.fileno()
-    except (AttributeError, OSError, ValueError):
-        buffer = getattr(stream, "buffer", stream)
-        return buffer.read1 if hasattr(buffer, "read1") else buffer.read
-    return lambda n: os.read(fd, n)
+def read_lines(read: Callable[[int], Any], limit: int = MAX_LINE) -> Iterator[str | EngineError]:
+    """The input lines (see :func:`engine.files.read_lines`), a bad one as an EngineError."""
+    for line in files.read_lines(read, limit):
+        yield EngineError(str(line)) if isinstance(line, files.LineError) else line
 
 
 def _default_factory() -> BrainFactory:
@@ -457,4 +405,4 @@ def run_engine(stdin: TextIO, stdout: TextIO, *, seed: int = 0,
     """
     session = EngineSession(stdout, seed=seed, brain_factory=brain_factory,
                             brain_names=brain_names)
-    return session.run(read_lines(stream_reader(stdin)))
+    return session.run(read_lines(files.stream_reader(stdin)))

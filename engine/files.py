@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import Any, Callable, Iterator
 
 from engine.protocol import ParlorError
+
+MAX_LINE = 65_536
+"""Longest line :func:`read_lines` passes on, in characters (or bytes)."""
 
 
 class FileReadError(ParlorError):
@@ -34,6 +38,10 @@ def _kind(mode: int) -> str:
         if test(mode):
             return name
     return "not a regular file"
+
+
+class LineError(ParlorError):
+    """A line of input that was skipped: too long, or not UTF-8."""
 
 
 def read_capped(path: str | os.PathLike[str], cap: int, *,
@@ -73,3 +81,64 @@ def read_capped(path: str | os.PathLike[str], cap: int, *,
     if size > cap:
         raise FileReadError(source, f"file too large (more than {cap} bytes)")
     return b"".join(chunks)
+
+
+# --------------------------------------------------------------------------- streams
+
+
+def read_lines(read: Callable[[int], Any], limit: int = MAX_LINE,
+               chunk: int = 65_536) -> Iterator[str | LineError]:
+    """The lines of an input read a chunk at a time by ``read(n)`` (text or bytes).
+
+    A line longer than ``limit`` characters is yielded as an :class:`LineError` as soon
+    as that much of it has arrived, and the rest of it is skipped; bytes that are not
+    UTF-8 give a LineError too. Work is linear in the input and memory stays bounded
+    whatever it holds.
+    """
+    pieces: list[Any] = []
+    size = 0
+    skipping = False
+    while data := read(chunk):
+        newline = b"\n" if isinstance(data, bytes) else "\n"
+        start = 0
+        while (end := data.find(newline, start)) >= 0:
+            if skipping:
+                skipping = False
+            else:
+                pieces.append(data[start:end + 1])
+                line, pieces, size = data[:0].join(pieces), [], 0
+                yield _too_long(limit) if len(line) > limit + 1 else _decode(line)
+            start = end + 1
+        if not skipping and start < len(data):
+            pieces.append(data[start:])
+            size += len(data) - start
+            if size > limit:
+                yield _too_long(limit)
+                pieces, size, skipping = [], 0, True
+    if pieces:
+        yield _decode(pieces[0][:0].join(pieces))
+
+
+def _too_long(limit: int) -> LineError:
+    return LineError(f"line too long (more than {limit} characters); ignored")
+
+
+def _decode(line: str | bytes) -> str | LineError:
+    if isinstance(line, str):
+        return line
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        return LineError("cannot read the line: not UTF-8 text")
+
+
+def stream_reader(stream: Any) -> Callable[[int], Any]:
+    """A ``read(n)`` for :func:`read_lines`: the file descriptor under ``stream`` when it
+    has one (a reader thread blocked there holds no lock, so the process can always
+    exit), else its binary buffer, else the stream itself."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        buffer = getattr(stream, "buffer", stream)
+        return buffer.read1 if hasattr(buffer, "read1") else buffer.read
+    return lambda n: os.read(fd, n)
