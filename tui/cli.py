@@ -94,7 +94,11 @@ def main(argv: list[str] | None = None) -> int:
     except _failure_classes() as exc:
         from tui.commands.common import one_line
 
-        print(f"parlor {args.command}: {one_line(exc)}", file=sys.stderr)
+        # ValueErrors (ParlorError, ModelError, …) and OSErrors say what went wrong;
+        # other classes (a RecursionError from a deeply nested file, a KeyError from a
+        # damaged pickle) need their name to mean anything.
+        named = "" if isinstance(exc, (ValueError, OSError)) else f"{type(exc).__name__}: "
+        print(f"parlor {args.command}: {named}{one_line(exc)}", file=sys.stderr)
         return 2
 
 
