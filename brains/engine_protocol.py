@@ -36,6 +36,9 @@ MAX_LINE = files.MAX_LINE
 MAX_SECONDS = 86_400.0
 """Longest thinking time ``go`` and ``analyse`` accept (a day)."""
 
+MAX_SEED = 2**32 - 1
+"""Largest seed ``seed N`` accepts (seeds are 32-bit)."""
+
 SEARCHES = ("go", "analyse")
 """Commands that search, and that ``stop`` and ``quit`` end."""
 
@@ -374,9 +377,12 @@ class EngineSession:
         """``seed N`` -> ``ok``; later brains are seeded with N."""
         self._arity(args, 1, 1, "seed N")
         try:
-            self.seed = int(args[0])
+            seed = int(args[0])
         except ValueError:
             raise EngineError(f"seed {quote(args[0])} is not an integer") from None
+        if not 0 <= seed <= MAX_SEED:
+            raise EngineError(f"seed {quote(args[0])} is out of range; allowed: 0 to {MAX_SEED}")
+        self.seed = seed
         self._say("ok")
 
     def cmd_isready(self, args: list[str]) -> None:

@@ -51,10 +51,11 @@ def test_moves_always_start_from_the_beginning_and_play_appends() -> None:
 def test_bad_lines_answer_one_error_line_and_the_engine_keeps_going() -> None:
     out = session("go first", "legal", "new chess", "new tictactoe size=3", "new tictactoe",
                   "frobnicate", "moves a1 z9", "moves a1 a1", "go nobody", "go first -1",
-                  "go", "analyse first soon", "play", "seed x", "x" * 70_000, "legal")
+                  "go", "analyse first soon", "play", "seed x", "x" * 70_000, "seed -1",
+                  "seed " + "9" * 5000, "new tictactoe " + "k" * 60_000, "legal")
     assert out[4] == "ok"  # the one good `new`
     errors = out[:4] + out[5:-1]
-    assert len(errors) == 14 and all(line.startswith("error ") for line in errors)
+    assert len(errors) == 17 and all(line.startswith("error ") for line in errors)
     assert "new GAME" in errors[0] and "new GAME" in errors[1]
     assert "unknown game 'chess'" in errors[2]
     assert "unknown option 'size'" in errors[3]
@@ -68,6 +69,9 @@ def test_bad_lines_answer_one_error_line_and_the_engine_keeps_going() -> None:
     assert "usage: play" in errors[11]
     assert "not an integer" in errors[12]
     assert "line too long" in errors[13]
+    assert "out of range; allowed: 0 to 4294967295" in errors[14]
+    assert "not an integer" in errors[15]
+    assert "is not KEY=VALUE" in errors[16] and "(60000 characters)" in errors[16]
     assert all(len(line) < 200 for line in errors)
     # a failed `moves` leaves the position as it was: still the start
     assert out[-1] == "a1 b1 c1 a2 b2 c2 a3 b3 c3"

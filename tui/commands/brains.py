@@ -20,6 +20,7 @@ def _fmt(options: dict[str, object]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tui.commands.common import one_line
     import json
     import sys
     from dataclasses import asdict
@@ -29,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         infos = list_brains(args.game)
     except ValueError as exc:
-        print(f"parlor brains: {exc}", file=sys.stderr)
+        print(f"parlor brains: {one_line(exc)}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps([asdict(info) for info in infos]))

@@ -21,6 +21,7 @@ MAX_BYTES = 2_000_000
 
 
 def run(args: argparse.Namespace) -> int:
+    from tui.commands.common import one_line
     from engine import ParlorError, new_game
     from engine.files import LineError, read_capped, read_lines, stream_reader
     from tui.commands.common import parse_options
@@ -28,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         start = new_game(args.game, **parse_options(args.option))
     except ParlorError as exc:
-        print(f"parlor moves: {exc}", file=sys.stderr)
+        print(f"parlor moves: {one_line(exc)}", file=sys.stderr)
         return 2
     if args.file == "-":
         lines: Iterable[str | LineError] = read_lines(stream_reader(sys.stdin))
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             data = read_capped(args.file, MAX_BYTES)
         except ParlorError as exc:
-            print(f"parlor moves: {exc}", file=sys.stderr)
+            print(f"parlor moves: {one_line(exc)}", file=sys.stderr)
             return 2
         try:
             lines = data.decode("utf-8-sig").splitlines()
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             state = start.play_line(line)
         except ParlorError as exc:
-            print(f"error: line {lineno}: {exc}")
+            print(f"error: line {lineno}: {one_line(exc)}")
             failed = True
             continue
         print(" ".join(state.format_move(m) for m in state.legal_moves()))

@@ -20,6 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tui.commands.common import one_line
     from engine import ParlorError, new_game
     from engine.perft import divide, perft
     from tui.commands.common import parse_options
@@ -27,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         state = new_game(args.game, **parse_options(args.option))
     except ParlorError as exc:
-        print(f"parlor perft: {exc}", file=sys.stderr)
+        print(f"parlor perft: {one_line(exc)}", file=sys.stderr)
         return 2
     for d, count in enumerate(perft(state, args.depth), start=1):
         print(d, count)

@@ -11,6 +11,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tui.commands.common import one_line
     import sys
     from pathlib import Path
 
@@ -20,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
     try:  # a bad file is one line here, before the app starts
         load_records(args.file)
     except ParlorError as exc:
-        print(f"parlor replay: {exc}", file=sys.stderr)
+        print(f"parlor replay: {one_line(exc)}", file=sys.stderr)
         return 2
 
     from tui.app import Launch, ParlorApp

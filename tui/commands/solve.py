@@ -47,7 +47,9 @@ def _stdin_positions(lines: Iterable[Any]) -> Iterator[str | Exception]:
 
 def run(args: argparse.Namespace) -> int:
     if args.game not in SOLVABLE:
-        print(f"parlor solve: cannot solve {args.game!r}; solvable: {', '.join(SOLVABLE)}",
+        from engine.protocol import quote
+
+        print(f"parlor solve: cannot solve {quote(args.game)}; solvable: {', '.join(SOLVABLE)}",
               file=sys.stderr)
         return 2
     if not args.moves and not args.stdin:

@@ -10,6 +10,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tui.commands.common import one_line
     from engine import ParlorError
     from engine.record import load_records
 
@@ -18,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             records = load_records(path)
         except ParlorError as exc:
-            print(exc)
+            print(one_line(exc))
             ok = False
         else:
             print(f"{path}: ok ({len(records)} game{'s' if len(records) != 1 else ''})")
