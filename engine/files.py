@@ -58,6 +58,8 @@ def read_capped(path: str | os.PathLike[str], cap: int, *,
         flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags)
+    except ValueError:  # a NUL byte in the path
+        raise FileReadError(repr(source), "cannot read: not a valid file name") from None
     except OSError as exc:
         if not follow_symlinks and os.path.islink(path):
             raise FileReadError(source, "cannot read: a symbolic link") from None

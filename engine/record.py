@@ -170,7 +170,7 @@ def load_records(path: str | os.PathLike[str]) -> list[GameRecord]:
     try:
         data = read_capped(path, MAX_BYTES)
     except FileReadError as exc:
-        raise RecordError(f"{source}: line 1: {exc.reason}") from None
+        raise RecordError(f"{exc.path}: line 1: {exc.reason}") from None
     return parse_records(data, source=source)
 
 

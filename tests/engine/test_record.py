@@ -178,6 +178,11 @@ def test_a_file_that_grows_past_its_stat_size_is_cut_at_the_cap(tmp_path: Path):
         read_capped("/proc/self/status", 10)
 
 
+def test_a_file_name_with_a_nul_byte_is_a_record_error():
+    with pytest.raises(RecordError, match="not a valid file name"):
+        load_records("bad\0name.pgn")
+
+
 def test_read_capped_can_refuse_symlinks(tmp_path: Path):
     real = tmp_path / "real.pgn"
     real.write_text("x")
