@@ -17,7 +17,8 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from typing import Any, Callable, Iterable, Iterator, TextIO
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TextIO
 
 from brains.protocol import Brain, Budget, Thought
 from engine import files
@@ -72,7 +73,7 @@ def _default_brain_names(game_id: str | None = None) -> list[str]:
     """Names of the registered brains (those that play ``game_id`` when it is given)."""
     from brains.registry import list_brains
 
-    names = []
+    names: list[str] = []
     for item in list_brains(game_id):
         if isinstance(item, str):
             names.append(item)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from engine.protocol import ParlorError
 

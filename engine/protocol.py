@@ -10,9 +10,10 @@ form is the game's notation (``format_move`` / ``parse_move``, an exact round tr
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, ClassVar, Hashable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:  # numpy is imported lazily, only by ``encode``
     import numpy as np

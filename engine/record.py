@@ -23,10 +23,11 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from engine.files import FileReadError, read_capped
 from engine.protocol import ParlorError, RecordError, State, quote

@@ -10,7 +10,7 @@ import os
 import sys
 import threading
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -79,12 +79,12 @@ OWNED_ELSEWHERE = {"play", "serve"}
 def test_every_number_argument_has_a_range():
     """No subcommand parses a number with a bare int or float (no range)."""
     parser = build_parser()
-    commands = parser._subparsers._group_actions[0].choices  # noqa: SLF001
+    commands = parser._subparsers._group_actions[0].choices
     bare = []
     for name, sub in commands.items():
         if name in OWNED_ELSEWHERE:
             continue
-        for action in sub._actions:  # noqa: SLF001
+        for action in sub._actions:
             if action.type in (int, float):
                 bare.append(f"{name} {action.dest}")
     assert not bare, f"numbers without a range: {bare}"
@@ -92,7 +92,7 @@ def test_every_number_argument_has_a_range():
 
 def test_every_registered_command_exists():
     """A command module that does not exist is not skipped silently."""
-    choices = build_parser()._subparsers._group_actions[0].choices  # noqa: SLF001
+    choices = build_parser()._subparsers._group_actions[0].choices
     assert list(choices) == list(COMMANDS)
     assert "bench" not in COMMANDS  # benchmarks run with `make bench` (python -m benchmarks)
 
@@ -104,7 +104,7 @@ def test_a_missing_command_module_is_an_error(monkeypatch):
 
 
 def test_usage_errors_are_one_line(capsys):
-    status, out, err = run_cli(capsys, "perft")
+    status, _, err = run_cli(capsys, "perft")
     assert status == 2
     one_line_error(err, "parlor perft: ", "--help")
     status, _, err = run_cli(capsys, "nosuchcommand" + "x" * 1000)
@@ -127,7 +127,7 @@ def _model_folder(tmp_path: Path, manifest: str | None, model: bytes = b"x") -> 
 
 def test_a_manifest_of_deeply_nested_brackets_is_one_line(capsys, tmp_path):
     path = _model_folder(tmp_path, "[" * 100_000 + "]" * 100_000)
-    status, out, err = run_cli(capsys, "match", "tictactoe", "random", f"mlp,model={path}",
+    status, _, err = run_cli(capsys, "match", "tictactoe", "random", f"mlp,model={path}",
                                "-n", "2")
     assert status == 2
     one_line_error(err, "parlor match: ")
@@ -139,7 +139,7 @@ def test_a_damaged_model_with_a_matching_hash_is_one_line(capsys, tmp_path):
     entry = {"sha256": hashlib.sha256(data).hexdigest()}
     path = _model_folder(tmp_path, json.dumps({"format": 1, "models": {
         "tictactoe-mlp.joblib": entry}}), data)
-    status, out, err = run_cli(capsys, "match", "tictactoe", "random", f"mlp,model={path}",
+    status, _, err = run_cli(capsys, "match", "tictactoe", "random", f"mlp,model={path}",
                                "-n", "2")
     assert status == 2
     one_line_error(err, "parlor match: ")
@@ -156,7 +156,7 @@ def test_an_unreadable_model_file_is_one_line(capsys, tmp_path, kind):
         os.mkfifo(path)
     (folder / "manifest.json").write_text(json.dumps(
         {"format": 1, "models": {"tictactoe-mlp.joblib": {"sha256": "0" * 64}}}))
-    status, out, err = run_cli(capsys, "match", "tictactoe", "random", f"mlp,model={path}",
+    status, _, err = run_cli(capsys, "match", "tictactoe", "random", f"mlp,model={path}",
                                "-n", "2")
     assert status == 2
     one_line_error(err, "parlor match: ")
@@ -166,13 +166,13 @@ def test_an_unreadable_model_file_is_one_line(capsys, tmp_path, kind):
                                    RecursionError("maximum recursion depth exceeded"),
                                    KeyError(110)])
 def test_any_read_error_from_a_command_is_one_line(capsys, monkeypatch, error):
-    import tui.commands.perft as perft
+    from tui.commands import perft
 
     def broken(args: argparse.Namespace) -> int:
         raise error
 
     monkeypatch.setattr(perft, "run", broken)
-    status, out, err = run_cli(capsys, "perft", "tictactoe", "2")
+    status, _, err = run_cli(capsys, "perft", "tictactoe", "2")
     assert status == 2
     one_line_error(err, "parlor perft: ")
 
@@ -197,7 +197,7 @@ def _special(tmp_path: Path, kind: str) -> Path:
 @pytest.mark.parametrize("command", [("moves", "tictactoe"), ("replay",)])
 def test_commands_read_only_regular_files(capsys, tmp_path, kind, command):
     path = _special(tmp_path, kind)
-    status, out, err = run_cli(capsys, *command, str(path))
+    status, _, err = run_cli(capsys, *command, str(path))
     assert status == 2
     one_line_error(err, f"parlor {command[0]}: {path}", "cannot read")
 
@@ -205,7 +205,7 @@ def test_commands_read_only_regular_files(capsys, tmp_path, kind, command):
 @pytest.mark.parametrize("kind", ["fifo", "zero"])
 def test_validate_refuses_special_files(capsys, tmp_path, kind):
     path = _special(tmp_path, kind)
-    status, out, err = run_cli(capsys, "validate", str(path))
+    status, out, _ = run_cli(capsys, "validate", str(path))
     assert status == 1
     assert out.strip().startswith(f"{path}: line 1: cannot read") and len(out) < 200
 

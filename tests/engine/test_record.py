@@ -11,8 +11,13 @@ import pytest
 
 from engine import RecordError, new_game
 from engine.files import FileReadError, read_capped
-from engine.record import (GameRecord, format_records, load_records, parse_records,
-                           save_records)
+from engine.record import (
+    GameRecord,
+    format_records,
+    load_records,
+    parse_records,
+    save_records,
+)
 from tests.conftest import DATA
 
 RECORDS = DATA / "records"

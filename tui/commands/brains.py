@@ -20,12 +20,12 @@ def _fmt(options: dict[str, object]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui.commands.common import one_line
     import json
     import sys
     from dataclasses import asdict
 
     from brains.registry import DEFAULT_LEVEL, list_brains
+    from tui.commands.common import one_line
 
     try:
         infos = list_brains(args.game)

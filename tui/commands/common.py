@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
-from typing import Callable
+from collections.abc import Callable
 
 from engine.protocol import OptionError, quote
 
@@ -82,7 +82,7 @@ seconds_type = float_range(0.0, MAX_SECONDS, above=True)
 """An argparse ``type`` for a time limit in seconds."""
 
 
-def one_line(exc: BaseException, limit: int = 300) -> str:
-    """An error's message on one line and at most ``limit`` characters."""
+def one_line(exc: BaseException | str, limit: int = 300) -> str:
+    """An error message (or an error) on one line and at most ``limit`` characters."""
     text = " ".join(str(exc).split()) or type(exc).__name__
     return text if len(text) <= limit else text[: limit - 1] + "…"

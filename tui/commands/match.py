@@ -9,8 +9,14 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from tui.commands.common import (MAX_SEED, int_range, jobs_type, max_jobs, seconds_type,
-                                 seed_type)
+from tui.commands.common import (
+    MAX_SEED,
+    int_range,
+    jobs_type,
+    max_jobs,
+    seconds_type,
+    seed_type,
+)
 
 MAX_GAMES = 100_000
 """Most games in a match, or per pairing in a tournament."""
@@ -64,8 +70,14 @@ class ProgressReporter:
     def __enter__(self) -> ProgressReporter:
         if self.stream.isatty():
             from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress,
-                                       TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
 
             self._bar = Progress(TextColumn("{task.description}"), BarColumn(),
                                  MofNCompleteColumn(), TimeElapsedColumn(),

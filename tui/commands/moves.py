@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Iterable
+from collections.abc import Iterable
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,10 +21,9 @@ MAX_BYTES = 2_000_000
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui.commands.common import one_line
     from engine import ParlorError, new_game
     from engine.files import LineError, read_capped, read_lines, stream_reader
-    from tui.commands.common import parse_options
+    from tui.commands.common import one_line, parse_options
 
     try:
         start = new_game(args.game, **parse_options(args.option))

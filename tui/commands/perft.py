@@ -20,10 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui.commands.common import one_line
     from engine import ParlorError, new_game
     from engine.perft import divide, perft
-    from tui.commands.common import parse_options
+    from tui.commands.common import one_line, parse_options
 
     try:
         state = new_game(args.game, **parse_options(args.option))

@@ -11,12 +11,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui.commands.common import one_line
     import sys
     from pathlib import Path
 
     from engine.protocol import ParlorError
     from engine.record import load_records
+    from tui.commands.common import one_line
 
     try:  # a bad file is one line here, before the app starts
         load_records(args.file)

@@ -69,8 +69,13 @@ def _train_all(args: argparse.Namespace) -> int:
 
 
 def _train_one(args: argparse.Namespace) -> int:
-    from brains.train import (TrainError, check_request, strength_text, train_and_save,
-                              training_games)
+    from brains.train import (
+        TrainError,
+        check_request,
+        strength_text,
+        train_and_save,
+        training_games,
+    )
     from tui.commands.match import ProgressReporter
 
     if not args.game or not args.kind:

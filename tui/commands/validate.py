@@ -10,9 +10,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui.commands.common import one_line
     from engine import ParlorError
     from engine.record import load_records
+    from tui.commands.common import one_line
 
     ok = True
     for path in args.files:
