@@ -11,7 +11,7 @@ The pieces, each with one job (after Pons' "Solving Connect Four" tutorial; our 
 - :class:`Solver`: negamax with alpha-beta over the score, driven by a null-window
   (binary) search between the smallest and largest possible scores.
 
-Scores follow Pons' convention (``shared/reference/connect4/README.md``): 0 is a draw;
+Scores follow the convention of Pons' solver and test sets: 0 is a draw;
 a positive score means the side to move wins, and is ``(43 - m) // 2`` where ``m`` is the
 number of stones on the board when its winning stone is played (the sooner, the larger);
 a negative score is minus the opponent's winning score.
@@ -20,6 +20,8 @@ a negative score is minus the opponent's winning score.
 from __future__ import annotations
 
 from typing import Callable, Iterable
+
+from engine.protocol import quote
 
 WIDTH = 7
 """Columns."""
@@ -117,12 +119,12 @@ class Position:
         pos = cls()
         for i, ch in enumerate(moves, start=1):
             if ch not in "1234567":
-                raise ValueError(f"move {i} of {moves!r}: {ch!r} is not a column 1-7")
+                raise ValueError(f"move {i} of {quote(moves)}: {ch!r} is not a column 1-7")
             col = ord(ch) - 49
             if not pos.can_play(col):
-                raise ValueError(f"move {i} of {moves!r}: column {ch} is full")
+                raise ValueError(f"move {i} of {quote(moves)}: column {ch} is full")
             if pos.is_winning_move(col):
-                raise ValueError(f"move {i} of {moves!r}: column {ch} completes four, "
+                raise ValueError(f"move {i} of {quote(moves)}: column {ch} completes four, "
                                  "so the game is already over")
             pos = pos.play(col)
         return pos

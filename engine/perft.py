@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from engine.protocol import State
+from engine.protocol import ParlorError, State
+
+MAX_DEPTH = 100
+"""Deepest perft accepted (far beyond what can finish; it bounds memory and recursion)."""
+
+
+def check_depth(depth: int) -> int:
+    """``depth`` if it is from 0 to :data:`MAX_DEPTH`, else a ParlorError with the range."""
+    if not 0 <= depth <= MAX_DEPTH:
+        raise ParlorError(f"perft depth {depth} is out of range; allowed: 1 to {MAX_DEPTH}")
+    return depth
 
 
 def perft(state: State, depth: int) -> list[int]:
@@ -11,6 +21,7 @@ def perft(state: State, depth: int) -> list[int]:
     One depth-first walk fills every depth at once; each move goes through
     ``state.play`` and each node's moves through ``legal_moves()`` (no leaf shortcut).
     """
+    check_depth(depth)
     counts = [0] * (depth + 1)
 
     def walk(node: State, d: int) -> None:
@@ -31,6 +42,7 @@ def perft(state: State, depth: int) -> list[int]:
 
 def divide(state: State, depth: int) -> list[tuple[str, int]]:
     """For each legal move, the number of sequences of ``depth`` moves starting with it."""
+    check_depth(depth)
     out = []
     for move in state.legal_moves():
         child = state.play(move)

@@ -10,9 +10,10 @@ form is the game's notation (``format_move`` / ``parse_move``, an exact round tr
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, ClassVar, Hashable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:  # numpy is imported lazily, only by ``encode``
     import numpy as np
@@ -83,6 +84,26 @@ class RecordError(ParlorError):
     """A game record that cannot be read; the message names file and line."""
 
 
+QUOTE_LIMIT = 60
+"""Error messages quote at most this many characters of the input they refuse."""
+
+MAX_MOVE_TEXT = 64
+"""Longer text is never a move in any game (refused before the game parses it)."""
+
+
+def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` quoted for an error message: its repr, cut to ``limit`` characters.
+
+    Longer text is cut and followed by ``…`` and its length, so one bad line of any
+    size gives a short, one-line message (repr also escapes newlines and control
+    characters, so nothing read can break the line or drive the terminal).
+    """
+    value = text if isinstance(text, str) else str(text)
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}… ({len(value)} characters)"
+
+
 # --------------------------------------------------------------------------- states
 
 
@@ -145,8 +166,8 @@ class State:
     def parse_move(self, text: str) -> Any:
         """The legal move written ``text``; raises InvalidMoveError or IllegalMoveError."""
         norm = text.strip().lower()
-        if not self.MOVE_SYNTAX.fullmatch(norm):
-            raise InvalidMoveError(f"invalid {self.GAME} move {text.strip()!r}")
+        if len(norm) > MAX_MOVE_TEXT or not self.MOVE_SYNTAX.fullmatch(norm):
+            raise InvalidMoveError(f"invalid {self.GAME} move {quote(text.strip())}")
         for move in self.legal_moves():
             if self.format_move(move) == norm:
                 return move
@@ -155,14 +176,17 @@ class State:
     def _illegal(self, text: str) -> Any:
         """Raise the error for a well-formed move that is not legal here."""
         if self.outcome() is not None:
-            raise IllegalMoveError(f"illegal move {text.strip()!r}: the game is over")
+            raise IllegalMoveError(f"illegal move {quote(text.strip())}: the game is over")
         raise IllegalMoveError(
-            f"illegal move {text.strip()!r} for {self.PLAYERS[self.to_move]} "
+            f"illegal move {quote(text.strip())} for {self.PLAYERS[self.to_move]} "
             f"at ply {self.ply}"
         )
 
     def play_text(self, text: str) -> State:
-        """Parse ``text`` in this position and play it."""
+        """Parse ``text`` in this position and play it (text too long to be a move is
+        refused here, before any game's parser quotes it)."""
+        if len(text.strip()) > MAX_MOVE_TEXT:
+            raise InvalidMoveError(f"invalid {self.GAME} move {quote(text.strip())}")
         return self.play(self.parse_move(text))
 
     @classmethod
@@ -215,11 +239,11 @@ class Option:
             out = kind(value) if not isinstance(value, kind) else value
         except (TypeError, ValueError):
             raise OptionError(
-                f"{game}: option {self.name}={value!r} is not a {kind.__name__}"
+                f"{game}: option {self.name}={quote(value)} is not a {kind.__name__}"
             ) from None
         if self.choices is not None and out not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise OptionError(f"{game}: option {self.name}={value!r}; allowed: {allowed}")
+            raise OptionError(f"{game}: option {self.name}={quote(value)}; allowed: {allowed}")
         return out
 
 
@@ -241,7 +265,7 @@ class Game:
         for name in options:
             if name not in known:
                 listed = ", ".join(known) or "none"
-                raise OptionError(f"{self.id}: unknown option {name!r}; options: {listed}")
+                raise OptionError(f"{self.id}: unknown option {quote(name)}; options: {listed}")
         return {
             name: opt.coerce(self.id, options[name]) if name in options else opt.default
             for name, opt in known.items()

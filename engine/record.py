@@ -23,12 +23,14 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
-from engine.protocol import ParlorError, RecordError, State
+from engine.files import FileReadError, read_capped
+from engine.protocol import ParlorError, RecordError, State, quote
 from engine.registry import get_game
 
 MAX_BYTES = 2_000_000
@@ -160,15 +162,16 @@ def save_records(path: str | os.PathLike[str], records: GameRecord | Iterable[Ga
 
 
 def load_records(path: str | os.PathLike[str]) -> list[GameRecord]:
-    """Every game in the file at ``path``; RecordError names the file, line and reason."""
-    source = str(path)
+    """Every game in the file at ``path``; RecordError names the file, line and reason.
+
+    Only a regular file of at most ``MAX_BYTES`` is read (see :func:`engine.files.read_capped`):
+    a FIFO, a device, a directory or a dangling symlink is refused at once.
+    """
+    source = os.fsdecode(path)
     try:
-        size = os.path.getsize(path)
-        if size > MAX_BYTES:
-            raise RecordError(f"{source}: line 1: file too large ({size} bytes; limit {MAX_BYTES})")
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise RecordError(f"{source}: line 1: cannot read: {exc.strerror or exc}") from None
+        data = read_capped(path, MAX_BYTES)
+    except FileReadError as exc:
+        raise RecordError(f"{exc.path}: line 1: {exc.reason}") from None
     return parse_records(data, source=source)
 
 
@@ -226,7 +229,7 @@ class _Reader:
     def _read_tag(self, text: str, lineno: int, tags: dict[str, tuple[str, int]]) -> None:
         m = _TAG.fullmatch(text)
         if not m:
-            raise self.fail(lineno, f'malformed tag {text[:60]!r} (expected [Name "value"])')
+            raise self.fail(lineno, f'malformed tag {quote(text)} (expected [Name "value"])')
         name, value = m.group(1), re.sub(r"\\(.)", r"\1", m.group(2))
         if len(value) > MAX_TAG_VALUE:
             raise self.fail(lineno, f"tag {name} is too long")
@@ -253,11 +256,11 @@ class _Reader:
             raise self.fail(line, str(exc)) from None
         result, result_line = tags.pop("Result", ("*", start))
         if result not in RESULTS:
-            raise self.fail(result_line, f"bad Result {result!r} (expected 1-0, 0-1, 1/2-1/2 or *)")
+            raise self.fail(result_line, f"bad Result {quote(result)} (expected 1-0, 0-1, 1/2-1/2 or *)")
         termination, term_line = tags.pop("Termination", (None, start))
         if termination is not None and termination.lower() not in TERMINATIONS:
             known = ", ".join(TERMINATIONS)
-            raise self.fail(term_line, f"unknown Termination {termination!r}; known: {known}")
+            raise self.fail(term_line, f"unknown Termination {quote(termination)}; known: {known}")
         rec = GameRecord(game=game.id, options=options, result=result,
                          termination=termination.lower() if termination else None,
                          tags={t: v for t, (v, _) in tags.items() if t not in option_names})
@@ -267,7 +270,7 @@ class _Reader:
             for m in _TOKEN.finditer(text):
                 tok = m.group(0)
                 if end_token is not None:
-                    raise self.fail(lineno, f"text {tok[:30]!r} after the result {end_token[0]}")
+                    raise self.fail(lineno, f"text {quote(tok, 30)} after the result {end_token[0]}")
                 if tok.startswith("{"):
                     if not tok.endswith("}") or len(tok) == 1:
                         raise self.fail(lineno, "unclosed comment (comments are { … } on one line)")

@@ -42,8 +42,10 @@ def test_train_json_is_the_manifest_entry(capsys, tmp_path):
 @pytest.mark.parametrize("argv, message", [
     (("train", "chess", "linear"), "unknown game 'chess'"),
     (("train", "tictactoe", "deep"), "unknown learned kind 'deep'"),
-    (("train", "tictactoe", "linear", "--games", "0"), "--games must be at least 1"),
-    (("train", "tictactoe", "linear", "--jobs", "0"), "--jobs must be at least 1"),
+    (("train", "tictactoe", "linear", "--games", "0"), "--games: '0' is out of range; allowed: 1 to"),
+    (("train", "tictactoe", "linear", "--jobs", "0"), "--jobs: '0' is out of range; allowed: 1 to"),
+    (("train", "tictactoe", "linear", "--jobs", "1000"), "--jobs: '1000' is out of range"),
+    (("train", "tictactoe", "linear", "--seed", "-1"), "--seed: '-1' is out of range"),
     (("train", "tictactoe"), "give GAME and KIND"),
     (("train", "tictactoe", "linear", "--all"), "either GAME KIND or --all"),
 ])
@@ -68,7 +70,7 @@ def test_kind_that_does_not_apply_exits_2(capsys, tmp_path, monkeypatch):
 @pytest.mark.parametrize("argv, message", [
     (("train", "--all", "--games", "3"), "drop --games and --seed"),
     (("train", "--all", "--seed", "3"), "drop --games and --seed"),
-    (("train", "--all", "--jobs", "0"), "--jobs must be at least 1"),
+    (("train", "--all", "--jobs", "0"), "--jobs: '0' is out of range; allowed: 1 to"),
 ])
 def test_bad_all_arguments_exit_2_with_one_line(capsys, tmp_path, argv, message):
     status, out, err = run_cli(capsys, *argv, "--no-eval", "--out", str(tmp_path))

@@ -35,11 +35,12 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
     from brains.registry import DEFAULT_LEVEL, list_brains
+    from tui.commands.common import one_line
 
     try:
         infos = list_brains(args.game)
     except ValueError as exc:
-        print(f"parlor brains: {exc}", file=sys.stderr)
+        print(f"parlor brains: {one_line(exc)}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps([asdict(info) for info in infos]))

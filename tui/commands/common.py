@@ -1,8 +1,20 @@
-"""Helpers shared by the subcommands (option parsing, error printing)."""
+"""Helpers shared by the subcommands: option pairs, checked numbers, one-line errors."""
 
 from __future__ import annotations
 
-from engine.protocol import OptionError
+import argparse
+import math
+import os
+from collections.abc import Callable
+
+from engine.protocol import OptionError, quote
+
+MAX_SEED = 2**32 - 1
+"""Seeds are 32-bit (numpy and scikit-learn take no more)."""
+MAX_SECONDS = 86_400.0
+"""Longest time per move or per position a command accepts (a day)."""
+JOBS_PER_CPU = 4
+"""``--jobs`` is at most this many worker processes per CPU."""
 
 
 def parse_options(pairs: list[str]) -> dict[str, str]:
@@ -11,6 +23,66 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name:
-            raise OptionError(f"option {pair!r} is not KEY=VALUE")
+            raise OptionError(f"option {quote(pair)} is not KEY=VALUE")
         out[name.strip()] = value.strip()
     return out
+
+
+def int_range(lo: int, hi: int) -> Callable[[str], int]:
+    """An argparse ``type``: an integer from ``lo`` to ``hi``, else one line with the range."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{quote(text)} is not an integer; allowed: {lo} to {hi}") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(
+                f"{quote(text)} is out of range; allowed: {lo} to {hi}")
+        return value
+
+    parse.__name__ = "integer"
+    return parse
+
+
+def float_range(lo: float, hi: float, *, above: bool = False) -> Callable[[str], float]:
+    """An argparse ``type``: a finite number from ``lo`` (or above it, with ``above``)
+    to ``hi``; NaN, infinities and anything else get one line with the range."""
+    low = f"above {lo:g}" if above else f"{lo:g}"
+    allowed = f"allowed: {low} to {hi:g}"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{quote(text)} is not a number; {allowed}") from None
+        if not math.isfinite(value) or value > hi or value < lo or (above and value == lo):
+            raise argparse.ArgumentTypeError(f"{quote(text)} is out of range; {allowed}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+def max_jobs() -> int:
+    """The most worker processes ``--jobs`` accepts: a few per CPU."""
+    return JOBS_PER_CPU * (os.cpu_count() or 1)
+
+
+def jobs_type(text: str) -> int:
+    """An argparse ``type`` for ``--jobs``: 1 to :func:`max_jobs`; more is refused."""
+    return int_range(1, max_jobs())(text)
+
+
+seed_type = int_range(0, MAX_SEED)
+"""An argparse ``type`` for ``--seed``."""
+
+seconds_type = float_range(0.0, MAX_SECONDS, above=True)
+"""An argparse ``type`` for a time limit in seconds."""
+
+
+def one_line(exc: BaseException | str, limit: int = 300) -> str:
+    """An error message (or an error) on one line and at most ``limit`` characters."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"

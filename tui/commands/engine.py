@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
+from tui.commands.common import MAX_SEED, seed_type
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", type=int, default=0,
-                        help="seed given to every brain the engine makes (default 0)")
+    parser.add_argument("--seed", type=seed_type, default=0,
+                        help=f"seed given to every brain the engine makes (0 to {MAX_SEED}; "
+                             "default 0)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,6 +9,20 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from tui.commands.common import (
+    MAX_SEED,
+    int_range,
+    jobs_type,
+    max_jobs,
+    seconds_type,
+    seed_type,
+)
+
+MAX_GAMES = 100_000
+"""Most games in a match, or per pairing in a tournament."""
+MAX_OPENING = 100
+"""Most random opening plies."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="game id (see `parlor games`)")
@@ -23,34 +37,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_arena_arguments(parser: argparse.ArgumentParser, games: int, what: str) -> None:
     """The options that matches and tournaments share."""
-    parser.add_argument("-n", "--games", type=int, default=games,
-                        help=f"{what} (default {games})")
-    parser.add_argument("--seed", type=int, default=0,
-                        help="seed of the openings and the brains' tie-breaks (default 0)")
-    parser.add_argument("-j", "--jobs", type=int, default=1,
-                        help="games played at once in worker processes (default 1)")
+    parser.add_argument("-n", "--games", type=int_range(1, MAX_GAMES), default=games,
+                        help=f"{what}, 1 to {MAX_GAMES} (default {games})")
+    parser.add_argument("--seed", type=seed_type, default=0,
+                        help=f"seed of the openings and the brains' tie-breaks, 0 to {MAX_SEED} "
+                             "(default 0)")
+    parser.add_argument("-j", "--jobs", type=jobs_type, default=1,
+                        help=f"games played at once in worker processes, 1 to {max_jobs()} "
+                             "(4 per CPU; default 1)")
     parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
                         help="game option, e.g. -o variant=flipcolor (repeatable)")
-    parser.add_argument("--opening", type=int, default=None, metavar="N",
+    parser.add_argument("--opening", type=int_range(0, MAX_OPENING), default=None, metavar="N",
                         help="random opening plies before the brains play "
                              "(default per game: tictactoe 1, connect4 2, morris 2, "
                              "reversi 4, checkers 4)")
-    parser.add_argument("--seconds", type=float, default=None, metavar="T",
+    parser.add_argument("--seconds", type=seconds_type, default=None, metavar="T",
                         help="time per move for every brain (default: each brain's own; "
                              "timed games are not exactly reproducible)")
-
-
-def check_arena_arguments(args: argparse.Namespace, command: str) -> str | None:
-    """An error message for out-of-range numbers, or None."""
-    if args.games < 1:
-        return f"parlor {command}: --games must be at least 1"
-    if args.jobs < 1:
-        return f"parlor {command}: --jobs must be at least 1"
-    if args.opening is not None and args.opening < 0:
-        return f"parlor {command}: --opening must not be negative"
-    if args.seconds is not None and not args.seconds > 0:
-        return f"parlor {command}: --seconds must be positive"
-    return None
 
 
 class ProgressReporter:
@@ -67,8 +70,14 @@ class ProgressReporter:
     def __enter__(self) -> ProgressReporter:
         if self.stream.isatty():
             from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress,
-                                       TextColumn, TimeElapsedColumn, TimeRemainingColumn)
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
 
             self._bar = Progress(TextColumn("{task.description}"), BarColumn(),
                                  MofNCompleteColumn(), TimeElapsedColumn(),
@@ -100,12 +109,8 @@ def safe_name(text: str) -> str:
 def run(args: argparse.Namespace) -> int:
     from brains.arena import ArenaError, default_opening_plies, match
     from engine.record import save_records
-    from tui.commands.common import parse_options
+    from tui.commands.common import one_line, parse_options
 
-    problem = check_arena_arguments(args, "match")
-    if problem:
-        print(problem, file=sys.stderr)
-        return 2
     try:
         options = parse_options(args.option)
         with ProgressReporter(f"{args.game}: {args.a} vs {args.b}", args.games) as progress:
@@ -113,10 +118,10 @@ def run(args: argparse.Namespace) -> int:
                            jobs=args.jobs, options=options, opening_plies=args.opening,
                            budget_seconds=args.seconds, progress=progress)
     except ArenaError as exc:
-        print(f"parlor match: {exc}", file=sys.stderr)
+        print(f"parlor match: {one_line(exc)}", file=sys.stderr)
         return 1
-    except (ValueError, ImportError) as exc:
-        print(f"parlor match: {exc}", file=sys.stderr)
+    except (ValueError, ImportError, OSError, RecursionError) as exc:
+        print(f"parlor match: {one_line(exc)}", file=sys.stderr)
         return 2
     opening = default_opening_plies(result.game) if args.opening is None else args.opening
     print_match(result, opening)

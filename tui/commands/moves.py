@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -15,32 +16,44 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="game option, e.g. -o size=6 (repeatable)")
 
 
+MAX_BYTES = 2_000_000
+"""Largest move file read (as for records)."""
+
+
 def run(args: argparse.Namespace) -> int:
     from engine import ParlorError, new_game
-    from tui.commands.common import parse_options
+    from engine.files import LineError, read_capped, read_lines, stream_reader
+    from tui.commands.common import one_line, parse_options
 
     try:
         start = new_game(args.game, **parse_options(args.option))
     except ParlorError as exc:
-        print(f"parlor moves: {exc}", file=sys.stderr)
+        print(f"parlor moves: {one_line(exc)}", file=sys.stderr)
         return 2
-    try:
-        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
-    except OSError as exc:
-        print(f"parlor moves: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
-    failed = False
-    with stream:
+    if args.file == "-":
+        lines: Iterable[str | LineError] = read_lines(stream_reader(sys.stdin))
+    else:
         try:
-            for lineno, line in enumerate(stream, start=1):
-                try:
-                    state = start.play_line(line)
-                except ParlorError as exc:
-                    print(f"error: line {lineno}: {exc}")
-                    failed = True
-                    continue
-                print(" ".join(state.format_move(m) for m in state.legal_moves()))
+            data = read_capped(args.file, MAX_BYTES)
+        except ParlorError as exc:
+            print(f"parlor moves: {one_line(exc)}", file=sys.stderr)
+            return 2
+        try:
+            lines = data.decode("utf-8-sig").splitlines()
         except UnicodeDecodeError:
-            print("error: input is not UTF-8 text")
+            print(f"parlor moves: {args.file}: not UTF-8 text", file=sys.stderr)
+            return 2
+    failed = False
+    for lineno, line in enumerate(lines, start=1):
+        if isinstance(line, LineError):
+            print(f"error: line {lineno}: {line}")
             failed = True
+            continue
+        try:
+            state = start.play_line(line)
+        except ParlorError as exc:
+            print(f"error: line {lineno}: {one_line(exc)}")
+            failed = True
+            continue
+        print(" ".join(state.format_move(m) for m in state.legal_moves()))
     return 1 if failed else 0

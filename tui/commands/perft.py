@@ -5,10 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from engine.perft import MAX_DEPTH
+from tui.commands.common import int_range
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="game id (see `parlor games`)")
-    parser.add_argument("depth", type=int, help="deepest depth to count")
+    parser.add_argument("depth", type=int_range(1, MAX_DEPTH),
+                        help=f"deepest depth to count (1 to {MAX_DEPTH})")
     parser.add_argument("--divide", action="store_true",
                         help="also print the count below each first move at DEPTH")
     parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
@@ -18,15 +22,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from engine import ParlorError, new_game
     from engine.perft import divide, perft
-    from tui.commands.common import parse_options
+    from tui.commands.common import one_line, parse_options
 
     try:
         state = new_game(args.game, **parse_options(args.option))
     except ParlorError as exc:
-        print(f"parlor perft: {exc}", file=sys.stderr)
-        return 2
-    if args.depth < 1:
-        print("parlor perft: depth must be at least 1", file=sys.stderr)
+        print(f"parlor perft: {one_line(exc)}", file=sys.stderr)
         return 2
     for d, count in enumerate(perft(state, args.depth), start=1):
         print(d, count)

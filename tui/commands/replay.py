@@ -11,7 +11,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
     from pathlib import Path
+
+    from engine.protocol import ParlorError
+    from engine.record import load_records
+    from tui.commands.common import one_line
+
+    try:  # a bad file is one line here, before the app starts
+        load_records(args.file)
+    except ParlorError as exc:
+        print(f"parlor replay: {one_line(exc)}", file=sys.stderr)
+        return 2
 
     from tui.app import Launch, ParlorApp
 

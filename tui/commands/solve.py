@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from tui.commands.common import MAX_SECONDS, seconds_type
 
 SOLVABLE = ("connect4",)
 """Games this command can solve."""
+SLOW_BELOW = 14
+"""Positions with fewer stones than this may take very long to solve (a warning says so)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,12 +28,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print the score of each column 1-7 instead ('-' if full)")
     parser.add_argument("--weak", action="store_true",
                         help="only win (1), draw (0) or loss (-1): faster")
+    parser.add_argument("--seconds", type=seconds_type, default=None, metavar="T",
+                        help=f"give up on a position after T seconds (above 0 to {MAX_SECONDS:g}; "
+                             "default: no limit)")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="print nodes and seconds per position on stderr")
 
 
-def _stdin_positions(stream: Iterable[str]) -> Iterator[str]:
-    for line in stream:
+def _stdin_positions(lines: Iterable[Any]) -> Iterator[str | Exception]:
+    """The first field of each line; a line that cannot be read comes as its error."""
+    for line in lines:
+        if isinstance(line, Exception):
+            yield line
+            continue
         fields = line.split()
         if fields:
             yield fields[0]
@@ -36,7 +48,9 @@ def _stdin_positions(stream: Iterable[str]) -> Iterator[str]:
 
 def run(args: argparse.Namespace) -> int:
     if args.game not in SOLVABLE:
-        print(f"parlor solve: cannot solve {args.game!r}; solvable: {', '.join(SOLVABLE)}",
+        from engine.protocol import quote
+
+        print(f"parlor solve: cannot solve {quote(args.game)}; solvable: {', '.join(SOLVABLE)}",
               file=sys.stderr)
         return 2
     if not args.moves and not args.stdin:
@@ -46,32 +60,54 @@ def run(args: argparse.Namespace) -> int:
     import itertools
     import time
 
-    from brains.c4solver import Position, Solver
+    from brains.c4solver import Position, Solver, SolverStopped
+    from engine.files import read_lines, stream_reader
+    from engine.protocol import quote
 
-    solver = Solver()
-    positions: Iterable[str] = args.moves
+    deadline: list[float] = [float("inf")]
+    solver = Solver(stop=lambda: time.monotonic() >= deadline[0])
+    positions: Iterable[str | Exception] = args.moves
     if args.stdin:
-        positions = itertools.chain(args.moves, _stdin_positions(sys.stdin))
+        positions = itertools.chain(args.moves,
+                                    _stdin_positions(read_lines(stream_reader(sys.stdin))))
     failed = False
-    try:
-        for moves in positions:
-            try:
-                position = Position.from_moves(moves)
-            except ValueError as exc:
-                print(f"{moves} error: {exc}", flush=True)
-                failed = True
-                continue
-            nodes, start = solver.nodes, time.perf_counter()
+    for moves in positions:
+        if isinstance(moves, Exception):
+            print(f"error: {moves}", flush=True)
+            failed = True
+            continue
+        try:
+            position = Position.from_moves(moves)
+        except ValueError as exc:
+            print(f"{_shown(moves)} error: {exc}", flush=True)
+            failed = True
+            continue
+        if position.moves < SLOW_BELOW:
+            limit = (f"stopping after {args.seconds:g} s" if args.seconds
+                     else "no time limit; --seconds T sets one")
+            print(f"parlor solve: {quote(moves)} has {position.moves} stones; solving it "
+                  f"may take very long ({limit})", file=sys.stderr, flush=True)
+        nodes, start = solver.nodes, time.perf_counter()
+        if args.seconds:
+            deadline[0] = time.monotonic() + args.seconds
+        try:
             if args.analyse:
                 scores = solver.analyse(position, weak=args.weak)
                 text = " ".join("-" if s is None else str(s) for s in scores)
             else:
                 text = str(solver.solve(position, weak=args.weak))
-            print(f"{moves} {text}", flush=True)
-            if args.verbose:
-                print(f"{moves}: {solver.nodes - nodes} nodes, "
-                      f"{time.perf_counter() - start:.3f} s", file=sys.stderr)
-    except UnicodeDecodeError:
-        print("error: input is not UTF-8 text", flush=True)
-        failed = True
+        except SolverStopped:
+            text = f"stopped: not solved within {args.seconds:g} s"
+            failed = True
+        finally:
+            deadline[0] = float("inf")
+        print(f"{moves} {text}", flush=True)
+        if args.verbose:
+            print(f"{moves}: {solver.nodes - nodes} nodes, "
+                  f"{time.perf_counter() - start:.3f} s", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _shown(moves: str, limit: int = 60) -> str:
+    """``moves`` as echoed before an error: cut to ``limit`` characters."""
+    return moves if len(moves) <= limit else moves[:limit] + "…"

@@ -1,4 +1,4 @@
-"""Play a round robin between brains: a win-rate table and Bradley-Terry ratings (report 001)."""
+"""Play a round robin between brains: a win-rate table and Bradley-Terry ratings."""
 
 from __future__ import annotations
 
@@ -9,7 +9,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tui.commands.match import ProgressReporter, add_arena_arguments, check_arena_arguments
+from tui.commands.common import int_range
+from tui.commands.match import ProgressReporter, add_arena_arguments
+
+MAX_BOOTSTRAP = 10_000
+"""Most bootstrap resamples (each holds one rating per player)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,19 +28,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variants", action="store_true",
                         help="run the tournament once per variant of the game "
                              "(Reversi: standard, randomstart, flipcolor)")
-    parser.add_argument("--bootstrap", type=int, default=200, metavar="B",
-                        help="bootstrap resamples for the rating intervals (default 200)")
+    parser.add_argument("--bootstrap", type=int_range(0, MAX_BOOTSTRAP), default=200,
+                        metavar="B", help="bootstrap resamples for the rating intervals, "
+                                          f"0 to {MAX_BOOTSTRAP} (default 200)")
 
 
 def run(args: argparse.Namespace) -> int:
     from brains.arena import ArenaError, tournament
     from engine.registry import get_game
-    from tui.commands.common import parse_options
+    from tui.commands.common import one_line, parse_options
 
-    problem = check_arena_arguments(args, "tournament")
-    if problem:
-        print(problem, file=sys.stderr)
-        return 2
     results = []
     try:
         options = parse_options(args.option)
@@ -57,12 +58,12 @@ def run(args: argparse.Namespace) -> int:
                     options=run_options, opening_plies=args.opening,
                     budget_seconds=args.seconds, progress=progress))
     except ArenaError as exc:
-        print(f"parlor tournament: {exc}", file=sys.stderr)
+        print(f"parlor tournament: {one_line(exc)}", file=sys.stderr)
         return 1
-    except (ValueError, ImportError) as exc:
-        print(f"parlor tournament: {exc}", file=sys.stderr)
+    except (ValueError, ImportError, OSError, RecursionError) as exc:
+        print(f"parlor tournament: {one_line(exc)}", file=sys.stderr)
         return 2
-    ratings = [r.ratings(bootstrap=max(0, args.bootstrap)) for r in results]
+    ratings = [r.ratings(bootstrap=args.bootstrap) for r in results]
     for k, (result, rated) in enumerate(zip(results, ratings)):
         if k:
             print()

@@ -7,16 +7,23 @@ import json
 import sys
 import time
 
+from tui.commands.common import MAX_SEED, int_range, jobs_type, max_jobs, seed_type
+
+MAX_TRAIN_GAMES = 10_000_000
+"""Most training games."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", nargs="?", help="game id (see `parlor games`)")
     parser.add_argument("kind", nargs="?", help="learned kind: table, qlearn, linear or mlp")
-    parser.add_argument("-n", "--games", type=int, default=None,
-                        help="training games (default: the kind's default for the game)")
-    parser.add_argument("--seed", type=int, default=None, help="master seed (default 0)")
-    parser.add_argument("-j", "--jobs", type=int, default=1,
-                        help="worker processes for self-play and the strength matches "
-                             "(the model does not depend on it; default 1)")
+    parser.add_argument("-n", "--games", type=int_range(1, MAX_TRAIN_GAMES), default=None,
+                        help=f"training games, 1 to {MAX_TRAIN_GAMES} "
+                             "(default: the kind's default for the game)")
+    parser.add_argument("--seed", type=seed_type, default=None,
+                        help=f"master seed, 0 to {MAX_SEED} (default 0)")
+    parser.add_argument("-j", "--jobs", type=jobs_type, default=1,
+                        help=f"worker processes for self-play and the strength matches, 1 to "
+                             f"{max_jobs()} (the model does not depend on it; default 1)")
     parser.add_argument("--out", metavar="DIR", default=None,
                         help="models folder to write (default: the shipped saved/models)")
     parser.add_argument("--no-eval", action="store_true",
@@ -30,8 +37,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         return _train_all(args) if args.all else _train_one(args)
-    except (ValueError, ImportError) as exc:  # TrainError, ModelError, unknown game
-        print(f"parlor train: {exc}", file=sys.stderr)
+    except (ValueError, ImportError, RecursionError) as exc:  # TrainError, ModelError, …
+        from tui.commands.common import one_line
+
+        print(f"parlor train: {one_line(exc)}", file=sys.stderr)
         return 2
     except OSError as exc:
         where = f" {exc.filename}" if exc.filename else ""
@@ -60,8 +69,13 @@ def _train_all(args: argparse.Namespace) -> int:
 
 
 def _train_one(args: argparse.Namespace) -> int:
-    from brains.train import (TrainError, check_request, strength_text, train_and_save,
-                              training_games)
+    from brains.train import (
+        TrainError,
+        check_request,
+        strength_text,
+        train_and_save,
+        training_games,
+    )
     from tui.commands.match import ProgressReporter
 
     if not args.game or not args.kind:

@@ -12,13 +12,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from engine import ParlorError
     from engine.record import load_records
+    from tui.commands.common import one_line
 
     ok = True
     for path in args.files:
         try:
             records = load_records(path)
         except ParlorError as exc:
-            print(exc)
+            print(one_line(exc))
             ok = False
         else:
             print(f"{path}: ok ({len(records)} game{'s' if len(records) != 1 else ''})")
