@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any, ClassVar, Iterator
 
+from brains.heuristics import game_module
 from brains.minimax import (
     INF,
     POLL,
@@ -63,9 +64,7 @@ class AlphaBetaBrain(SearchBrain):
         """The game's ``exact_outcomes`` hook, with ``endgame`` on (None otherwise)."""
         self._exact_cache: dict[str, Any] = {}
         if options.get("endgame"):
-            from brains.heuristics import heuristics_module
-
-            self._exact = getattr(heuristics_module(game), "exact_outcomes", None)
+            self._exact = getattr(game_module(game), "exact_outcomes", None)
 
     # -- public --------------------------------------------------------------------------
     def think(self, state: State, budget: Budget) -> Iterator[Thought]:

@@ -12,7 +12,7 @@ import math
 import time
 from typing import Any, ClassVar, Iterator
 
-from brains.heuristics import get_heuristic
+from brains.evaluation import evaluation
 from brains.protocol import Brain, Budget, Thought, UnknownBrainError
 from engine.protocol import State
 
@@ -52,7 +52,7 @@ class MCTSBrain(Brain):
         if self.rollout not in ("random", "heuristic"):
             raise UnknownBrainError(f"mcts: unknown rollout {self.rollout!r}; known: random, heuristic")
         self.cutoff = options.get("cutoff") or 8
-        self.heuristic = get_heuristic(game, options.get("eval")) if self.rollout == "heuristic" else None
+        self.heuristic = evaluation(game, options.get("eval")) if self.rollout == "heuristic" else None
 
     def default_budget(self) -> Budget:
         return Budget(seconds=self.seconds, nodes=self.simulations)

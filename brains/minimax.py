@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, ClassVar, Iterator
 
-from brains.heuristics import get_heuristic
+from brains.evaluation import evaluation
 from brains.protocol import Brain, Budget, Thought
 from brains.tt import EXACT, SOLVED, TranspositionTable
 from engine.protocol import State
@@ -75,7 +75,7 @@ class SearchBrain(Brain):
         self.depth: int | None = options.get("depth")
         self.seconds: float | None = options.get("seconds")
         self.node_limit: int | None = options.get("nodes")
-        self.heuristic: Callable[[State], float] = get_heuristic(game, options.get("eval"))
+        self.heuristic: Callable[[State], float] = evaluation(game, options.get("eval"))
         self.nodes = 0
         self._deadline: float | None = None
         self._budget = Budget()

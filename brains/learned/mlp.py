@@ -7,7 +7,7 @@ report 000 splits its tables) predicts the value of a position for the side to m
 and in some games a player following the search values below); each position's target
 mixes the game's final outcome with a shallow alpha-beta value on the game's
 hand-written heuristic (exact values in tic-tac-toe). :data:`CONFIG` holds each game's
-recipe; the comments there say what was measured.
+recipe (declared in the game's brains module, ``LEARNED["mlp"]``).
 
 At play time the forward pass runs with numpy on the fitted ``coefs_``/``intercepts_``:
 the ``mlp`` brain encodes all children of a position into one matrix and evaluates them
@@ -25,22 +25,13 @@ import random
 import time
 from typing import Any, Callable, ClassVar, Iterator
 
+from brains.heuristics import check_games, game_module, get_heuristic
 from brains.learned import store
 from brains.protocol import Brain, Budget, Thought
 from engine.protocol import State
 from engine.registry import get_game
 
 KIND = "mlp"
-GAMES: tuple[str, ...] = ("tictactoe", "connect4", "reversi", "checkers", "morris")
-
-DEFAULTS: dict[str, dict] = {
-    "tictactoe": {"games": 2000},
-    "connect4": {"games": 400},
-    "reversi": {"games": 300},
-    "checkers": {"games": 200},
-    "morris": {"games": 300},
-}
-"""Training arguments ``make models`` uses, per game."""
 
 SCALE = 0.9
 """Network values are scaled like heuristic values (inside the proven-result range)."""
@@ -48,18 +39,16 @@ FEATURED = ("encode", "features", "heuristic")
 """Input layout of the engine's encode(), the game's heuristic features and its default
 heuristic's value (see :func:`input_builder`)."""
 
-CONFIG: dict[str, dict[str, Any]] = {
-    "tictactoe": {"hidden": (128,), "nets": 1, "depth": 9, "mix": 0.3, "eps": 0.3, "iters": 200},
-    "connect4": {"hidden": (128,), "nets": 1, "depth": 2, "mix": 0.0, "eps": 0.2, "iters": 120,
-                 "children": True, "mixed": True, "inputs": FEATURED, "residual": SCALE},
-    "reversi": {"hidden": (128,), "nets": 1, "depth": 2, "mix": 0.0, "eps": 0.15, "iters": 80,
-                "children": True, "child_depth": 1, "inputs": FEATURED, "residual": SCALE},
-    "checkers": {"hidden": (128, 64), "nets": 1, "depth": 2, "mix": 0.0, "eps": 0.3, "iters": 60,
-                 "children": True, "inputs": FEATURED, "residual": SCALE},
-    "morris": {"hidden": (64,), "nets": 1, "depth": 2, "mix": 0.2, "eps": 0.2, "iters": 120,
-               "phases": True, "children": True, "mixed": True, "inputs": FEATURED,
-               "residual": SCALE},
+RECIPES: dict[str, dict[str, Any]] = {
+    game: module.LEARNED["mlp"] for game, module in check_games().items()
+    if "mlp" in module.LEARNED
 }
+"""Each game's ``LEARNED["mlp"]`` recipe from its brains module (brains.heuristics)."""
+GAMES: tuple[str, ...] = tuple(RECIPES)
+"""The games with a network recipe, in the engine registry's order."""
+DEFAULTS: dict[str, dict[str, Any]] = {g: {"games": r["games"]} for g, r in RECIPES.items()}
+"""Training arguments ``make models`` uses, per game."""
+CONFIG: dict[str, dict[str, Any]] = {g: dict(r["network"]) for g, r in RECIPES.items()}
 """Per-game network shape and data recipe: hidden layer sizes, ensemble size
 (``nets``, bootstrap samples), the alpha-beta depth of the search targets, the weight of
 the game outcome in the target (``mix``), the self-play exploration rate, training
@@ -68,26 +57,8 @@ position too (``children``, their values ``child_depth`` deep), ``mixed`` self-p
 (one side, or both every third game, plays the best move by the search values), the
 network's ``inputs`` (see :func:`input_builder`; encode() alone by default), a
 ``residual`` weight (the net learns the target minus that times the heuristic input, and
-adds it back at play time) and the L2 penalty ``alpha``.
-
-Measured against ``greedy`` (100 games, seed 1): pure self-play data generalised badly
-to match positions (Connect Four 0.27-0.31); children plus mixed self-play lifted it to
-0.43, and an ensemble of three nets on bootstrap samples to 0.51; the outcome weight
-(0.5, 0.2, 0) and search targets for children as deep as for their parents changed
-little within the noise of 100 games. The shipped Connect Four net uses the residual
-recipe below (one net, no outcome): 0.79 against ``greedy`` (100 games), 0.99 against
-``random``, and as alpha-beta's evaluation 0.45 against the heuristic at 0.3 s a move
-(20 games; the encode()-only ensemble scored 0.10).
-
-Reversi and checkers (and Morris, see its entry) use the heuristic features and value as
-inputs with a residual output, so the net starts from the hand-written evaluation and
-learns only corrections towards the deeper search; with those inputs the outcome weight
-hurt (its noise swamps the small corrections). Against ``greedy``: checkers 0.22 (encode()
-only, outcome 0.2) -> 0.475 (residual, outcome 0.2; 60 games) -> 0.59 (residual, no
-outcome; 100 games); Reversi 0.41 (ensemble of four on encode(), depth 1) -> 0.38
-(residual, depth 2/1 with children, outcome 0.2, 150 games; 60 games) -> 0.72 (no
-outcome, 300 games, 128 units; 60 games; 100 games below). Morris: 0.33 -> 0.56 with the
-residual on features (outcome 0.2; 100 games), 0.47 without the outcome (60 games)."""
+adds it back at play time) and the L2 penalty ``alpha``. How the shipped recipes were
+chosen is in docs/MLP_RECIPES.md."""
 
 CHUNK = 20
 """Self-play games per seeded chunk (fixed, so ``jobs`` never changes the data)."""
@@ -105,15 +76,13 @@ def input_builder(game_id: str, layout: tuple[str, ...] | list[str]) -> Callable
     layout = tuple(layout)
     if layout == ("encode",):
         return lambda state: state.encode()
-    from brains.heuristics import get_heuristic
-    from brains.learned.linear import feature_function
 
     parts: list[Callable[[State], Any]] = []
     for name in layout:
         if name == "encode":
             parts.append(lambda state: np.asarray(state.encode(), dtype=np.float64).ravel())
         elif name == "features":
-            feats = feature_function(game_id)
+            feats = game_module(game_id).features
             parts.append(lambda state: np.asarray(feats(state), dtype=np.float64))
         elif name == "heuristic":
             h = get_heuristic(game_id)
@@ -197,8 +166,6 @@ def _self_play_chunk(game_id: str, seed: int, games: int, depth: int, mix: float
     reaches.
     """
     import numpy as np
-
-    from brains.heuristics import get_heuristic
 
     heuristic = get_heuristic(game_id)
     row_of = input_builder(game_id, layout)
