@@ -66,3 +66,15 @@ def test_a_missing_part_is_a_clear_error(monkeypatch):
     monkeypatch.delitem(BOARDS, "tictactoe")
     with pytest.raises(MissingBoardError, match="no board widget for game 'tictactoe'"):
         board_class("tictactoe")
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_depth_limited_levels_are_bounded_in_every_game(game):
+    from brains.registry import level_options
+
+    for name, levels in (("minimax", ("easy", "medium", "hard")),
+                         ("alphabeta", ("easy", "medium"))):
+        for level in levels:
+            depth = level_options(name, level, game)["depth"]
+            assert isinstance(depth, int) and depth >= 1, (name, level)
+    assert level_options("alphabeta", "hard", game)["clock"] > 0
