@@ -55,6 +55,7 @@ Heuristic = Callable[[State], float]
 MODULES: dict[str, str] = {
     "checkers": "brains.heuristics.checkers",
     "connect4": "brains.heuristics.connect4",
+    "gomoku": "brains.heuristics.gomoku",
     "morris": "brains.heuristics.morris",
     "reversi": "brains.heuristics.reversi",
     "tictactoe": "brains.heuristics.tictactoe",

@@ -16,6 +16,7 @@ from tui.widgets.board import BoardWidget
 BOARDS: dict[str, str] = {
     "checkers": "tui.widgets.checkers_board:CheckersBoard",
     "connect4": "tui.widgets.connect4_board:ConnectFourBoard",
+    "gomoku": "tui.widgets.gomoku_board:GomokuBoard",
     "morris": "tui.widgets.morris_board:MorrisBoard",
     "reversi": "tui.widgets.reversi_board:ReversiBoard",
     "tictactoe": "tui.widgets.tictactoe_board:TicTacToeBoard",
