@@ -5,10 +5,10 @@ from __future__ import annotations
 import importlib
 import sys
 
-MODULES = ["benchmarks.perft", "benchmarks.deep_perft"]
-"""Benchmark modules, each with ``main(argv)``; optional ones are skipped when absent."""
-OPTIONAL = ["benchmarks.c4solver", "benchmarks.strength", "benchmarks.openspiel_mcts",
-            "benchmarks.learned", "benchmarks.tournaments"]
+MODULES = ["benchmarks.perft", "benchmarks.deep_perft", "benchmarks.c4solver",
+           "benchmarks.strength", "benchmarks.openspiel_mcts", "benchmarks.learned",
+           "benchmarks.tournaments"]
+"""Benchmark modules, each with ``main(argv)``, run in this order."""
 ARGV: dict[str, list[str]] = {
     "benchmarks.strength": ["--games", "10", "--jobs", "2"],
     "benchmarks.openspiel_mcts": ["--games", "4"],
@@ -20,13 +20,8 @@ docs/STRENGTH.md come from longer runs, with the commands given there)."""
 
 def main() -> int:
     status = 0
-    for name in MODULES + OPTIONAL:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name and name in OPTIONAL:
-                continue
-            raise
+    for name in MODULES:
+        module = importlib.import_module(name)
         print(f"\n== {name} ==", flush=True)
         status |= module.main(list(ARGV.get(name, []))) or 0
     return status

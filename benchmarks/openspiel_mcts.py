@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
           f"simulations, uct_c={args.uct_c}, solver on), {args.games} games each, "
           f"seed {args.seed}", flush=True)
     summaries = []
-    for game_id in args.game or ["connect4", "reversi"]:
+    for game_id in args.game or list(OPENSPIEL_NAMES):
         calls = [(game_id, args.spec, i, args.seed, args.simulations, args.uct_c)
                  for i in range(args.games)]
         if args.jobs > 1:

@@ -1,7 +1,9 @@
 """Perft speed: whole-process wall time of ``parlor perft`` against OpenSpiel, same run.
 
 Usage: python -m benchmarks.perft [--repeat N] [--games g1,g2] [--json]
-For each game it times ``parlor perft GAME DEPTH`` (median of N runs), prints nodes per
+For each registered game it times ``parlor perft GAME DEPTH`` (median of N runs) at the
+deepest depth whose leaf count, by the game's perft data (the first entry of
+tests/data/perft/GAME.perft, its start position), stays within ``LEAF_BUDGET``; prints nodes per
 second, and, when ``pyspiel`` is importable, times the same walk over OpenSpiel's C++
 game driven from Python and prints the ratio (ours / theirs; below 1 is faster).
 """
@@ -14,15 +16,31 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
-CASES = [
-    # (parlor game, depth, OpenSpiel game or None)
-    ("tictactoe", 9, "tic_tac_toe"),
-    ("connect4", 7, "connect_four"),
-    ("reversi", 7, "othello"),
-    ("checkers", 7, "checkers"),
-    ("morris", 6, None),
-]
+LEAF_BUDGET = 1_000_000
+"""The deepest depth timed is the last whose leaf count stays within this."""
+OPENSPIEL: dict[str, str] = {
+    "tictactoe": "tic_tac_toe",
+    "connect4": "connect_four",
+    "reversi": "othello",
+    "checkers": "checkers",
+}
+"""OpenSpiel's name for the games it also implements (the peer timed beside ours)."""
+PERFT_DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "perft"
+
+
+def cases() -> list[tuple[str, int, str | None]]:
+    """(game, depth, OpenSpiel game or None) for every registered game."""
+    from engine.perftdata import read_perft_file
+    from engine.registry import GAMES
+
+    out = []
+    for game in GAMES:
+        start = read_perft_file(PERFT_DATA / f"{game}.perft")[0]
+        depth = max(d for d, n in start.counts.items() if n <= LEAF_BUDGET)
+        out.append((game, depth, OPENSPIEL.get(game)))
+    return out
 
 
 def _wall(cmd: list[str]) -> tuple[float, str]:
@@ -47,14 +65,14 @@ def have_openspiel() -> bool:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.perft", description=__doc__)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--games", default=",".join(c[0] for c in CASES))
+    parser.add_argument("--games", help="comma-separated game ids (default: every game)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    wanted = args.games.split(",")
+    wanted = args.games.split(",") if args.games else None
     peer = have_openspiel()
     rows = []
-    for game, depth, spiel in CASES:
-        if game not in wanted:
+    for game, depth, spiel in cases():
+        if wanted is not None and game not in wanted:
             continue
         ours, out = _median_wall([sys.executable, "-m", "tui.cli", "perft", game, str(depth)],
                                  args.repeat)

@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-GAMES = ("tictactoe", "connect4", "reversi", "checkers", "morris")
+from engine.registry import GAMES
 
 
 @dataclass(frozen=True)
@@ -60,12 +60,15 @@ LADDER: tuple[Rung, ...] = (
 PERFECT_RUNGS: tuple[Rung, ...] = tuple(
     Rung("perfect", other, "losses==0")
     for other in ("random", "greedy", "alphabeta:medium", "mcts:medium"))
-"""The extra rungs of tic-tac-toe, the game ``perfect`` plays by full search."""
+"""The extra rungs of the games ``perfect`` plays by full search (tic-tac-toe)."""
 
 
 def rungs(game: str) -> tuple[Rung, ...]:
     """The ladder for ``game``."""
-    return LADDER + (PERFECT_RUNGS if game == "tictactoe" else ())
+    from brains.registry import PERFECT
+
+    by_search = PERFECT.get(game, {}).get("method") == "search"
+    return LADDER + (PERFECT_RUNGS if by_search else ())
 
 
 def play_rung(game: str, rung: Rung, games: int, seed: int, jobs: int) -> dict[str, Any]:
@@ -101,8 +104,8 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=20, help="games per rung (default 20)")
     parser.add_argument("--jobs", type=int, default=1, help="games in parallel (default 1)")
-    parser.add_argument("--game", action="append", choices=GAMES,
-                        help="only this game (repeatable; default all five)")
+    parser.add_argument("--game", action="append", choices=list(GAMES),
+                        help="only this game (repeatable; default every game)")
     parser.add_argument("--rung", action="append", metavar="A/B",
                         help="only the rung A vs B, e.g. alphabeta:medium/greedy (repeatable)")
     parser.add_argument("--seed", type=int, default=1)

@@ -31,7 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-GAMES = ("tictactoe", "connect4", "reversi", "checkers", "morris")
+from engine.registry import GAMES
+
 SEARCH = ("random", "greedy", "alphabeta:easy", "alphabeta:medium", "mcts:easy")
 """The search brains every game's roster starts with."""
 LEARNED = ("table", "qlearn", "linear", "mlp")
@@ -139,7 +140,7 @@ def read_runs(out: Path) -> dict[str, Any]:
 
 def write_runs(out: Path, runs: dict[str, Any]) -> None:
     ordered = {g: runs[g] for g in sorted(runs, key=lambda g: (
-        GAMES.index(g) if g in GAMES else len(GAMES), g))}
+        list(GAMES).index(g) if g in GAMES else len(GAMES), g))}
     (out / "runs.json").write_text(json.dumps(ordered, indent=2) + "\n", encoding="utf-8")
 
 
@@ -218,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=10, help="games per pairing (default 10)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
-    parser.add_argument("--game", action="append", choices=GAMES,
+    parser.add_argument("--game", action="append", choices=list(GAMES),
                         help="only this game (repeatable; default all five)")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
                         help=f"output folder (default {DEFAULT_OUT})")

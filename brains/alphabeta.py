@@ -14,6 +14,7 @@ import time
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
+from brains.heuristics import game_module
 from brains.minimax import (
     INF,
     POLL,
@@ -73,9 +74,7 @@ class AlphaBetaBrain(SearchBrain):
         """The game's ``exact_outcomes`` hook, with ``endgame`` on (None otherwise)."""
         self._exact_cache: dict[str, Any] = {}
         if options["endgame"]:
-            from brains.heuristics import heuristics_module
-
-            self._exact = getattr(heuristics_module(game), "exact_outcomes", None)
+            self._exact = getattr(game_module(game), "exact_outcomes", None)
 
     # -- public --------------------------------------------------------------------------
     def think(self, state: State, budget: Budget) -> Iterator[Thought]:

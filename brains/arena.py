@@ -19,6 +19,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
+from brains.heuristics import check_games, game_module
 from brains.protocol import Brain, Budget
 from brains.ratings import EloEstimate, Rating, bradley_terry, elo_estimate
 from engine.record import GameRecord
@@ -30,13 +31,9 @@ Progress = Callable[[int, int, "GameResult"], None]
 """Called as ``progress(done, total, result)`` after each game finishes."""
 
 DEFAULT_OPENING_PLIES: dict[str, int] = {
-    "tictactoe": 1,
-    "connect4": 2,
-    "reversi": 4,
-    "checkers": 4,
-    "morris": 2,
-}
-"""Random plies played before the brains take over, per game, unless told otherwise."""
+    game: module.OPENING_PLIES for game, module in check_games().items()}
+"""Random plies played before the brains take over, per game (each game's brains module
+declares its ``OPENING_PLIES``), unless told otherwise."""
 
 
 class ArenaError(RuntimeError):
@@ -51,7 +48,7 @@ def derive_seed(*parts: object) -> int:
 
 def default_opening_plies(game_id: str) -> int:
     """The number of random opening plies used for ``game_id`` by default."""
-    return DEFAULT_OPENING_PLIES.get(game_id, 0)
+    return game_module(get_game(game_id).id).OPENING_PLIES
 
 
 def _factory(factory: BrainFactory | None) -> BrainFactory:

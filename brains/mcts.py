@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from brains.heuristics import get_heuristic
+from brains.evaluation import evaluation
 from brains.minimax import EVAL, SECONDS
 from brains.protocol import Brain, BrainOption, Budget, Thought
 from engine.protocol import State
@@ -63,7 +63,7 @@ class MCTSBrain(Brain):
         self.c: float = options["c"]
         self.rollout: str = options["rollout"]
         self.cutoff: int = options["cutoff"]
-        self.heuristic = get_heuristic(game, options["eval"]) if self.rollout == "heuristic" else None
+        self.heuristic = evaluation(game, options["eval"]) if self.rollout == "heuristic" else None
 
     def default_budget(self) -> Budget:
         return Budget(seconds=self.seconds, nodes=self.simulations)

@@ -17,7 +17,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
-from brains.heuristics import get_heuristic, heuristics_module, list_heuristics
+from brains.evaluation import evaluation
+from brains.heuristics import heuristics_module, list_heuristics
 from brains.protocol import Brain, BrainOption, Budget, Thought
 from brains.tt import EXACT, SOLVED, TranspositionTable
 from engine.protocol import State
@@ -152,7 +153,7 @@ class SearchBrain(Brain):
         self.depth: int | None = self.options.get("depth")
         self.seconds: float | None = self.options.get("seconds")
         self.node_limit: int | None = self.options.get("nodes")
-        self.heuristic: Callable[[State], float] = get_heuristic(game, self.options["eval"])
+        self.heuristic: Callable[[State], float] = evaluation(game, self.options["eval"])
 
     def default_budget(self) -> Budget:
         return Budget(seconds=self.seconds, depth=self.depth, nodes=self.node_limit)

@@ -25,6 +25,9 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from brains.heuristics import LEARNERS, check_games
+from brains.learned.qlearn import GAMES as QLEARN_GAMES
+from brains.learned.table import GAMES as TABLE_GAMES
 from brains.options import by_name, quote, resolve
 from brains.protocol import Brain, UnknownBrainError
 from engine.registry import get_game
@@ -51,35 +54,29 @@ MAX_SPEC = 200
 LEVEL_NAMES = ("easy", "medium", "hard")
 DEFAULT_LEVEL = "medium"
 
+_GAME_MODULES = check_games()
+"""Every registered game's brains module (brains.heuristics): the per-game tables below
+are read from them, so a game without one, or missing a part, fails here, at start."""
+
 MINIMAX_DEPTHS: dict[str, tuple[int, int, int]] = {
-    "connect4": (3, 6, 7),  # report 004
-    "tictactoe": (2, 4, 9),
-    "reversi": (2, 3, 4),
-    "checkers": (2, 4, 6),
-    "morris": (2, 3, 4),
-}
+    game: module.MINIMAX_DEPTHS for game, module in _GAME_MODULES.items()}
 """Plain minimax depth per game at easy / medium / hard."""
 
 ALPHABETA_DEPTHS: dict[str, tuple[int, int]] = {
-    "connect4": (4, 7),
-    "tictactoe": (2, 9),
-    "reversi": (2, 4),
-    "checkers": (3, 6),
-    "morris": (2, 5),
-}
+    game: module.ALPHABETA_DEPTHS for game, module in _GAME_MODULES.items()}
 """Alpha-beta depth per game at easy / medium (hard is timed)."""
 
 GAME_CLOCK: dict[str, float] = {
-    "connect4": 60.0, "tictactoe": 6.0, "reversi": 60.0, "checkers": 80.0, "morris": 60.0,
-}
+    game: float(module.GAME_CLOCK) for game, module in _GAME_MODULES.items()}
 """Seconds of thinking ``alphabeta:hard`` may spend on a whole game."""
 
-TRAPS: dict[str, bool] = {"tictactoe": True}
+TRAPS: dict[str, bool] = {game: True for game, module in _GAME_MODULES.items() if module.TRAPS}
 """Games where alpha-beta, having solved the position, picks among equal moves the one
 whose replies lose most often (medium and hard)."""
-REPETITION: dict[str, bool] = {"morris": True, "checkers": True}
+REPETITION: dict[str, bool] = {
+    game: True for game, module in _GAME_MODULES.items() if module.REPETITION}
 """Games where a position can recur: alpha-beta scores a repetition as a draw."""
-ENDGAME: dict[str, bool] = {"connect4": True}
+ENDGAME: dict[str, bool] = {game: True for game, module in _GAME_MODULES.items() if module.ENDGAME}
 """Games where ``alphabeta:hard`` first asks the game's exact solver (within half of the
 move's time) which moves keep the best outcome, and searches among those only."""
 
@@ -110,15 +107,17 @@ LEVELS: dict[str, dict[str, dict[str, Any]]] = {
 LEVELS["minimax-tt"] = LEVELS["minimax"]
 
 PERFECT: dict[str, dict[str, Any]] = {
-    "tictactoe": {"method": "search"},
-    "connect4": {"method": "connect4", "seconds": 3.0},
-}
+    game: dict(module.PERFECT) for game, module in _GAME_MODULES.items()
+    if module.PERFECT is not None}
 """The games ``perfect`` can play, and how."""
 
 ONLY_FOR: dict[str, dict[str, dict[str, Any]]] = {
     "perfect": PERFECT,
-    "table": {"tictactoe": {}, "morris": {}},  # report 000's value dictionaries
-    "qlearn": {"tictactoe": {}, "connect4": {}},  # report 004's Q-table
+    "table": {game: {} for game in TABLE_GAMES},
+    "qlearn": {game: {} for game in QLEARN_GAMES},
+    **{learner: {game: {} for game, module in _GAME_MODULES.items()
+                 if learner in module.LEARNED}
+       for learner in LEARNERS},
 }
 """Brains that play only some games: brain -> game -> options forced for that game."""
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from brains.heuristics import game_module
 from engine.protocol import State
 
 MARGIN = 0.05
@@ -67,12 +68,7 @@ class TimeManager:
         self._last_ply = -1
         self._moves_left: Callable[[State], float] | None = None
         self._factor: Callable[[State], float] | None = None
-        try:
-            from brains.heuristics import heuristics_module
-
-            module = heuristics_module(game)
-        except ValueError:
-            return
+        module = game_module(game)
         self._moves_left = getattr(module, "moves_left", None)
         self._factor = getattr(module, "time_factor", None)
 

@@ -1,13 +1,15 @@
 """Training learned brains and shipping their models: ``train_and_save`` and ``MODELS``.
 
-Each learned kind is a module ``brains.learned.<kind>`` (see the contract in
-``brains/learned/__init__.py``) with ``KIND``, ``GAMES``, ``DEFAULTS`` and
+Each learned kind is a module listed in :data:`KINDS` with ``KIND``, ``GAMES``
+(the games it learns), ``DEFAULTS`` and
 ``train(game, *, games, seed, jobs, progress) -> (model, meta)``. This module trains
 one of them, saves the model through the store (which hashes it into the manifest) and
 measures its strength with a short seeded match against ``random`` and ``greedy``.
 
 ``parlor train --all`` (``make models``) retrains every model in :data:`MODELS` in
-turn; kinds whose module is missing are skipped with a note.
+turn: every (game, kind) a kind's ``GAMES`` lists, so the games come from the engine
+registry through each game's brains module (``LEARNED``) and the game-specific kinds'
+own lists, never from a list written out here.
 """
 
 from __future__ import annotations
@@ -20,21 +22,24 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
-KINDS: tuple[str, ...] = ("table", "qlearn", "linear", "mlp")
-"""Every learned kind, in the order ``make models`` trains them."""
+KINDS: dict[str, str] = {
+    "table": "brains.learned.table",
+    "qlearn": "brains.learned.qlearn",
+    "linear": "brains.learned.linear",
+    "mlp": "brains.learned.mlp",
+}
+"""Every learned kind and its module, in the order ``make models`` trains them."""
 
-GAME_IDS: tuple[str, ...] = ("checkers", "connect4", "morris", "reversi", "tictactoe")
 
-MODELS: tuple[tuple[str, str, dict[str, Any]], ...] = (
-    ("tictactoe", "table", {}),
-    ("morris", "table", {}),
-    ("tictactoe", "qlearn", {}),
-    ("connect4", "qlearn", {}),
-    *((game, "linear", {}) for game in GAME_IDS),
-    *((game, "mlp", {}) for game in GAME_IDS),
-)
-"""Every shipped model: (game, kind, training arguments). Empty arguments mean the
-kind's ``DEFAULTS[game]`` and seed 0; a row may set ``games``, ``seed`` or ``jobs``."""
+def _models() -> tuple[tuple[str, str, dict[str, Any]], ...]:
+    return tuple((game, kind, {}) for kind, path in KINDS.items()
+                 for game in importlib.import_module(path).GAMES)
+
+
+MODELS: tuple[tuple[str, str, dict[str, Any]], ...] = _models()
+"""Every shipped model: (game, kind, training arguments), for each kind every game of
+its ``GAMES``. Empty arguments mean the kind's ``DEFAULTS[game]`` and seed 0; a row may
+set ``games``, ``seed`` or ``jobs``."""
 
 EVAL_OPPONENTS: tuple[str, ...] = ("random", "greedy")
 """The brains a freshly trained model is measured against."""
@@ -49,17 +54,11 @@ class TrainError(ValueError):
 
 
 def kind_module(kind: str) -> ModuleType:
-    """``brains.learned.<kind>``; TrainError for an unknown or missing kind."""
+    """The module of learned kind ``kind``; TrainError for an unknown kind."""
     kind = str(kind).strip().lower()
     if kind not in KINDS:
-        raise TrainError(f"unknown learned kind {kind!r}; known: {', '.join(KINDS)}")
-    path = f"brains.learned.{kind}"
-    try:
-        return importlib.import_module(path)
-    except ModuleNotFoundError as exc:
-        if exc.name != path:
-            raise
-        raise TrainError(f"learned kind {kind!r} is not installed ({path} is missing)") from None
+        raise TrainError(f"unknown learned kind {kind[:60]!r}; known: {', '.join(KINDS)}")
+    return importlib.import_module(KINDS[kind])
 
 
 def check_request(game: str, kind: str) -> tuple[str, ModuleType]:
@@ -68,7 +67,7 @@ def check_request(game: str, kind: str) -> tuple[str, ModuleType]:
 
     game_id = get_game(game).id
     module = kind_module(kind)
-    games = tuple(getattr(module, "GAMES", ()))
+    games = tuple(module.GAMES)
     if game_id not in games:
         raise TrainError(f"learned kind {module.KIND!r} does not apply to {game_id} "
                          f"(it plays: {', '.join(games) or 'nothing'})")
@@ -78,7 +77,7 @@ def check_request(game: str, kind: str) -> tuple[str, ModuleType]:
 def training_games(module: ModuleType, game_id: str, games: int | None = None) -> int:
     """``games``, else the kind's default for ``game_id``; TrainError if neither is usable."""
     if games is None:
-        games = getattr(module, "DEFAULTS", {}).get(game_id, {}).get("games")
+        games = module.DEFAULTS.get(game_id, {}).get("games")
         if games is None:
             raise TrainError(f"{module.KIND} has no default number of games for {game_id}; "
                              "give --games")
@@ -150,7 +149,7 @@ def train_and_save(game: str, kind: str, *, games: int | None = None, seed: int 
 
     game_id, module = check_request(game, kind)
     kind = module.KIND
-    args = dict(getattr(module, "DEFAULTS", {}).get(game_id, {}))
+    args = dict(module.DEFAULTS.get(game_id, {}))
     args["games"] = training_games(module, game_id, games)
     if jobs < 1:
         raise TrainError("--jobs must be at least 1")
@@ -181,19 +180,19 @@ def train_and_save(game: str, kind: str, *, games: int | None = None, seed: int 
 
 def train_all(out: Path | str | None = None, jobs: int = 1, evaluate: bool = True,
               stream: Any = None) -> list[dict[str, Any]]:
-    """Retrain every model in :data:`MODELS` in turn; missing kinds are skipped."""
+    """Retrain every model in :data:`MODELS` in turn.
+
+    Every row is checked before the first model is trained, so a row naming an unknown
+    game or kind, or a game its kind does not learn, is a TrainError that costs nothing.
+    """
     stream = stream if stream is not None else sys.stdout
     if jobs < 1:
         raise TrainError("--jobs must be at least 1")
     models_folder(out)
+    for game, kind, _ in MODELS:
+        check_request(game, kind)
     rows = []
     for game, kind, args in MODELS:
-        try:
-            check_request(game, kind)
-        except TrainError as exc:
-            print(f"skip {game}-{kind}: {exc}", file=stream, flush=True)
-            rows.append({"game": game, "kind": kind, "skipped": str(exc)})
-            continue
         start = time.perf_counter()
         path, entry = train_and_save(game, kind, games=args.get("games"),
                                      seed=args.get("seed", 0), jobs=args.get("jobs", jobs),

@@ -15,6 +15,7 @@ from engine.protocol import Game, State, UnknownGameError
 _GAME_CLASSES: dict[str, str] = {
     "checkers": "engine.games.checkers:Checkers",
     "connect4": "engine.games.connect4:ConnectFour",
+    "gomoku": "engine.games.gomoku:Gomoku",
     "morris": "engine.games.morris:FiveMensMorris",
     "reversi": "engine.games.reversi:Reversi",
     "tictactoe": "engine.games.tictactoe:TicTacToe",

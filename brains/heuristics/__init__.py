@@ -1,14 +1,41 @@
-"""Per-game knowledge for the search brains: heuristics looked up by game id.
+"""What the brains know about each game: one module per game, found through :data:`MODULES`.
 
-Each game has a module ``brains.heuristics.<game>`` that defines
+Every game in :data:`engine.registry.GAMES` has exactly one line in :data:`MODULES`
+naming its module (``brains.heuristics.<game>`` by convention). :func:`game_module`
+imports it and checks it against :data:`SCHEMA`, so a game without its module, or a
+module missing a part, is a clear :class:`GameKnowledgeError` naming what is missing,
+never a silently weaker brain. :func:`check_games` runs that check for every registered
+game; :mod:`brains.registry` calls it when it builds its level tables, so the check runs
+whenever a brain is made.
+
+The parts of a game module (all required; the types are checked):
 
 - ``HEURISTICS: dict[str, Callable[[State], float]]`` — evaluations from the side to
-  move's view, in [-1, 1];
-- ``DEFAULT: str`` — the name used when none is asked for;
-- ``FEATURE_NAMES`` and ``features(state)`` — the numbers the heuristics are built on
-  (also used by learned brains).
+  move's view, in [-1, 1], by name;
+- ``DEFAULT: str`` — the key of ``HEURISTICS`` used when none is asked for;
+- ``FEATURE_NAMES: tuple[str, ...]`` and ``features(state)`` — the numbers the
+  heuristics are built on, from the side to move's view (also the inputs of the
+  ``linear`` and ``mlp`` learners);
+- ``MINIMAX_DEPTHS: tuple[int, int, int]`` — plain minimax depth at easy / medium / hard;
+- ``ALPHABETA_DEPTHS: tuple[int, int]`` — alpha-beta depth at easy / medium (hard is
+  timed by ``GAME_CLOCK``);
+- ``GAME_CLOCK: float`` — seconds ``alphabeta:hard`` may think over a whole game;
+- ``TRAPS: bool`` — alpha-beta, having solved the position, prefers among equal moves
+  the one whose replies lose most often (medium and hard);
+- ``REPETITION: bool`` — positions can recur, so alpha-beta scores a repetition as a draw;
+- ``ENDGAME: bool`` — ``alphabeta:hard`` first asks the module's ``exact_outcomes`` hook
+  which moves keep the best outcome (the hook is then required);
+- ``PERFECT: dict | None`` — the options of the ``perfect`` brain for this game
+  (``{"method": "search"}`` for a full search), None where it cannot play it;
+- ``OPENING_PLIES: int`` — random plies the arena plays before the brains take over;
+- ``LEARNED: dict[str, dict]`` — the training recipe of each generic learner that has a
+  model for this game: ``"linear"`` (see :mod:`brains.learned.linear`) and ``"mlp"``
+  (``games`` plus the network recipe, see :mod:`brains.learned.mlp`); a learner not
+  listed does not play the game.
 
-A module may also define optional time-management hooks (see :mod:`brains.timeman`).
+Optional hooks, used when present: ``moves_left(state)`` and ``time_factor(state)``
+(:mod:`brains.timeman`), ``exact_outcomes`` (see ``ENDGAME``).
+
 Search code never imports a game: it asks :func:`get_heuristic` for a function.
 """
 
@@ -16,50 +43,132 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import Callable
+from typing import Any, Callable
 
 from brains.protocol import UnknownBrainError
 from engine.protocol import State
+from engine.registry import GAMES
 
 Heuristic = Callable[[State], float]
 """A position evaluation from the side to move's view, in [-1, 1]."""
 
+MODULES: dict[str, str] = {
+    "checkers": "brains.heuristics.checkers",
+    "connect4": "brains.heuristics.connect4",
+    "gomoku": "brains.heuristics.gomoku",
+    "morris": "brains.heuristics.morris",
+    "reversi": "brains.heuristics.reversi",
+    "tictactoe": "brains.heuristics.tictactoe",
+}
+"""Game id -> the module holding what the brains know about it (one line per game)."""
+
+LEARNERS = ("linear", "mlp")
+"""The generic learners a game module may give a recipe for in ``LEARNED``."""
+
+
+def _depths(count: int) -> Callable[[Any], bool]:
+    return lambda v: (isinstance(v, tuple) and len(v) == count
+                      and all(isinstance(d, int) and d >= 1 for d in v))
+
+
+SCHEMA: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "HEURISTICS": ("a dict of name -> function", lambda v: isinstance(v, dict) and bool(v)
+                   and all(isinstance(k, str) and callable(f) for k, f in v.items())),
+    "DEFAULT": ("the name of one of HEURISTICS", lambda v: isinstance(v, str)),
+    "FEATURE_NAMES": ("a tuple of names", lambda v: isinstance(v, tuple)
+                      and all(isinstance(n, str) for n in v)),
+    "features": ("a function of a state", callable),
+    "MINIMAX_DEPTHS": ("three depths (easy, medium, hard)", _depths(3)),
+    "ALPHABETA_DEPTHS": ("two depths (easy, medium)", _depths(2)),
+    "GAME_CLOCK": ("seconds (a positive number)",
+                   lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0),
+    "TRAPS": ("True or False", lambda v: isinstance(v, bool)),
+    "REPETITION": ("True or False", lambda v: isinstance(v, bool)),
+    "ENDGAME": ("True or False", lambda v: isinstance(v, bool)),
+    "PERFECT": ("a dict of options, or None", lambda v: v is None or isinstance(v, dict)),
+    "OPENING_PLIES": ("a number of plies (0 or more)",
+                      lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0),
+    "LEARNED": (f"a dict of learner ({', '.join(LEARNERS)}) -> recipe",
+                lambda v: isinstance(v, dict) and all(
+                    k in LEARNERS and isinstance(r, dict) for k, r in v.items())),
+}
+"""Every part a game module declares: name -> (what it must be, the check)."""
+
+
+class GameKnowledgeError(UnknownBrainError):
+    """A game without its brains module, or a module that lacks or misdeclares a part."""
+
+
+_checked: dict[str, ModuleType] = {}
+
+
+def game_module(game_id: str) -> ModuleType:
+    """The checked module of ``game_id`` (see the module docstring for its parts).
+
+    Raises GameKnowledgeError for a game not in :data:`MODULES` (or not registered in
+    the engine), a module that cannot be imported, or a part missing or of the wrong kind.
+    """
+    module = _checked.get(game_id)
+    if module is not None:
+        return module
+    if game_id not in MODULES:
+        raise GameKnowledgeError(
+            f"no brains module for game {str(game_id)[:60]!r}: add its line to "
+            f"brains.heuristics.MODULES (known: {', '.join(MODULES)})")
+    if game_id not in GAMES:
+        raise GameKnowledgeError(f"brains.heuristics.MODULES lists {game_id!r}, "
+                                 "which engine.registry does not register")
+    module = importlib.import_module(MODULES[game_id])
+    problems = [f"{name} must be {what}" for name, (what, ok) in SCHEMA.items()
+                if not hasattr(module, name) or not ok(getattr(module, name))]
+    if not problems and module.DEFAULT not in module.HEURISTICS:
+        problems.append(f"DEFAULT {module.DEFAULT!r} is not one of HEURISTICS")
+    if not problems and module.ENDGAME and not callable(getattr(module, "exact_outcomes", None)):
+        problems.append("ENDGAME is True but there is no exact_outcomes hook")
+    if problems:
+        raise GameKnowledgeError(f"{module.__name__} ({game_id}): " + "; ".join(problems))
+    _checked[game_id] = module
+    return module
+
+
+def check_games() -> dict[str, ModuleType]:
+    """Every registered game's checked module, by game id, in the engine's order.
+
+    Raises GameKnowledgeError when a registered game has no module, or :data:`MODULES`
+    names a game the engine does not register.
+    """
+    extra = [g for g in MODULES if g not in GAMES]
+    if extra:
+        raise GameKnowledgeError(f"brains.heuristics.MODULES lists games the engine does "
+                                 f"not register: {', '.join(extra)}")
+    return {game_id: game_module(game_id) for game_id in GAMES}
+
 
 def heuristics_module(game_id: str) -> ModuleType:
-    """The module holding ``game_id``'s heuristics; UnknownBrainError if there is none."""
-    path = f"{__name__}.{game_id}"
-    try:
-        return importlib.import_module(path)
-    except ModuleNotFoundError as exc:
-        if exc.name != path:
-            raise
-        raise UnknownBrainError(f"no heuristics for game {game_id!r}") from None
+    """The module holding ``game_id``'s heuristics (:func:`game_module`)."""
+    return game_module(game_id)
 
 
 def list_heuristics(game_id: str) -> list[str]:
     """The names of ``game_id``'s heuristics, the default first."""
-    module = heuristics_module(game_id)
+    module = game_module(game_id)
     names = list(module.HEURISTICS)
     names.remove(module.DEFAULT)
     return [module.DEFAULT, *names]
 
 
 def get_heuristic(game_id: str, name: str | None = None) -> Heuristic:
-    """``game_id``'s heuristic ``name`` (the game's default when None).
+    """``game_id``'s hand-written heuristic ``name`` (the game's default when None).
 
-    An unknown name raises UnknownBrainError listing the names that exist.
+    An unknown name raises UnknownBrainError listing the names that exist. The learned
+    evaluations (``mlp``) are resolved one layer up, by :func:`brains.evaluation.evaluation`.
     """
-    if name is not None and name.strip().lower().partition(":")[0] == "mlp":
-        # the learned value network (``mlp``, or ``mlp:PATH`` for a listed model file)
-        from brains.learned.mlp import heuristic
-
-        return heuristic(game_id, name.strip().partition(":")[2] or None)
-    module = heuristics_module(game_id)
+    module = game_module(game_id)
     key = module.DEFAULT if name is None else name.strip().lower().replace("-", "_")
     try:
         return module.HEURISTICS[key]
     except KeyError:
         known = ", ".join(list_heuristics(game_id))
         raise UnknownBrainError(
-            f"unknown heuristic {name!r} for {game_id}; known: {known}"
+            f"unknown heuristic {str(name)[:60]!r} for {game_id}; known: {known}"
         ) from None

@@ -12,7 +12,7 @@ one side can reach, so they lie in [-1, 1].
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from engine.games.checkers import CROWN, VALID, CheckersState, is_capture, mask_of, squares_of
 from engine.protocol import State
@@ -150,3 +150,32 @@ def moves_left(state: State) -> float:
     """Moves the side to move may still expect to play: fewer as material comes off."""
     own, opp = _sides(state)
     return 8.0 + 1.5 * (own | opp).bit_count()
+
+
+# --------------------------------------------------------------------------- tuning
+# The parts every game module declares (schema: brains/heuristics/__init__.py).
+
+MINIMAX_DEPTHS = (2, 4, 6)
+"""Plain minimax depth at easy / medium / hard."""
+ALPHABETA_DEPTHS = (3, 6)
+"""Alpha-beta depth at easy / medium (hard is timed)."""
+GAME_CLOCK = 80.0
+"""Seconds ``alphabeta:hard`` may think over a whole game."""
+TRAPS = False
+"""Alpha-beta prefers, among moves of equal proven value, the one most likely to make the
+opponent err."""
+REPETITION = True
+"""Positions can recur: alpha-beta scores a repetition as a draw."""
+ENDGAME = False
+"""``alphabeta:hard`` asks ``exact_outcomes`` which moves keep the best outcome."""
+PERFECT: dict[str, Any] | None = None
+"""The ``perfect`` brain's options here (None: it does not play this game)."""
+OPENING_PLIES = 4
+"""Random plies the arena plays before the brains take over."""
+LEARNED: dict[str, dict[str, Any]] = {
+    "linear": {"games": 4000},
+    "mlp": {"games": 200, "network": {
+        "hidden": (128, 64), "nets": 1, "depth": 2, "mix": 0.0, "eps": 0.3, "iters": 60,
+        "children": True, "inputs": ("encode", "features", "heuristic"), "residual": 0.9}},
+}
+"""Training recipes of the generic learners (see brains.learned.linear and .mlp)."""

@@ -207,3 +207,33 @@ def exact_outcomes(state: State, stop: Callable[[], bool],
     except c4solver.SolverStopped:
         return None
     return outcomes if best in outcomes.values() else None
+
+
+# --------------------------------------------------------------------------- tuning
+# The parts every game module declares (schema: brains/heuristics/__init__.py).
+
+MINIMAX_DEPTHS = (3, 6, 7)
+"""Plain minimax depth at easy / medium / hard."""
+ALPHABETA_DEPTHS = (4, 7)
+"""Alpha-beta depth at easy / medium (hard is timed)."""
+GAME_CLOCK = 60.0
+"""Seconds ``alphabeta:hard`` may think over a whole game."""
+TRAPS = False
+"""Alpha-beta prefers, among moves of equal proven value, the one most likely to make the
+opponent err."""
+REPETITION = False
+"""Positions can recur: alpha-beta scores a repetition as a draw."""
+ENDGAME = True
+"""``alphabeta:hard`` asks ``exact_outcomes`` which moves keep the best outcome."""
+PERFECT: dict[str, Any] | None = {"method": "connect4", "seconds": 3.0}
+"""The ``perfect`` brain's options here (None: it does not play this game)."""
+OPENING_PLIES = 2
+"""Random plies the arena plays before the brains take over."""
+LEARNED: dict[str, dict[str, Any]] = {
+    "linear": {"games": 6000},
+    "mlp": {"games": 400, "network": {
+        "hidden": (128,), "nets": 1, "depth": 2, "mix": 0.0, "eps": 0.2, "iters": 120,
+        "children": True, "mixed": True, "inputs": ("encode", "features", "heuristic"),
+        "residual": 0.9}},
+}
+"""Training recipes of the generic learners (see brains.learned.linear and .mlp)."""

@@ -169,3 +169,32 @@ def move_bonus(state: State, move: Any) -> int:
     return (MILL_BONUS if closes_mill(state, move) else 0) + (
         BLOCK_BONUS if blocks_two(state, move) else 0)
 
+
+# --------------------------------------------------------------------------- tuning
+# The parts every game module declares (schema: brains/heuristics/__init__.py).
+
+MINIMAX_DEPTHS = (2, 3, 4)
+"""Plain minimax depth at easy / medium / hard."""
+ALPHABETA_DEPTHS = (2, 5)
+"""Alpha-beta depth at easy / medium (hard is timed)."""
+GAME_CLOCK = 60.0
+"""Seconds ``alphabeta:hard`` may think over a whole game."""
+TRAPS = False
+"""Alpha-beta prefers, among moves of equal proven value, the one most likely to make the
+opponent err."""
+REPETITION = True
+"""Positions can recur: alpha-beta scores a repetition as a draw."""
+ENDGAME = False
+"""``alphabeta:hard`` asks ``exact_outcomes`` which moves keep the best outcome."""
+PERFECT: dict[str, Any] | None = None
+"""The ``perfect`` brain's options here (None: it does not play this game)."""
+OPENING_PLIES = 2
+"""Random plies the arena plays before the brains take over."""
+LEARNED: dict[str, dict[str, Any]] = {
+    "linear": {"games": 2000, "rate": 0.5},  # the default 0.1 step left it drawing
+    "mlp": {"games": 300, "network": {
+        "hidden": (64,), "nets": 1, "depth": 2, "mix": 0.2, "eps": 0.2, "iters": 120,
+        "phases": True, "children": True, "mixed": True,
+        "inputs": ("encode", "features", "heuristic"), "residual": 0.9}},
+}
+"""Training recipes of the generic learners (see brains.learned.linear and .mlp)."""

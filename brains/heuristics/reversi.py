@@ -22,7 +22,7 @@ squares change only which colour a placed disc ends up, so no heuristic needs th
 from __future__ import annotations
 
 from functools import cache
-from typing import Callable
+from typing import Any, Callable
 
 from engine.games.reversi import Geometry, ReversiState, geometry
 from engine.protocol import State
@@ -248,3 +248,33 @@ HEURISTICS: dict[str, Callable[[State], float]] = {
 
 DEFAULT = "combined"
 """The heuristic used when none is named."""
+
+
+# --------------------------------------------------------------------------- tuning
+# The parts every game module declares (schema: brains/heuristics/__init__.py).
+
+MINIMAX_DEPTHS = (2, 3, 4)
+"""Plain minimax depth at easy / medium / hard."""
+ALPHABETA_DEPTHS = (2, 4)
+"""Alpha-beta depth at easy / medium (hard is timed)."""
+GAME_CLOCK = 60.0
+"""Seconds ``alphabeta:hard`` may think over a whole game."""
+TRAPS = False
+"""Alpha-beta prefers, among moves of equal proven value, the one most likely to make the
+opponent err."""
+REPETITION = False
+"""Positions can recur: alpha-beta scores a repetition as a draw."""
+ENDGAME = False
+"""``alphabeta:hard`` asks ``exact_outcomes`` which moves keep the best outcome."""
+PERFECT: dict[str, Any] | None = None
+"""The ``perfect`` brain's options here (None: it does not play this game)."""
+OPENING_PLIES = 4
+"""Random plies the arena plays before the brains take over."""
+LEARNED: dict[str, dict[str, Any]] = {
+    "linear": {"games": 3000},
+    "mlp": {"games": 300, "network": {
+        "hidden": (128,), "nets": 1, "depth": 2, "mix": 0.0, "eps": 0.15, "iters": 80,
+        "children": True, "child_depth": 1, "inputs": ("encode", "features", "heuristic"),
+        "residual": 0.9}},
+}
+"""Training recipes of the generic learners (see brains.learned.linear and .mlp)."""

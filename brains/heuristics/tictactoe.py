@@ -7,7 +7,7 @@ with one own mark and two empty cells, ``x3``/``o3`` lines of three.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from engine.games.tictactoe import LINE_MASKS
 from engine.protocol import State
@@ -61,3 +61,31 @@ def lines(state: State) -> float:
 HEURISTICS: dict[str, Callable[[State], float]] = {"lines": lines}
 """Every tic-tac-toe heuristic, by name."""
 DEFAULT = "lines"
+
+
+# --------------------------------------------------------------------------- tuning
+# The parts every game module declares (schema: brains/heuristics/__init__.py).
+
+MINIMAX_DEPTHS = (2, 4, 9)
+"""Plain minimax depth at easy / medium / hard."""
+ALPHABETA_DEPTHS = (2, 9)
+"""Alpha-beta depth at easy / medium (hard is timed)."""
+GAME_CLOCK = 6.0
+"""Seconds ``alphabeta:hard`` may think over a whole game."""
+TRAPS = True
+"""Alpha-beta prefers, among moves of equal proven value, the one most likely to make the
+opponent err."""
+REPETITION = False
+"""Positions can recur: alpha-beta scores a repetition as a draw."""
+ENDGAME = False
+"""``alphabeta:hard`` asks ``exact_outcomes`` which moves keep the best outcome."""
+PERFECT: dict[str, Any] | None = {"method": "search"}
+"""The ``perfect`` brain's options here (None: it does not play this game)."""
+OPENING_PLIES = 1
+"""Random plies the arena plays before the brains take over."""
+LEARNED: dict[str, dict[str, Any]] = {
+    "linear": {"games": 10000},
+    "mlp": {"games": 2000, "network": {
+        "hidden": (128,), "nets": 1, "depth": 9, "mix": 0.3, "eps": 0.3, "iters": 200}},
+}
+"""Training recipes of the generic learners (see brains.learned.linear and .mlp)."""

@@ -16,27 +16,25 @@ ends the game. Ties are broken by the brain's seeded rng.
 
 from __future__ import annotations
 
-import importlib
 import random
 from typing import Any, Callable, ClassVar, Iterator
 
+from brains.heuristics import check_games, game_module
 from brains.learned import store, tabular
 from brains.options import MODEL, BrainOption
 from brains.protocol import Brain, Budget, Thought
 from engine.protocol import State
 
 KIND = "linear"
-GAMES: tuple[str, ...] = ("checkers", "connect4", "morris", "reversi", "tictactoe")
-
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "tictactoe": {"games": 10000},  # report 003: 10,000 games
-    "connect4": {"games": 6000},
-    "morris": {"games": 2000, "rate": 0.5},  # the 0.1 step left it drawing (0.54-0.65)
-    "reversi": {"games": 3000},
-    "checkers": {"games": 4000},
+    game: dict(module.LEARNED["linear"]) for game, module in check_games().items()
+    if "linear" in module.LEARNED
 }
-"""Training arguments per game for ``make models``: games (half against random, half
-self-play) and, where measured to help, a larger LMS step ``rate``."""
+"""Training arguments per game for ``make models``, from each game's brains module
+(``LEARNED["linear"]``): games (half against random, half self-play) and, where
+measured to help, a larger LMS step ``rate``."""
+GAMES: tuple[str, ...] = tuple(DEFAULTS)
+"""The games with a linear recipe, in the engine registry's order."""
 
 LEARNING_RATE = 0.1
 """Step of the normalised LMS update (the report's update constant, 0.1)."""
@@ -52,13 +50,14 @@ FINAL = 1e6
 
 
 def feature_function(game_id: str) -> Callable[[State], Any]:
-    """The features function of ``brains.heuristics.<game>``."""
-    return importlib.import_module(f"brains.heuristics.{game_id}").features
+    """The ``features`` function of the game's brains module."""
+    features: Callable[[State], Any] = game_module(game_id).features
+    return features
 
 
 def feature_names(game_id: str) -> tuple[str, ...]:
     """The names of those features."""
-    return tuple(importlib.import_module(f"brains.heuristics.{game_id}").FEATURE_NAMES)
+    return tuple(game_module(game_id).FEATURE_NAMES)
 
 
 # --------------------------------------------------------------------------- training

@@ -7,7 +7,7 @@ report 000 splits its tables) predicts the value of a position for the side to m
 and in some games a player following the search values below); each position's target
 mixes the game's final outcome with a shallow alpha-beta value on the game's
 hand-written heuristic (exact values in tic-tac-toe). :data:`CONFIG` holds each game's
-recipe; the comments there say what was measured.
+recipe (declared in the game's brains module, ``LEARNED["mlp"]``).
 
 At play time the forward pass runs with numpy on the fitted ``coefs_``/``intercepts_``:
 the ``mlp`` brain encodes all children of a position into one matrix and evaluates them
@@ -25,6 +25,7 @@ import random
 import time
 from typing import Any, Callable, ClassVar, Iterator
 
+from brains.heuristics import check_games, game_module, get_heuristic
 from brains.learned import store
 from brains.options import MODEL, BrainOption
 from brains.protocol import Brain, Budget, Thought
@@ -32,16 +33,6 @@ from engine.protocol import State
 from engine.registry import get_game
 
 KIND = "mlp"
-GAMES: tuple[str, ...] = ("tictactoe", "connect4", "reversi", "checkers", "morris")
-
-DEFAULTS: dict[str, dict] = {
-    "tictactoe": {"games": 2000},
-    "connect4": {"games": 400},
-    "reversi": {"games": 300},
-    "checkers": {"games": 200},
-    "morris": {"games": 300},
-}
-"""Training arguments ``make models`` uses, per game."""
 
 SCALE = 0.9
 """Network values are scaled like heuristic values (inside the proven-result range)."""
@@ -49,18 +40,16 @@ FEATURED = ("encode", "features", "heuristic")
 """Input layout of the engine's encode(), the game's heuristic features and its default
 heuristic's value (see :func:`input_builder`)."""
 
-CONFIG: dict[str, dict[str, Any]] = {
-    "tictactoe": {"hidden": (128,), "nets": 1, "depth": 9, "mix": 0.3, "eps": 0.3, "iters": 200},
-    "connect4": {"hidden": (128,), "nets": 1, "depth": 2, "mix": 0.0, "eps": 0.2, "iters": 120,
-                 "children": True, "mixed": True, "inputs": FEATURED, "residual": SCALE},
-    "reversi": {"hidden": (128,), "nets": 1, "depth": 2, "mix": 0.0, "eps": 0.15, "iters": 80,
-                "children": True, "child_depth": 1, "inputs": FEATURED, "residual": SCALE},
-    "checkers": {"hidden": (128, 64), "nets": 1, "depth": 2, "mix": 0.0, "eps": 0.3, "iters": 60,
-                 "children": True, "inputs": FEATURED, "residual": SCALE},
-    "morris": {"hidden": (64,), "nets": 1, "depth": 2, "mix": 0.2, "eps": 0.2, "iters": 120,
-               "phases": True, "children": True, "mixed": True, "inputs": FEATURED,
-               "residual": SCALE},
+RECIPES: dict[str, dict[str, Any]] = {
+    game: module.LEARNED["mlp"] for game, module in check_games().items()
+    if "mlp" in module.LEARNED
 }
+"""Each game's ``LEARNED["mlp"]`` recipe from its brains module (brains.heuristics)."""
+GAMES: tuple[str, ...] = tuple(RECIPES)
+"""The games with a network recipe, in the engine registry's order."""
+DEFAULTS: dict[str, dict[str, Any]] = {g: {"games": r["games"]} for g, r in RECIPES.items()}
+"""Training arguments ``make models`` uses, per game."""
+CONFIG: dict[str, dict[str, Any]] = {g: dict(r["network"]) for g, r in RECIPES.items()}
 """Per-game network shape and data recipe: hidden layer sizes, ensemble size
 (``nets``, bootstrap samples), the alpha-beta depth of the search targets, the weight of
 the game outcome in the target (``mix``), the self-play exploration rate, training
@@ -88,15 +77,13 @@ def input_builder(game_id: str, layout: tuple[str, ...] | list[str]) -> Callable
     layout = tuple(layout)
     if layout == ("encode",):
         return lambda state: state.encode()
-    from brains.heuristics import get_heuristic
-    from brains.learned.linear import feature_function
 
     parts: list[Callable[[State], Any]] = []
     for name in layout:
         if name == "encode":
             parts.append(lambda state: np.asarray(state.encode(), dtype=np.float64).ravel())
         elif name == "features":
-            feats = feature_function(game_id)
+            feats = game_module(game_id).features
             parts.append(lambda state: np.asarray(feats(state), dtype=np.float64))
         elif name == "heuristic":
             h = get_heuristic(game_id)
@@ -180,8 +167,6 @@ def _self_play_chunk(game_id: str, seed: int, games: int, depth: int, mix: float
     reaches.
     """
     import numpy as np
-
-    from brains.heuristics import get_heuristic
 
     heuristic = get_heuristic(game_id)
     row_of = input_builder(game_id, layout)

@@ -90,8 +90,9 @@ def _ttt_bonus(state: State, move: int) -> float:
 def _morris_key(child: State) -> int:
     """The board after a move from the mover's view: mover's points (bits 0-15), the
     opponent's (16-31), the mover's hand (32-34) and the opponent's (35-37)."""
-    return (child._opp | child._own << 16  # type: ignore[attr-defined]
-            | child._opp_hand << 32 | child._own_hand << 35)  # type: ignore[attr-defined]
+    mover, other = 1 - child.to_move, child.to_move
+    return (child.pieces(mover) | child.pieces(other) << 16  # type: ignore[attr-defined]
+            | child.in_hand(mover) << 32 | child.in_hand(other) << 35)  # type: ignore[attr-defined]
 
 
 def _morris_phase(key: int) -> str:

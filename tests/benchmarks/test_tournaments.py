@@ -11,6 +11,8 @@ import pytest
 
 import brains.learned.store as store
 from benchmarks import tournaments
+from brains.registry import list_brains
+from engine.registry import GAMES
 from tui.cli import main as parlor
 
 
@@ -35,12 +37,14 @@ def test_roster_takes_learned_brains_that_play_and_ship(monkeypatch: pytest.Monk
 
 def test_roster_of_the_shipped_models() -> None:
     shipped = {(e["game"], e["kind"]) for e in store.list_models().values()}
-    for game in tournaments.GAMES:
+    for game in GAMES:
         players, missing = tournaments.roster(game)
         assert len(set(players)) == len(players)
+        plays = {b.name for b in list_brains(game)}
         for kind in ("linear", "mlp"):
             assert (kind in players) == ((game, kind) in shipped)
-            assert (kind in players) != (kind in missing)
+            assert (kind in players or kind in missing) == (kind in plays)
+            assert not (kind in players and kind in missing)
         assert (tournaments.MLP_SEARCH in players) == ((game, "mlp") in shipped)
 
 
@@ -68,13 +72,13 @@ def test_run_writes_the_table_files_and_index(tmp_path: Path, monkeypatch: pytes
     summary = json.loads((out / "connect4.json").read_text(encoding="utf-8"))
     assert summary["game"] == "connect4" and summary["games"] == 2 and summary["seed"] == 1
     runs = json.loads((out / "runs.json").read_text(encoding="utf-8"))
-    assert list(runs) == ["tictactoe", "connect4"]
+    assert list(runs) == [g for g in GAMES if g in ("tictactoe", "connect4")]  # registry order
     run = runs["connect4"]
     assert run["pairings"] == 3 and run["games_per_pairing"] == 2 and run["wall_seconds"] > 0
     assert [r["player"] for r in run["ranking"]] == [
         r["player"] for r in summary["tournaments"][0]["ratings"]]
     readme = (out / "README.md").read_text(encoding="utf-8")
-    assert readme.index("## tictactoe") < readme.index("## connect4")
+    assert readme.index("## connect4") < readme.index("## tictactoe")  # registry order
     assert f"`{run['command']}`" in readme and "2 CPU cores" in readme
     assert str(tmp_path) not in readme + text  # no machine paths in the written files
     assert run["learned_vs_search"] == {} and run["models"] == {}  # no learned brain
@@ -85,7 +89,7 @@ def test_run_writes_the_table_files_and_index(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setattr(tournaments, "SEARCH", ("random", "greedy"))
     assert tournaments.main(["--games", "1", "--game", "connect4", "--out", str(out)]) == 0
     runs = json.loads((out / "runs.json").read_text(encoding="utf-8"))
-    assert list(runs) == ["tictactoe", "connect4"]
+    assert list(runs) == [g for g in GAMES if g in ("tictactoe", "connect4")]  # registry order
     assert runs["connect4"]["pairings"] == 1 and runs["tictactoe"]["pairings"] == 3
 
     # --index rebuilds the page from runs.json alone

@@ -58,13 +58,16 @@ CORPUS: dict[str, list[str]] = {
                   "22x15x8 4x11 25-21 1-5 31-27 11-15 17-14 15x24x31 28-24 10x17 21x14 7-11 "
                   "24-19 11-16 32-28 16x23 14-9 6x13 28-24 12-16 30-25 2-6 25-22")],
     "connect4": ["7 1", "7 2 2 7 2 3 3 2 5 6 6 2 2 7 3", "4 1"],
+    "gomoku": [("h3 a4 d7 h9 a9 h1 i2 d8 f1 i8 g3 h7 b5 g7 e4 d1 a5 e3 c2 a3 g6 h5 c9 e8 i4 h4 "
+                "f3 i9 e7 b1 c1 f9 c5 c7 a8 e2 i7 g1 a1 a7 d9 g5 c6 b7 c8 b4 i1 e5 b3 e6 f5 "
+                "e9 d6 f7 b8 f2 a2 g2 d2 i3 b6 i5 g9 b9 e1 b2 h6 f4 i6 d3 g8")],
     "morris": ["c2 a1 d2 c1 b2xa1 d3 a5 e3 c4 c5 c4-b4 c5-e5 b4-c4 c1-a1 c2-c1 d3-d4 d2-d3 a1-a3",
                "b3 a5 a1 c4 e3 a3 b4 d2",
                "e5 b4 c2 d2 e3 c4 d4 a5 c5 b3 e3-d3 a5-a3"],
     "reversi": ["f5 d6 c3", "e6 d6 c4 d3", "f5 f4 g3 f6 d3 g5"],
     "tictactoe": ["b2 a3", "c3 a1", "a2"],
 }
-"""Positions reached by seeded random play, chosen so that plain minimax to DEEP plies
+"""Positions reached by seeded random play (Gomoku's with ten empty points left and no four on the board), chosen so that plain minimax to DEEP plies
 stays small (a few thousand to some tens of thousands of nodes)."""
 
 

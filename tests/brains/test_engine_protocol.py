@@ -13,6 +13,7 @@ from typing import Any
 
 from brains.engine_protocol import COMMANDS, MAX_LINE, EngineSession, run_engine
 from brains.protocol import Brain, Budget, Thought
+from engine.registry import GAMES
 from tests.brains.test_arena import pick_factory
 
 
@@ -27,7 +28,7 @@ def session(*lines: str) -> list[str]:
 def test_a_normal_session() -> None:
     out = session("games", "brains", "new tictactoe", "legal", "moves b2 a1", "legal",
                   "go first", "go rand 0.5", "analyse first 1", "quit", "legal")
-    assert out[0].split() == ["checkers", "connect4", "morris", "reversi", "tictactoe"]
+    assert out[0].split() == list(GAMES)
     assert out[1] == "first rand"
     assert out[2] == "ok"
     assert out[3] == "a1 b1 c1 a2 b2 c2 a3 b3 c3"

@@ -174,7 +174,9 @@ def test_every_level_of_every_brain_builds_in_every_game(game_id: str) -> None:
             brain = make_brain(f"{name}:{level}", game_id)
             assert isinstance(brain, Brain)
             built += 1
-    assert built >= 3 * 7  # every generic brain, and the learned ones that play it
+    # the six generic brains at least (random, greedy, minimax, minimax-tt, alphabeta,
+    # mcts), and the learned ones where the game has a model
+    assert built >= 3 * 6
 
 
 def test_no_level_searches_without_a_bound(game_id: str) -> None:

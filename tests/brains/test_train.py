@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from brains.heuristics import LEARNERS, game_module
 from brains.learned import store
 from brains.learned.store import ModelError, read_manifest, sha256_of
 from brains.train import (KINDS, MODELS, TrainError, check_request, train_all,
@@ -79,20 +80,19 @@ def test_bad_requests_are_clear_errors():
 def test_models_table_lists_known_games_and_kinds():
     assert all(game in GAMES and kind in KINDS for game, kind, _ in MODELS)
     assert len({(g, k) for g, k, _ in MODELS}) == len(MODELS)
-    assert {g for g, k, _ in MODELS if k == "linear"} == set(GAMES)
-    assert {g for g, k, _ in MODELS if k == "mlp"} == set(GAMES)
+    for learner in LEARNERS:  # every game whose brains module gives a recipe, and only those
+        declared = {g for g in GAMES if learner in game_module(g).LEARNED}
+        assert {g for g, k, _ in MODELS if k == learner} == declared
+    assert {g for g, k, _ in MODELS if k == "linear"} >= {"checkers", "connect4", "morris",
+                                                          "reversi", "tictactoe"}
 
 
-def test_train_all_skips_missing_kinds_with_a_note(tmp_path, monkeypatch, capsys):
+def test_train_all_checks_every_row_before_training(tmp_path, monkeypatch):
     import brains.train as train
 
     monkeypatch.setattr(train, "MODELS", (("tictactoe", "linear", {"games": 10}),
                                           ("tictactoe", "deep", {})))
-    monkeypatch.setattr(train, "KINDS", (*KINDS, "deep"))
-    rows = train_all(tmp_path, evaluate=False)
-    out = capsys.readouterr().out
-    assert "skip tictactoe-deep" in out and "tictactoe-linear.joblib" in out
-    assert rows[0]["sha256"] == read_manifest(tmp_path)["tictactoe-linear.joblib"]["sha256"]
-    assert "skipped" in rows[1]
-    assert list(read_manifest(tmp_path)) == ["tictactoe-linear.joblib"]
+    with pytest.raises(TrainError, match="unknown learned kind 'deep'"):
+        train_all(tmp_path, evaluate=False)
+    assert read_manifest(tmp_path) == {}
     assert store.MODELS_DIR != tmp_path

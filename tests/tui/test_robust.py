@@ -20,6 +20,7 @@ from rich.color import ColorSystem
 from brains.learned.store import ModelError
 from brains.protocol import Brain, Budget, Thought
 from engine.protocol import State
+from engine.registry import GAMES
 from tests.tui import conftest
 from tests.tui.conftest import settle
 from tui import opponents, paths
@@ -155,7 +156,7 @@ async def test_both_sides_pieces_stand_out_from_every_square() -> None:
     """Legible in truecolour, 16 colours and NO_COLOR (grey by brightness), every board."""
     app = play_app("checkers", ("human", "first"))
     async with app.run_test(size=SIZE) as pilot:
-        for game in ("checkers", "reversi", "connect4", "morris", "tictactoe"):
+        for game in GAMES:
             app.start_game(game, {}, ("human", "first"))
             await settle(pilot)
             board = app.screen.query_one(BoardWidget)

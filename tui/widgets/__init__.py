@@ -1,14 +1,22 @@
-"""The TUI's widgets: one board view per game, the move list and the status panel."""
+"""The TUI's widgets: one board view per game, the move list and the status panel.
+
+:data:`BOARDS` is the one place that says which widget draws which game: one line per
+game of :data:`engine.registry.GAMES`. :func:`board_class` checks it, so a game without
+its widget (or a widget drawing another game) is a clear error, and ``tests/tui`` checks
+every registered game has one.
+"""
 
 from __future__ import annotations
 
 import importlib
 
+from engine.registry import GAMES
 from tui.widgets.board import BoardWidget
 
 BOARDS: dict[str, str] = {
     "checkers": "tui.widgets.checkers_board:CheckersBoard",
     "connect4": "tui.widgets.connect4_board:ConnectFourBoard",
+    "gomoku": "tui.widgets.gomoku_board:GomokuBoard",
     "morris": "tui.widgets.morris_board:MorrisBoard",
     "reversi": "tui.widgets.reversi_board:ReversiBoard",
     "tictactoe": "tui.widgets.tictactoe_board:TicTacToeBoard",
@@ -16,8 +24,19 @@ BOARDS: dict[str, str] = {
 """Game id -> ``module:class`` of its board widget."""
 
 
+class MissingBoardError(LookupError):
+    """A registered game with no board widget, or a widget that draws another game."""
+
+
 def board_class(game_id: str) -> type[BoardWidget]:
-    """The board widget class that draws ``game_id``."""
+    """The board widget class that draws ``game_id``; MissingBoardError if there is none."""
+    if game_id not in BOARDS:
+        where = "registered" if game_id in GAMES else "not a registered game"
+        raise MissingBoardError(f"no board widget for game {str(game_id)[:60]!r} ({where}); "
+                                "add its line to tui.widgets.BOARDS")
     module, _, name = BOARDS[game_id].partition(":")
     cls: type[BoardWidget] = getattr(importlib.import_module(module), name)
+    if cls.GAME != game_id:
+        raise MissingBoardError(f"tui.widgets.BOARDS maps {game_id!r} to {cls.__name__}, "
+                                f"which draws {cls.GAME!r}")
     return cls

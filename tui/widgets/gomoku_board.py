@@ -1,0 +1,65 @@
+"""The Gomoku board: a 9×9 or 15×15 grid of points, files a… and ranks 1…."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from tui.widgets.board import BoardWidget, Canvas, Point
+
+GLYPHS = {False: ("●", "○"), True: ("X", "O")}
+"""Stone glyphs by ascii flag: Black (first) then White (second)."""
+FILES = "abcdefghijklmno"
+
+
+class GomokuBoard(BoardWidget):
+    """Gomoku: points are the board's cells (the engine's move numbers); a move is one
+    cell. Empty cells are dots: every one of them is legal, so none is marked."""
+
+    GAME = "gomoku"
+
+    def points(self) -> Iterable[Point]:
+        assert self.state is not None
+        return self.state.geometry.cells  # type: ignore[attr-defined]
+
+    def coord(self, point: Point) -> tuple[int, int]:
+        assert self.state is not None
+        width = self.state.geometry.width  # type: ignore[attr-defined]
+        return int(point) % width, int(point) // width  # type: ignore[call-overload]
+
+    def steps(self, move: Any) -> tuple[Point, ...]:
+        return (move,)
+
+    def start_point(self, state: Any) -> Point:
+        """The centre point, unless it is taken (a resumed game): then a legal point."""
+        n = state.size
+        centre = state.geometry.cell(n // 2, n // 2)
+        return centre if centre in state.legal_moves() else super().start_point(state)
+
+    def summary(self) -> str:
+        state = self.state
+        if state is None:
+            return ""
+        counts = [s.bit_count() for s in (state.stones(0), state.stones(1))]  # type: ignore[attr-defined]
+        return f"Black {counts[0]} stones, White {counts[1]}"
+
+    def draw(self) -> Canvas:
+        state: Any = self.state
+        assert state is not None
+        n = state.size
+        canvas = Canvas(3 + 3 * n, n + 1)
+        label = self.style("label")
+        glyphs = GLYPHS[self.ascii]
+        for f in range(n):
+            canvas.put(4 + 3 * f, n, FILES[f], label)
+        for rank in range(n):
+            y = n - 1 - rank
+            canvas.put(0, y, f"{rank + 1:>2}", label)
+            for f in range(n):
+                cell = state.geometry.cell(f, rank)
+                owner = state.cell(cell)
+                if owner is None:
+                    glyph, gstyle = self.empty_glyph(cell, set())
+                else:
+                    glyph, gstyle = glyphs[owner], self.piece_style(owner)
+                self.put_point(canvas, 3 + 3 * f, y, cell, glyph, gstyle)
+        return canvas
