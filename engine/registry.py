@@ -10,7 +10,7 @@ import importlib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from engine.protocol import Game, State, UnknownGameError
+from engine.protocol import Game, State, UnknownGameError, quote
 
 _GAME_CLASSES: dict[str, str] = {
     "checkers": "engine.games.checkers:Checkers",
@@ -53,7 +53,7 @@ def get_game(game_id: str) -> Game:
     norm = str(game_id).strip().lower()
     if norm not in _GAME_CLASSES:
         known = ", ".join(_GAME_CLASSES)
-        raise UnknownGameError(f"unknown game {game_id!r}; known: {known}")
+        raise UnknownGameError(f"unknown game {quote(game_id)}; known: {known}")
     return GAMES[norm]
 
 

@@ -238,3 +238,12 @@ def test_shipped_example_games_replay(path):
 
 def test_every_game_has_a_shipped_example():
     assert {load_records(p)[0].game for p in SHIPPED} == set(GAMES)
+
+
+def test_an_unknown_game_name_is_quoted_short() -> None:
+    from engine.protocol import UnknownGameError
+    from engine.registry import get_game
+
+    with pytest.raises(UnknownGameError) as info:
+        get_game("x" * 5000)
+    assert len(str(info.value)) < 200 and "\n" not in str(info.value)
