@@ -23,7 +23,8 @@ from engine.protocol import State
 from tests.tui import conftest
 from tests.tui.conftest import settle
 from tui import opponents, paths
-from tui.app import Launch, ParlorApp, load_autosave
+from tui import store
+from tui.app import Launch, ParlorApp
 from tui.screens.home import HomeScreen
 from tui.screens.play import PlayScreen
 from tui.screens.replay import ReplayScreen
@@ -195,11 +196,13 @@ def test_sighup_loses_nothing_and_the_game_resumes(tmp_path: Path) -> None:
          "--second", "random", "--seed", "1"],
         stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT, start_new_session=True)
     os.close(slave)
-    autosave = tmp_path / "data" / "parlor" / "autosave.pgn"
+    folder = tmp_path / "data" / "parlor" / "unfinished"
     try:
-        wait_for(lambda: drain(master) and autosave.exists(), "the first autosave")
+        screen = bytearray()
+        wait_for(lambda: drain(master, screen) and b"to move" in screen, "the game to show")
         os.write(master, b"\r")  # Enter: the cursor starts on a legal square
-        wait_for(lambda: drain(master) and len(read_moves(autosave)) == 2, "two moves saved")
+        wait_for(lambda: drain(master) and [len(read_moves(p)) for p in folder.glob("*.pgn")]
+                 == [2], "two moves saved")
         proc.send_signal(signal.SIGHUP)
         proc.wait(timeout=10)
     finally:
@@ -207,8 +210,8 @@ def test_sighup_loses_nothing_and_the_game_resumes(tmp_path: Path) -> None:
             proc.kill()
             proc.wait()
         os.close(master)
-    assert paths.autosave_path() == autosave  # tui_env points XDG_DATA_HOME there too
-    record = load_autosave()
+    assert paths.unfinished_dir() == folder  # tui_env points XDG_DATA_HOME there too
+    record = store.most_recent_unfinished()
     assert record is not None and len(record.moves) == 2 and record.result == "*"
 
 
@@ -222,16 +225,20 @@ def read_moves(path: Path) -> list[str]:
         return []
 
 
-def drain(fd: int) -> bool:
-    """Read whatever the app wrote to the terminal (so it never blocks); always True."""
+def drain(fd: int, into: bytearray | None = None) -> bool:
+    """Read whatever the app wrote to the terminal (so it never blocks), appending it to
+    ``into`` if given; always True."""
     import select
 
     while select.select([fd], [], [], 0.05)[0]:
         try:
-            if not os.read(fd, 65536):
-                break
+            data = os.read(fd, 65536)
         except OSError:
             break
+        if not data:
+            break
+        if into is not None:
+            into.extend(data)
     return True
 
 

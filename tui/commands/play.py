@@ -13,7 +13,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="who moves second: human or a brain spec (default a brain)")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option, e.g. size=6 or variant=flipcolor (repeatable)")
-    parser.add_argument("--resume", action="store_true", help="resume the autosaved game")
+    parser.add_argument("--resume", action="store_true", help="resume the most recent unfinished game")
     parser.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")
     parser.add_argument("--seed", type=int, default=None, help="seed for the brains")
 
