@@ -64,6 +64,8 @@ class HomeScreen(ParlorScreen):
         super().__init__()
         self.unfinished: list[store.Entry] = []
         """The unfinished games listed, newest first (and files that cannot be read)."""
+        self.sides_for = ""
+        """The game the side pickers were last filled for."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -134,6 +136,7 @@ class HomeScreen(ParlorScreen):
 
     def update_sides(self, game_id: str, keep: tuple[str | None, str | None]) -> None:
         """Fill the two side pickers for ``game_id``, keeping choices that still apply."""
+        self.sides_for = game_id
         try:
             specs = [opponents.HUMAN, *opponents.brain_specs(game_id)]
             default = (opponents.HUMAN, opponents.default_opponent(game_id))
@@ -153,7 +156,8 @@ class HomeScreen(ParlorScreen):
 
     @on(Select.Changed, "#game")
     def game_changed(self, event: Select.Changed) -> None:
-        self.update_sides(str(event.value), self.sides())
+        if str(event.value) != self.sides_for:
+            self.update_sides(str(event.value), self.sides())
 
     def sides(self) -> tuple[str, str]:
         """The specs chosen for the first and second sides."""
