@@ -6,8 +6,9 @@ Screens never import :mod:`tui.app` (which imports them); they reach the app thr
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from engine.record import GameRecord
 from tui.store import Entry

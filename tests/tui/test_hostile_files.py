@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from textual.widgets import OptionList
@@ -38,7 +39,7 @@ def bounded(run: Callable[[], Any]) -> Any:
     def target() -> None:
         try:
             out["value"] = run()
-        except BaseException as exc:  # re-raised in the test's thread
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the test's thread
             out["error"] = exc
 
     thread = threading.Thread(target=target, daemon=True)
@@ -72,7 +73,7 @@ def test_scanning_a_folder_of_hostile_entries_never_blocks(tmp_path: Path) -> No
     for name in ("fifo.pgn", "zero.pgn"):  # read directly, too
         path = tmp_path / name
         with pytest.raises(ParlorError, match="not a regular file"):
-            bounded(lambda: store.read_records(path))
+            bounded(lambda p=path: store.read_records(p))
 
 
 def test_the_app_starts_lists_what_it_can_and_quits(tmp_path: Path) -> None:

@@ -11,8 +11,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from rich.color import ColorSystem
@@ -22,8 +23,7 @@ from brains.protocol import Brain, Budget, Thought
 from engine.protocol import State
 from tests.tui import conftest
 from tests.tui.conftest import settle
-from tui import opponents, paths
-from tui import store
+from tui import opponents, paths, store
 from tui.app import Launch, ParlorApp
 from tui.screens.home import HomeScreen
 from tui.screens.play import PlayScreen
@@ -138,7 +138,7 @@ async def test_the_command_palette_offers_each_screens_keys_by_name(tmp_path: Pa
         home = app.screen_stack[1]
         assert isinstance(home, HomeScreen)
         assert "Play (p)" in {c.title for c in app.get_system_commands(home)}
-        example = sorted(paths.examples_dir().glob("*.pgn"))[0]
+        example = min(paths.examples_dir().glob("*.pgn"))
         app.open_replay_file(example)
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen)

@@ -210,7 +210,7 @@ class PlayScreen(ParlorScreen):
         side = self.state.to_move
         try:
             brain = self.brain_for(side)
-        except Exception as exc:  # e.g. a missing or modified model: say so, do not crash
+        except Exception as exc:  # noqa: BLE001 - a model that will not load: say so, do not crash
             self.message = (f"{store.short(self.players[side])} cannot play: {short_error(exc)} "
                             f"(press o to choose another opponent)")
             return
@@ -240,18 +240,18 @@ class PlayScreen(ParlorScreen):
                     break
                 self.post_message(BrainThought(token, ply, thought))
             move = best.move if best is not None else brain.choose(state, Budget(depth=1))
-        except Exception as exc:  # a brain bug must not take the app down
+        except Exception as exc:  # noqa: BLE001 - a brain bug must not take the app down
             self.post_message(BrainFailed(token, f"{brain.spec}: {exc}"))
             return
         self.post_message(BrainMoved(token, ply, state.key(), move))
 
-    def is_current(self, token: int, ply: int) -> bool:
+    def result_applies(self, token: int, ply: int) -> bool:
         """True if a brain result for ``token`` at ``ply`` still applies."""
         return token == self.token and ply == len(self.history) - 1
 
     @on(BrainThought)
     def on_brain_thought(self, event: BrainThought) -> None:
-        if not self.is_current(event.token, event.ply):
+        if not self.result_applies(event.token, event.ply):
             return
         t = event.thought
         state = self.state
@@ -269,7 +269,7 @@ class PlayScreen(ParlorScreen):
 
     @on(BrainMoved)
     def on_brain_moved(self, event: BrainMoved) -> None:
-        if not self.is_current(event.token, event.ply) or event.for_key != self.state.key():
+        if not self.result_applies(event.token, event.ply) or event.for_key != self.state.key():
             self.dropped += 1
             self.log(f"dropped stale brain result {event}")
             return
@@ -424,7 +424,7 @@ class PlayScreen(ParlorScreen):
         try:
             brain = opponents.make_brain(spec, state.GAME, seed=self.seed)
             move = brain.choose(state, budget)
-        except Exception as exc:  # no hint is better than a crash
+        except Exception as exc:  # noqa: BLE001 - no hint is better than a crash
             self.post_message(HintReady(state.key(), None, f"{spec}: {exc}"))
             return
         self.post_message(HintReady(state.key(), move))
