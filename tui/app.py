@@ -112,6 +112,7 @@ class ParlorApp(App[None]):
             return
         try:
             state = new_game(game_id, **options)
+            store.check_readable(state, (sides[0], sides[1]))
         except ParlorError as exc:
             self.show_error("Cannot start the game", str(exc))
             return

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from engine.protocol import ParlorError
+from engine.protocol import ParlorError, State
 from engine.record import MAX_BYTES, GameRecord, parse_records, save_records
 from tui import paths
 
@@ -217,6 +217,16 @@ def discard(entry: Entry) -> None:
     if entry.path.parent != paths.unfinished_dir():
         raise ValueError(f"{short(entry.path.name)} is not an unfinished game")
     entry.path.unlink(missing_ok=True)
+
+
+def check_readable(state: State, players: tuple[str, str]) -> None:
+    """Raise ParlorError (one line) unless a record of a game from ``state`` played by
+    ``players`` reads back: every option and tag must fit what the reader accepts."""
+    record = GameRecord.from_moves(state, [], First=players[0], Second=players[1])
+    try:
+        parse_records(record.to_text(), source="the new game")
+    except ParlorError as exc:
+        raise ParlorError(short(str(exc), 120)) from None
 
 
 def save_new(path: Path, record: GameRecord, *, replace: bool = False) -> Path:

@@ -402,3 +402,16 @@ async def test_a_model_path_in_a_record_is_never_loaded(monkeypatch: pytest.Monk
         await settle(pilot)
         assert len(screen.moves) == 4
     assert not any("model" in s for s in made) and "first" in made
+
+
+def test_a_game_option_too_long_for_a_record_is_refused_by_parlor_play(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui import cli
+
+    ran: list[Any] = []
+    monkeypatch.setattr(ParlorApp, "run", lambda self: ran.append(self))
+    seed = "7" * 1200  # a valid int, but the Seed tag could not be read back
+    assert cli.main(["play", "--game", "reversi", "--first", "human", "--second", "first",
+                     "-o", "variant=randomstart", "-o", f"seed={seed}"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert not ran and "Seed is too long" in err and len(err.splitlines()) == 1

@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.protocol import ParlorError
     from engine.registry import get_game
-    from tui import opponents
+    from tui import opponents, store
     from tui.app import Launch, ParlorApp
     from tui.commands.common import parse_options
 
@@ -37,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
             second = args.second or opponents.default_opponent(game.id)
             players = (opponents.check_spec(args.first, game.id),
                        opponents.check_spec(second, game.id))
+            store.check_readable(game.initial(**options), players)
         except (ParlorError, ValueError) as exc:
             print(f"parlor play: {exc}", file=sys.stderr)
             return 2
