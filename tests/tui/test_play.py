@@ -1,4 +1,4 @@
-"""Pilot tests of the Play screen at 80×24: whole games by keys, undo, opponents, autosave."""
+"""Pilot tests of the Play screen at 80×24: games ended by keys, undo, opponents, autosave."""
 
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ import pytest
 from textual.widgets import OptionList
 
 from engine.record import GameRecord, load_records
+from engine.protocol import State
 from engine.registry import new_game
 from tests.tui.conftest import enter_move, settle
 from tui.app import Launch, ParlorApp
 from tui.screens.play import PlayScreen
+from tui.widgets import board_class
 from tui.widgets.board import BoardWidget
 
 SIZE = (80, 24)
@@ -46,15 +48,48 @@ def autosaved_moves(screen: PlayScreen) -> list[str]:
     return kept_record(screen).moves
 
 
+def key_test_line(game: str) -> tuple[list[State], list[Any]]:
+    """The whole game the key test plays: the test player (first) against ``first``."""
+    state = new_game(game, **GAMES[game])
+    board = board_class(game)(state)
+    states, moves = [state], []
+    while state.outcome() is None:
+        if len(moves) % 2 == 0:
+            board.state = state
+            move = human_choice(board, state.legal_moves())
+        else:
+            move = state.legal_moves()[0]
+        moves.append(move)
+        state = state.play(move)
+        states.append(state)
+    return states, moves
+
+
+def endgame_start(game: str, states: list[State], moves: list[Any]) -> int:
+    """Where the key test takes over: the player's turn a few moves before the end, and
+    before the last compound move (a capture chain, a mill's removal) if there is one."""
+    board = board_class(game)(states[0])
+    compound = [i for i in range(0, len(moves), 2) if len(board.steps(moves[i])) > 1]
+    start = min(len(moves) - 6, (compound[-1] if compound else len(moves)) - 4)
+    start = max(0, start)
+    return start - start % 2
+
+
 @pytest.mark.parametrize("game", list(GAMES))
-async def test_full_game_by_keys(game: str) -> None:
-    app = play_app(game, GAMES[game])
+async def test_a_game_is_played_to_its_end_by_keys(game: str) -> None:
+    """The end of a game (its last moves, compound ones included) entered by keys, from
+    a position the app is given as a resumed game would be; each move is kept at once."""
+    states, line = key_test_line(game)
+    start = endgame_start(game, states, line)
+    app = ParlorApp(seed=7)
     async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.play_from(states[: start + 1], line[:start], ("human", "first"))
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         board = screen.query_one(BoardWidget)
-        expected = new_game(game, **GAMES[game])
+        expected = states[start]
         compound = 0
         while screen.state.outcome() is None:
             assert screen.human_to_move()
@@ -66,9 +101,10 @@ async def test_full_game_by_keys(game: str) -> None:
             await enter_move(pilot, move)
             assert screen.state.key() == expected.key()
             assert autosaved_moves(screen) == [s.format_move(m) for s, m in
-                                         zip(screen.history, screen.moves)]
+                                               zip(screen.history, screen.moves)]
+        assert screen.moves == line
         outcome = screen.state.outcome()
-        assert outcome == expected.outcome()
+        assert outcome is not None and outcome == expected.outcome()
         status = str(screen.query_one("#status").render())
         assert "Game over" in status and outcome.termination in status
         record = kept_record(screen)
