@@ -398,6 +398,8 @@ async def test_a_model_path_in_a_record_is_never_loaded(monkeypatch: pytest.Monk
         text = str(screen.query_one("#status").render())
         assert "names a file (model=)" in text and "never loads a model" in text
         assert "press o" in text
+        await pilot.press("t")  # a hint comes from another brain, not the record's
+        await settle(pilot)
         await pilot.press("o", "home", "down", "enter")  # choose "first" instead
         await settle(pilot)
         assert len(screen.moves) == 4

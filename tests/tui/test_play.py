@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from textual.widgets import OptionList
 
-from engine.record import GameRecord, load_records
 from engine.protocol import State
+from engine.record import GameRecord, load_records
 from engine.registry import new_game
 from tests.tui.conftest import enter_move, settle
 from tui.app import Launch, ParlorApp

@@ -410,8 +410,14 @@ class PlayScreen(ParlorScreen):
         if self.state.outcome() is not None:
             self.app.bell()
             return
-        spec = next((p for p in self.players if not opponents.is_human(p)),
-                    opponents.default_opponent(self.game_id))
+        usable = [p for side, p in enumerate(self.players)
+                  if not opponents.is_human(p) and side not in self.refused]
+        try:
+            spec = usable[0] if usable else opponents.default_opponent(self.game_id)
+        except ValueError as exc:
+            self.message = f"no hint: {short_error(exc)}"
+            self.refresh_views()
+            return
         self.message = "thinking of a hint…"
         self.refresh_views()
         self.hint_budget.stop.set()
