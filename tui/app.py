@@ -124,8 +124,14 @@ class ParlorApp(App[None]):
         left is safe; ``game_file`` continues that stored game, else a new one is made."""
         def go() -> None:
             self.back_to_home()
+            kept = store.GameFile(game_file)
+            if not kept.claim():
+                kept = store.GameFile()
+                kept.claim()
+                self.notify("This game is open in another session: it goes on here as a copy "
+                            "(both are kept).", severity="warning", timeout=10)
             self.push_screen(PlayScreen(history, moves, players, seed=self.seed,
-                                        game_file=game_file, refused=refused))
+                                        game_file=kept, refused=refused))
         self.confirm_leave(go)
 
     def play_record(self, record: GameRecord, upto: int | None = None,
@@ -159,7 +165,15 @@ class ParlorApp(App[None]):
         if entry.record is None:
             self.show_error("This game cannot be resumed", entry.error)
             return
-        self.play_record(entry.record, game_file=entry.game_id)
+        try:  # read again: another session may have played on, finished or discarded it
+            record = store.read_records(entry.path)[-1]
+        except ParlorError:
+            self.show_error("This game cannot be resumed", "it was finished or discarded in "
+                            "another session (finished games are under Saved games)")
+            if isinstance(self.screen, HomeScreen):
+                self.screen.refresh_unfinished()
+            return
+        self.play_record(record, game_file=entry.game_id)
 
     def resume(self) -> None:
         """Resume the most recent unfinished game, or say why it cannot be resumed."""

@@ -5,7 +5,9 @@ directory, rewritten atomically (:func:`engine.record.save_records`) after each 
 the id is unique per game (time, process and random bits), so any number of sessions
 (terminals, ``parlor serve``) keep their games apart. A finished game moves to
 ``history/<id>.pgn``. A game leaves ``unfinished/`` only when it ends, when the user
-discards it, or when it is taken back to no moves at all.
+discards it, or when it is taken back to no moves at all. The session playing a game
+holds an advisory lock on it (``unfinished/.<id>.lock``, ``flock``), so a second session
+that resumes the same game goes on with a copy instead of writing over the first.
 
 Reading is defensive: only regular files are opened (without blocking, so a FIFO or a
 device cannot hang the app), at most the record cap is read, and each bad entry becomes
@@ -18,6 +20,7 @@ import errno
 import os
 import secrets
 import stat
+import sys
 import time
 from dataclasses import dataclass
 from datetime import datetime
@@ -26,6 +29,9 @@ from pathlib import Path
 from engine.protocol import ParlorError, State
 from engine.record import MAX_BYTES, GameRecord, parse_records, save_records
 from tui import paths
+
+if sys.platform != "win32":
+    import fcntl
 
 STALE_TEMP_SECONDS = 60.0
 """A save's temporary file older than this was left by a killed save (a save takes
@@ -179,6 +185,42 @@ class GameFile:
 
     def __init__(self, game_id: str | None = None) -> None:
         self.id = game_id or new_game_id()
+        self.lock_fd: int | None = None
+        """The open lock file while this session holds the game."""
+
+    @property
+    def lock_path(self) -> Path:
+        """The lock file of this game (held by the session playing it)."""
+        return paths.unfinished_dir() / f".{self.id}.lock"
+
+    def claim(self) -> bool:
+        """Hold this game for this session; False if another session holds it. A lock
+        that cannot be made at all (a read-only folder) does not stop play."""
+        if self.lock_fd is not None or sys.platform == "win32":
+            return True
+        try:
+            self.lock_path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0),
+                         0o600)
+        except OSError:
+            return True
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(fd)
+            return exc.errno not in (errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES)
+        self.lock_fd = fd
+        return True
+
+    def release(self) -> None:
+        """Let other sessions resume this game; the lock file goes once the game has left
+        ``unfinished/``."""
+        if self.lock_fd is None:
+            return
+        if not self.unfinished_path.exists():
+            self.lock_path.unlink(missing_ok=True)
+        os.close(self.lock_fd)
+        self.lock_fd = None
 
     @property
     def unfinished_path(self) -> Path:
@@ -200,9 +242,7 @@ class GameFile:
             self.discard()
             return None
         if record.result == "*":
-            target = save_records(self.unfinished_path, record)
-            self.history_path.unlink(missing_ok=True)  # taken back after it ended
-            return target
+            return save_records(self.unfinished_path, record)
         target = save_records(self.history_path, record)
         self.unfinished_path.unlink(missing_ok=True)
         return target
@@ -212,11 +252,26 @@ class GameFile:
         self.unfinished_path.unlink(missing_ok=True)
 
 
+def in_use(game_id: str) -> bool:
+    """True if another session (or another screen) holds the game ``game_id``."""
+    probe = GameFile(game_id)
+    if not probe.lock_path.exists():
+        return False
+    if not probe.claim():
+        return True
+    probe.release()
+    return False
+
+
 def discard(entry: Entry) -> None:
-    """Remove the unfinished game of ``entry``; OSError if it cannot be removed."""
+    """Remove the unfinished game of ``entry``; OSError if it cannot be removed, and
+    ValueError if it is not an unfinished game or a session is playing it."""
     if entry.path.parent != paths.unfinished_dir():
         raise ValueError(f"{short(entry.path.name)} is not an unfinished game")
+    if in_use(entry.game_id):
+        raise ValueError("this game is being played in another session")
     entry.path.unlink(missing_ok=True)
+    GameFile(entry.game_id).lock_path.unlink(missing_ok=True)
 
 
 def check_readable(state: State, players: tuple[str, str]) -> None:
@@ -260,6 +315,19 @@ def clean_stale_temps(now: float | None = None) -> list[Path]:
     return removed
 
 
+def clean_stale_locks() -> None:
+    """Remove lock files of games no longer unfinished that no session holds."""
+    try:
+        with os.scandir(paths.unfinished_dir()) as it:
+            names = [e.name for e in it if e.name.startswith(".") and e.name.endswith(".lock")]
+    except OSError:
+        return
+    for name in names:
+        game = GameFile(name[1: -len(".lock")])
+        if not game.unfinished_path.exists() and game.claim():
+            game.release()
+
+
 def adopt_legacy_autosave() -> None:
     """Move the single ``autosave.pgn`` of older versions into ``unfinished/`` (if it is a
     regular file), so a game left by them stays resumable; errors are ignored."""
@@ -274,6 +342,8 @@ def adopt_legacy_autosave() -> None:
 
 
 def start_up() -> None:
-    """Housekeeping when the app starts: old autosave adopted, stale temp files removed."""
+    """Housekeeping when the app starts: old autosave adopted, stale temp and lock files
+    removed."""
     adopt_legacy_autosave()
     clean_stale_temps()
+    clean_stale_locks()

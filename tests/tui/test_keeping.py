@@ -417,3 +417,43 @@ def test_a_game_option_too_long_for_a_record_is_refused_by_parlor_play(
                      "-o", "variant=randomstart", "-o", f"seed={seed}"]) == 2
     err = capsys.readouterr().err.strip()
     assert not ran and "Seed is too long" in err and len(err.splitlines()) == 1
+
+
+async def test_a_game_open_in_another_session_goes_on_here_as_a_copy() -> None:
+    kept = keep_game("tictactoe", ["b2", "a1"])
+    other = store.GameFile(kept.id)
+    assert other.claim()  # another session plays it
+    original = kept.unfinished_path.read_text(encoding="utf-8")
+    app = ParlorApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        listing = app.screen.query_one("#unfinished", OptionList)
+        assert "(open in another session)" in str(listing.get_option_at_index(0).prompt)
+        await pilot.press("d")
+        await pilot.pause()
+        await pilot.press("down", "enter")  # "Discard it": refused, it is in use
+        await pilot.pause()
+        assert isinstance(app.screen, ErrorDialog) and kept.unfinished_path.exists()
+        await pilot.press("enter", "c")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen) and screen.store.id != kept.id
+        await pilot.press("m", *"c3", "enter")
+        await settle(pilot)
+    other.release()
+    assert kept.unfinished_path.read_text(encoding="utf-8") == original
+    assert unfinished_moves() == [["b2", "a1"], ["b2", "a1", "c3", "b1"]]
+
+
+async def test_a_game_finished_elsewhere_since_home_listed_it_is_not_brought_back() -> None:
+    kept = keep_game("tictactoe", ["b2", "a1"])
+    app = ParlorApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert len(app.screen.unfinished) == 1
+        kept.unfinished_path.unlink()  # another session finished (or discarded) it
+        await pilot.press("c")
+        await settle(pilot)
+        assert isinstance(app.screen, ErrorDialog)
+        assert "another session" in str(app.screen.query_one("#error-message").render())
+    assert unfinished_moves() == []

@@ -55,7 +55,8 @@ def describe(entry: store.Entry) -> str:
         name = rec.game
     players = (f"{store.short(rec.tags.get('First', '?'), 18)} v "
                f"{store.short(rec.tags.get('Second', '?'), 18)}")
-    return f"{name}, move {len(rec.moves) + 1}: {players}, {entry.when}"
+    busy = " (open in another session)" if store.in_use(entry.game_id) else ""
+    return f"{name}, move {len(rec.moves) + 1}: {players}, {entry.when}{busy}"
 
 
 class HomeScreen(ParlorScreen):

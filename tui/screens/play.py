@@ -63,7 +63,7 @@ class PlayScreen(ParlorScreen):
     ]
 
     def __init__(self, history: list[State], moves: list[Any], players: tuple[str, str],
-                 *, seed: int | None = None, game_file: str | None = None,
+                 *, seed: int | None = None, game_file: store.GameFile | None = None,
                  refused: dict[int, str] | None = None) -> None:
         super().__init__()
         assert len(history) == len(moves) + 1
@@ -71,7 +71,7 @@ class PlayScreen(ParlorScreen):
         self.moves = list(moves)
         self.players = (players[0], players[1])
         self.seed = seed
-        self.store = store.GameFile(game_file)
+        self.store = game_file or store.GameFile()
         """Where this game is kept (its own file: no other game or session writes it)."""
         self.refused = dict(refused or {})
         """Sides whose player, read from a record, may not play (side -> why)."""
@@ -150,6 +150,7 @@ class PlayScreen(ParlorScreen):
     def on_unmount(self) -> None:
         self.stop_brain()
         self.hint_budget.stop.set()
+        self.store.release()
 
     # -- the game loop --------------------------------------------------------------
     def next_turn(self) -> None:
