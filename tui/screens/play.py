@@ -487,6 +487,10 @@ class PlayScreen(ParlorScreen):
             self.notify(store.short(why), title="Not saved", severity="error")
             return
         self.notify(f"saved as {target.name}")
+        if self.unsaved:  # the moves so far are safe in that file
+            self.unsaved = False
+            self.save_error = ""
+            self.show_save_warning()
 
     def ask_replace(self, name: str) -> None:
         """A saved game is called ``name``: replace it, choose another name, or cancel."""
