@@ -122,9 +122,10 @@ ONLY_FOR: dict[str, dict[str, dict[str, Any]]] = {
 """Brains that play only some games: brain -> game -> options forced for that game."""
 
 
-class BrokenBrainError(ImportError):
+class BrokenBrainError(UnknownBrainError):
     """A registered brain's class cannot be imported (a broken install or a typo in
-    :data:`BRAINS`)."""
+    :data:`BRAINS`). A ValueError like every brain error, so every caller that shows
+    a bad spec as one line shows this one too."""
 
 
 @dataclass(frozen=True)

@@ -3,26 +3,39 @@
 The app holds no game state. It starts screens: :meth:`ParlorApp.start_game` replaces
 whatever is above Home with a :class:`PlayScreen`; :meth:`ParlorApp.open_replay` loads
 a record (a damaged one gives one clear message, never a crash); the command palette
-offers the same actions as the keys.
+offers the same actions as the keys. Screens reach it through :class:`tui.api.ParlorApi`.
+
+Games are kept by :mod:`tui.store`, one file per game. Leaving a game whose moves could
+not be saved (quitting, or starting another) first asks: save elsewhere, leave anyway
+or cancel.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Iterable
+from typing import Any, ClassVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from engine.protocol import ParlorError
-from engine.record import GameRecord, load_records
+from engine.protocol import ParlorError, State
+from engine.record import GameRecord
 from engine.registry import new_game
-from tui import opponents, paths
+from tui import opponents, store
+from tui.dialogs.choose import ChooseDialog
 from tui.dialogs.error import ErrorDialog
-
+from tui.dialogs.prompt import PromptDialog
+from tui.screens.base import ParlorScreen
+from tui.screens.browser import BrowserScreen
+from tui.screens.help import HelpScreen
+from tui.screens.home import HomeScreen
+from tui.screens.play import PlayScreen
+from tui.screens.replay import ReplayScreen
+from tui.widgets.board import BoardWidget
 
 SWITCH_INTERVAL = 0.001
 """Seconds a thread may hold the GIL while another waits (Python's default is 0.005): a
@@ -42,15 +55,6 @@ class Launch:
     """The record for ``replay``."""
 
 
-def load_autosave() -> GameRecord | None:
-    """The autosaved game if it exists and is unfinished; raises RecordError if damaged."""
-    path = paths.autosave_path()
-    if not path.exists():
-        return None
-    record = load_records(path)[-1]
-    return record if record.result == "*" and record.moves else None
-
-
 class ParlorApp(App[None]):
     """Classic board games in the terminal, by keyboard, against computer opponents."""
 
@@ -58,7 +62,7 @@ class ParlorApp(App[None]):
     TITLE = "Parlor"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark,f1", "help", "Help", tooltip="Keys and rules"),
-        Binding("q", "quit", "Quit", tooltip="Quit (the game is autosaved)"),
+        Binding("q", "quit", "Quit", tooltip="Quit (every game is kept)"),
         Binding("b", "toggle_ascii", "ASCII board", show=False,
                 tooltip="Switch between Unicode and plain ASCII boards"),
     ]
@@ -82,8 +86,7 @@ class ParlorApp(App[None]):
             sys.setswitchinterval(old)
 
     def on_mount(self) -> None:
-        from tui.screens.home import HomeScreen
-
+        store.start_up()
         self.push_screen(HomeScreen())
         launch = self.launch
         if launch.kind == "play":
@@ -102,53 +105,96 @@ class ParlorApp(App[None]):
     def start_game(self, game_id: str, options: dict[str, Any],
                    players: Iterable[str]) -> None:
         """Start a new game of ``game_id`` (errors are shown, the app goes on)."""
+        sides = tuple(players)
+        problems = [p for p in map(opponents.spec_problem, sides) if p]
+        if len(sides) != 2 or problems:
+            self.show_error("Cannot start the game", problems[0] if problems else "two players")
+            return
         try:
             state = new_game(game_id, **options)
+            store.check_readable(state, (sides[0], sides[1]))
         except ParlorError as exc:
             self.show_error("Cannot start the game", str(exc))
             return
-        self.play_from([state], [], tuple(players))  # type: ignore[arg-type]
+        self.play_from([state], [], (sides[0], sides[1]))
 
-    def play_from(self, history: list[Any], moves: list[Any], players: tuple[str, str]) -> None:
-        """Show a PlayScreen for the game ``history`` (above Home)."""
-        from tui.screens.play import PlayScreen
-
-        self.back_to_home()
-        self.push_screen(PlayScreen(history, moves, players, seed=self.seed))
+    def play_from(self, history: list[State], moves: list[Any], players: tuple[str, str], *,
+                  game_file: str | None = None, refused: dict[int, str] | None = None) -> None:
+        """Show a PlayScreen for the game ``history`` (above Home), once any game being
+        left is safe; ``game_file`` continues that stored game, else a new one is made."""
+        def go() -> None:
+            self.back_to_home()
+            kept = store.GameFile(game_file)
+            if not kept.claim():
+                kept = store.GameFile()
+                kept.claim()
+                self.notify("This game is open in another session: it goes on here as a copy "
+                            "(both are kept).", severity="warning", timeout=10)
+            self.push_screen(PlayScreen(history, moves, players, seed=self.seed,
+                                        game_file=kept, refused=refused))
+        self.confirm_leave(go)
 
     def play_record(self, record: GameRecord, upto: int | None = None,
-                    players: tuple[str, str] | None = None) -> None:
-        """Play on from ``record`` after ``upto`` moves (all by default)."""
-        states = record.states()
-        n = len(record.moves) if upto is None else upto
-        moves = [states[i].parse_move(text) for i, text in enumerate(record.moves[:n])]
+                    players: tuple[str, str] | None = None, *,
+                    game_file: str | None = None) -> None:
+        """Play on from ``record`` after ``upto`` moves (all by default).
+
+        Players not given come from the record's First and Second tags; one the record
+        may not name (a model path, a tag too long) cannot play until another is chosen.
+        """
+        try:
+            states = record.states()
+            n = len(record.moves) if upto is None else upto
+            moves = [states[i].parse_move(text) for i, text in enumerate(record.moves[:n])]
+        except ParlorError as exc:
+            self.show_error("This game cannot be played on", str(exc))
+            return
+        refused: dict[int, str] = {}
         if players is None:
-            players = (record.tags.get("First", opponents.HUMAN),
-                       record.tags.get("Second", opponents.DEFAULT_OPPONENT))
-        self.play_from(states[: n + 1], moves, players)
+            tags = (record.tags.get("First", opponents.HUMAN),
+                    record.tags.get("Second", opponents.HUMAN))
+            for side, spec in enumerate(tags):
+                problem = opponents.record_spec_problem(spec)
+                if problem:
+                    refused[side] = problem
+            players = tags
+        self.play_from(states[: n + 1], moves, players, game_file=game_file, refused=refused)
+
+    def resume_entry(self, entry: store.Entry) -> None:
+        """Continue the stored unfinished game of ``entry``."""
+        if entry.record is None:
+            self.show_error("This game cannot be resumed", entry.error)
+            return
+        try:  # read again: another session may have played on, finished or discarded it
+            record = store.read_records(entry.path)[-1]
+        except ParlorError:
+            self.show_error("This game cannot be resumed", "it was finished or discarded in "
+                            "another session (finished games are under Saved games)")
+            if isinstance(self.screen, HomeScreen):
+                self.screen.refresh_unfinished()
+            return
+        self.play_record(record, game_file=entry.game_id)
 
     def resume(self) -> None:
-        """Resume the autosaved game, or say why it cannot be resumed."""
-        try:
-            record = load_autosave()
-        except ParlorError as exc:
-            self.show_error("The autosaved game cannot be resumed", str(exc))
-            return
-        if record is None:
+        """Resume the most recent unfinished game, or say why it cannot be resumed."""
+        entries = store.unfinished()
+        for entry in entries:
+            if entry.record is not None:
+                self.resume_entry(entry)
+                return
+        if entries:
+            self.show_error("The unfinished game cannot be resumed", entries[0].error)
+        else:
             self.notify("there is no unfinished game to resume", severity="warning")
-            return
-        self.play_record(record)
 
     def open_browser(self) -> None:
         """Show the saved games."""
-        from tui.screens.browser import BrowserScreen
-
         self.push_screen(BrowserScreen())
 
     def open_replay_file(self, path: Path) -> None:
         """Replay the first game in ``path``; a damaged file gives one clear message."""
         try:
-            record = load_records(path)[0]
+            record = store.read_records(Path(path))[0]
         except ParlorError as exc:
             self.show_error("This game record cannot be opened", str(exc))
             return
@@ -156,8 +202,6 @@ class ParlorApp(App[None]):
 
     def open_replay(self, record: GameRecord, title: str = "") -> None:
         """Show a ReplayScreen for ``record``."""
-        from tui.screens.replay import ReplayScreen
-
         try:
             screen = ReplayScreen(record, title=title)
         except ParlorError as exc:
@@ -169,20 +213,58 @@ class ParlorApp(App[None]):
         """One clear message in a dialog."""
         self.push_screen(ErrorDialog(title, message))
 
+    # -- never losing a game --------------------------------------------------------
+    def unsaved_game(self) -> PlayScreen | None:
+        """The game on the screen stack whose latest moves are not saved, if any."""
+        for screen in self.screen_stack:
+            if isinstance(screen, PlayScreen) and screen.unsaved:
+                return screen
+        return None
+
+    def confirm_leave(self, then: Callable[[], None]) -> None:
+        """Run ``then`` now, or after asking when the game being left has unsaved moves:
+        save it elsewhere (a path), leave anyway, or cancel."""
+        game = self.unsaved_game()
+        if game is None:
+            then()
+            return
+        choices = [("Save it elsewhere…", "save"), ("Leave without saving", "leave"),
+                   ("Cancel", "cancel")]
+
+        def chosen(choice: str | None) -> None:
+            if choice == "leave":
+                then()
+            elif choice == "save":
+                self.push_screen(PromptDialog("Save the game to (a file path)",
+                                              placeholder="~/parlor-game.pgn"), saved)
+
+        def saved(text: str | None) -> None:
+            if not text:
+                return
+            try:
+                store.save_new(Path(text).expanduser(), game.record())
+            except (OSError, ValueError) as exc:
+                why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+                self.show_error("Not saved", f"{store.short(text)}: {why}")
+                return
+            game.unsaved = False
+            then()
+
+        title = f"This game's last moves are not saved ({store.short(game.save_error)})."
+        self.push_screen(ChooseDialog(title, choices, current="cancel"), chosen)
+
+    async def action_quit(self) -> None:
+        """Quit, after asking if a game's moves could not be saved."""
+        self.confirm_leave(self.exit)
+
     # -- app-wide actions -----------------------------------------------------------
     def action_help(self) -> None:
         """Show the keys and the rules in brief."""
-        from tui.screens.help import HelpScreen
-
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        from tui.screens.play import PlayScreen
-
-        from tui.screens.base import ParlorScreen
-
         yield SystemCommand("Help (?)", "Keys and rules in brief", self.action_help)
         yield SystemCommand("ASCII board (b)", "Switch between Unicode and plain ASCII boards",
                             self.action_toggle_ascii)
@@ -199,8 +281,6 @@ class ParlorApp(App[None]):
 
     def action_toggle_ascii(self) -> None:
         """Switch between Unicode and plain ASCII boards."""
-        from tui.widgets.board import BoardWidget
-
         self.ascii_board = not self.ascii_board
         for board in self.screen.query(BoardWidget):
             board.ascii = self.ascii_board

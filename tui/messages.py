@@ -7,8 +7,9 @@ a stale result after an undo, a new game or a change of opponent.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any, Hashable
+from typing import Any
 
 from textual.message import Message
 

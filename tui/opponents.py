@@ -1,75 +1,43 @@
 """Who plays each side: ``human`` or a brain spec, and how the TUI builds brains.
 
-Brains come from ``brains.registry`` (``make_brain`` / ``list_brains``). Until that
-module exists, a seeded random mover stands in behind the same :class:`Brain` interface.
+Brains come from ``brains.registry`` (``make_brain`` / ``list_brains``); a brain that
+cannot be built is an error shown to the user, never replaced by another. Every spec
+the TUI accepts is one the record reader accepts back (it is written as the First or
+Second tag), and a spec read from a record never loads a model from a path.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import Any, Iterator
-
-from brains.protocol import Brain, Budget, Thought
-from engine.protocol import State
+from brains import registry
+from brains.protocol import Brain
+from engine.record import MAX_TAG_VALUE
 
 HUMAN = "human"
 """The spec of a side played from the keyboard."""
 DEFAULT_OPPONENT = "random"
-"""The opponent used when none is named and the registry offers nothing better."""
+"""The opponent named when a caller names none and the game offers no better."""
 HINT_SECONDS = 1.0
 """Thinking time for a hint."""
+PATH_OPTIONS = frozenset({"model"})
+"""Brain options that name a file: never taken from a record."""
 
 
-class _RandomMover(Brain):
-    """Plays a uniformly random legal move (stand-in until the brain registry exists)."""
-
-    name = "random"
-
-    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
-        moves = state.legal_moves()
-        if moves:
-            move = self.rng.choice(moves)
-            yield Thought(move, None, 1, len(moves), (move,), final=True)
-
-
-def _registry() -> Any | None:
-    try:
-        return importlib.import_module("brains.registry")
-    except ModuleNotFoundError as exc:
-        if exc.name == "brains.registry":
-            return None
-        raise
+def _quote(text: str, limit: int = 60) -> str:
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
 def brain_specs(game_id: str) -> list[str]:
-    """Every brain spec (with its levels) that can play ``game_id``, for menus."""
-    registry = _registry()
-    if registry is None:
-        return [DEFAULT_OPPONENT]
-    try:
-        items = registry.list_brains(game_id)
-    except Exception:  # one broken brain module must not hide the others or crash menus
-        items = [name for name in registry.available_brains() if _loads(registry, name, game_id)]
+    """Every brain spec (with its levels) that can play ``game_id``, for menus.
+
+    Raises what the registry raises (a brain module that does not load is an error)."""
     specs: list[str] = []
-    for item in items:
-        spec = item if isinstance(item, str) else getattr(item, "spec", None) or item.name
-        levels = getattr(item, "levels", None) or {}
-        distinct = {repr(sorted(options.items())) for options in levels.values()}
-        if len(distinct) > 1 and ":" not in spec:
-            specs.extend(f"{spec}:{level}" for level in levels)
+    for item in registry.list_brains(game_id):
+        distinct = {repr(sorted(options.items())) for options in item.levels.values()}
+        if len(distinct) > 1:
+            specs.extend(f"{item.name}:{level}" for level in item.levels)
         else:
-            specs.append(spec)
-    return specs or [DEFAULT_OPPONENT]
-
-
-def _loads(registry: Any, name: str, game_id: str) -> bool:
-    """True if brain ``name`` imports and can play ``game_id``."""
-    try:
-        registry.brain_class(name)
-        registry.check_available(name, game_id)
-    except Exception:
-        return False
-    return True
+            specs.append(item.name)
+    return specs
 
 
 def default_opponent(game_id: str) -> str:
@@ -78,16 +46,11 @@ def default_opponent(game_id: str) -> str:
     for wanted in ("alphabeta:medium", "alphabeta:easy", "alphabeta"):
         if wanted in specs:
             return wanted
-    return specs[0]
+    return specs[0] if specs else DEFAULT_OPPONENT
 
 
 def make_brain(spec: str, game_id: str, seed: int | None = None) -> Brain:
     """The brain for ``spec`` playing ``game_id``; ValueError for an unknown spec."""
-    registry = _registry()
-    if registry is None:
-        if spec.split(":")[0] != DEFAULT_OPPONENT:
-            raise ValueError(f"unknown brain {spec!r}; known: {DEFAULT_OPPONENT}")
-        return _RandomMover(game_id, seed=seed, spec=spec)
     return registry.make_brain(spec, game_id, seed=seed)
 
 
@@ -96,9 +59,44 @@ def is_human(spec: str) -> bool:
     return spec.strip().lower() == HUMAN
 
 
+def spec_problem(spec: str) -> str | None:
+    """Why ``spec`` cannot be written to a record and read back, or None if it can."""
+    if len(spec) > MAX_TAG_VALUE:
+        return f"player {_quote(spec)} is too long ({len(spec)} characters; limit {MAX_TAG_VALUE})"
+    if not spec.isprintable():
+        return f"player {_quote(spec)} contains control characters"
+    return None
+
+
 def check_spec(spec: str, game_id: str) -> str:
-    """``spec`` normalised, after checking it names a side that can play ``game_id``."""
+    """``spec`` normalised, after checking it names a side that can play ``game_id`` and
+    that a record can keep it; ValueError says why not."""
     norm = spec.strip().lower()
+    problem = spec_problem(norm)
+    if problem:
+        raise ValueError(problem)
     if norm != HUMAN:
         make_brain(norm, game_id, seed=0)
     return norm
+
+
+def record_spec_problem(spec: str) -> str | None:
+    """Why a player read from a record may not play, or None.
+
+    A record is data from anywhere: a spec in it that names a file (``model=PATH``) is
+    refused, so resuming or playing on from a record never loads a model from a path.
+    """
+    problem = spec_problem(spec)
+    if problem:
+        return problem
+    if is_human(spec):
+        return None
+    try:
+        _, _, options = registry.parse_spec(spec)
+    except ValueError as exc:
+        return str(exc)
+    named = sorted(PATH_OPTIONS & set(options))
+    if named:
+        return (f"player {_quote(spec)} from the record names a file ({named[0]}=); "
+                f"a brain from a record never loads a model from a path")
+    return None

@@ -1,7 +1,9 @@
-"""Where Parlor keeps the user's files: the autosave and the saved games (platformdirs).
+"""Where Parlor keeps the user's files: games in progress, finished games and saved games.
 
 The data directory is ``platformdirs.user_data_dir("parlor")``, which honours
-``XDG_DATA_HOME`` on Linux. Shipped example games are package data of ``saved`` (read-only).
+``XDG_DATA_HOME`` on Linux. Inside it, ``unfinished/`` holds one record per game in
+progress, ``history/`` the finished games and ``games/`` the games saved under a name
+(see :mod:`tui.store`). Shipped example games are package data of ``saved`` (read-only).
 """
 
 from __future__ import annotations
@@ -23,8 +25,18 @@ def data_dir() -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
-def autosave_path() -> Path:
-    """The record rewritten atomically after every move of the current game."""
+def unfinished_dir() -> Path:
+    """One record per game in progress, rewritten atomically after every move."""
+    return data_dir() / "unfinished"
+
+
+def history_dir() -> Path:
+    """The records of finished games."""
+    return data_dir() / "history"
+
+
+def legacy_autosave_path() -> Path:
+    """The single autosave file older versions kept (adopted into ``unfinished/``)."""
     return data_dir() / f"autosave{RECORD_SUFFIX}"
 
 

@@ -1,17 +1,19 @@
-"""Pilot tests of the Play screen at 80×24: whole games by keys, undo, opponents, autosave."""
+"""Pilot tests of the Play screen at 80×24: games ended by keys, undo, opponents, autosave."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from textual.widgets import OptionList
 
-from engine.record import load_records
+from engine.protocol import State
+from engine.record import GameRecord, load_records
 from engine.registry import GAMES, new_game
 from tests.tui.conftest import enter_move, settle
-from tui import paths
 from tui.app import Launch, ParlorApp
 from tui.screens.play import PlayScreen
+from tui.widgets import board_class
 from tui.widgets.board import BoardWidget
 
 SIZE = (80, 24)
@@ -30,20 +32,59 @@ def play_app(game: str, options: dict[str, Any] | None = None,
     return ParlorApp(Launch(kind="play", game=game, options=options or {}, players=players), seed=7)
 
 
-def autosaved_moves() -> list[str]:
-    """The moves in the autosave file."""
-    return load_records(paths.autosave_path())[0].moves
+def kept_record(screen: PlayScreen) -> GameRecord:
+    """The record the store keeps for the game on ``screen`` (unfinished or finished)."""
+    path = screen.store.unfinished_path
+    return load_records(path if path.exists() else screen.store.history_path)[0]
+
+
+def autosaved_moves(screen: PlayScreen) -> list[str]:
+    """The moves kept for the game on ``screen``."""
+    return kept_record(screen).moves
+
+
+def key_test_line(game: str) -> tuple[list[State], list[Any]]:
+    """The whole game the key test plays: the test player (first) against ``first``."""
+    state = new_game(game, **SHORT.get(game, {}))
+    board = board_class(game)(state)
+    states, moves = [state], []
+    while state.outcome() is None:
+        if len(moves) % 2 == 0:
+            board.state = state
+            move = human_choice(board, state.legal_moves())
+        else:
+            move = state.legal_moves()[0]
+        moves.append(move)
+        state = state.play(move)
+        states.append(state)
+    return states, moves
+
+
+def endgame_start(game: str, states: list[State], moves: list[Any]) -> int:
+    """Where the key test takes over: the player's turn a few moves before the end, and
+    before the last compound move (a capture chain, a mill's removal) if there is one."""
+    board = board_class(game)(states[0])
+    compound = [i for i in range(0, len(moves), 2) if len(board.steps(moves[i])) > 1]
+    start = min(len(moves) - 6, (compound[-1] if compound else len(moves)) - 4)
+    start = max(0, start)
+    return start - start % 2
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-async def test_full_game_by_keys(game: str) -> None:
-    app = play_app(game, SHORT.get(game, {}))
+async def test_a_game_is_played_to_its_end_by_keys(game: str) -> None:
+    """The end of a game (its last moves, compound ones included) entered by keys, from
+    a position the app is given as a resumed game would be; each move is kept at once."""
+    states, line = key_test_line(game)
+    start = endgame_start(game, states, line)
+    app = ParlorApp(seed=7)
     async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.play_from(states[: start + 1], line[:start], ("human", "first"))
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         board = screen.query_one(BoardWidget)
-        expected = new_game(game, **SHORT.get(game, {}))
+        expected = states[start]
         compound = 0
         while screen.state.outcome() is None:
             assert screen.human_to_move()
@@ -54,14 +95,16 @@ async def test_full_game_by_keys(game: str) -> None:
                 expected = expected.play(expected.legal_moves()[0])
             await enter_move(pilot, move)
             assert screen.state.key() == expected.key()
-            assert autosaved_moves() == [s.format_move(m) for s, m in
-                                         zip(screen.history, screen.moves)]
+            assert autosaved_moves(screen) == [s.format_move(m) for s, m in
+                                               zip(screen.history, screen.moves)]
+        assert screen.moves == line
         outcome = screen.state.outcome()
-        assert outcome == expected.outcome()
+        assert outcome is not None and outcome == expected.outcome()
         status = str(screen.query_one("#status").render())
         assert "Game over" in status and outcome.termination in status
-        record = load_records(paths.autosave_path())[0]
+        record = kept_record(screen)
         assert record.result == outcome.result.value
+        assert screen.store.history_path.exists() and not screen.store.unfinished_path.exists()
         if game in ("checkers", "morris"):
             assert compound > 0, "the game should have exercised a compound move"
 
@@ -95,7 +138,7 @@ async def test_undo_returns_to_the_humans_previous_turn() -> None:
         await pilot.press("u")
         await settle(pilot)
         assert len(screen.moves) == 2 and screen.human_to_move()
-        assert autosaved_moves() == ["b2", "a1"]
+        assert autosaved_moves(screen) == ["b2", "a1"]
         await pilot.press("u")
         await settle(pilot)
         assert screen.moves == [] and screen.human_to_move()
@@ -126,7 +169,7 @@ async def test_autosave_after_every_move_and_resume() -> None:
         for column in "123":
             await pilot.press(column)
             await settle(pilot)
-            assert autosaved_moves() == [str(m + 1) for m in app.screen.moves]
+            assert autosaved_moves(app.screen) == [str(m + 1) for m in app.screen.moves]
         played = list(app.screen.moves)
         await pilot.press("q")
     resumed = ParlorApp(Launch(kind="resume"), seed=7)
@@ -146,7 +189,8 @@ async def test_home_offers_resume_of_the_unfinished_game() -> None:
     home = ParlorApp()
     async with home.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert "Unfinished (c resumes): Tic-tac-toe, 2 moves" in str(home.screen.query_one("#resume-info").render())
+        listing = home.screen.query_one("#unfinished", OptionList)
+        assert "Tic-tac-toe, move 3: human v first" in str(listing.get_option_at_index(0).prompt)
         await pilot.press("c")
         await settle(pilot)
         assert isinstance(home.screen, PlayScreen) and len(home.screen.moves) == 2
@@ -181,7 +225,7 @@ async def test_switch_game_by_key() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("g")
-        await pilot.press("end", "enter")  # the last entry: Connect Four
+        await pilot.press("home", "down", "enter")  # the games in registry order: connect4 2nd
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen) and app.screen.game_id == "connect4"
         assert app.screen.players == ("human", "first")

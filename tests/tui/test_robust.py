@@ -11,8 +11,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from rich.color import ColorSystem
@@ -23,8 +24,8 @@ from engine.protocol import State
 from engine.registry import GAMES
 from tests.tui import conftest
 from tests.tui.conftest import settle
-from tui import opponents, paths
-from tui.app import Launch, ParlorApp, load_autosave
+from tui import opponents, paths, store
+from tui.app import Launch, ParlorApp
 from tui.screens.home import HomeScreen
 from tui.screens.play import PlayScreen
 from tui.screens.replay import ReplayScreen
@@ -138,7 +139,7 @@ async def test_the_command_palette_offers_each_screens_keys_by_name(tmp_path: Pa
         home = app.screen_stack[1]
         assert isinstance(home, HomeScreen)
         assert "Play (p)" in {c.title for c in app.get_system_commands(home)}
-        example = sorted(paths.examples_dir().glob("*.pgn"))[0]
+        example = min(paths.examples_dir().glob("*.pgn"))
         app.open_replay_file(example)
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen)
@@ -196,11 +197,13 @@ def test_sighup_loses_nothing_and_the_game_resumes(tmp_path: Path) -> None:
          "--second", "random", "--seed", "1"],
         stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT, start_new_session=True)
     os.close(slave)
-    autosave = tmp_path / "data" / "parlor" / "autosave.pgn"
+    folder = tmp_path / "data" / "parlor" / "unfinished"
     try:
-        wait_for(lambda: drain(master) and autosave.exists(), "the first autosave")
+        screen = bytearray()
+        wait_for(lambda: drain(master, screen) and b"to move" in screen, "the game to show")
         os.write(master, b"\r")  # Enter: the cursor starts on a legal square
-        wait_for(lambda: drain(master) and len(read_moves(autosave)) == 2, "two moves saved")
+        wait_for(lambda: drain(master) and [len(read_moves(p)) for p in folder.glob("*.pgn")]
+                 == [2], "two moves saved")
         proc.send_signal(signal.SIGHUP)
         proc.wait(timeout=10)
     finally:
@@ -208,8 +211,8 @@ def test_sighup_loses_nothing_and_the_game_resumes(tmp_path: Path) -> None:
             proc.kill()
             proc.wait()
         os.close(master)
-    assert paths.autosave_path() == autosave  # tui_env points XDG_DATA_HOME there too
-    record = load_autosave()
+    assert paths.unfinished_dir() == folder  # tui_env points XDG_DATA_HOME there too
+    record = store.most_recent_unfinished()
     assert record is not None and len(record.moves) == 2 and record.result == "*"
 
 
@@ -223,16 +226,20 @@ def read_moves(path: Path) -> list[str]:
         return []
 
 
-def drain(fd: int) -> bool:
-    """Read whatever the app wrote to the terminal (so it never blocks); always True."""
+def drain(fd: int, into: bytearray | None = None) -> bool:
+    """Read whatever the app wrote to the terminal (so it never blocks), appending it to
+    ``into`` if given; always True."""
     import select
 
     while select.select([fd], [], [], 0.05)[0]:
         try:
-            if not os.read(fd, 65536):
-                break
+            data = os.read(fd, 65536)
         except OSError:
             break
+        if not data:
+            break
+        if into is not None:
+            into.extend(data)
     return True
 
 

@@ -13,7 +13,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="who moves second: human or a brain spec (default a brain)")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option, e.g. size=6 or variant=flipcolor (repeatable)")
-    parser.add_argument("--resume", action="store_true", help="resume the autosaved game")
+    parser.add_argument("--resume", action="store_true", help="resume the most recent unfinished game")
     parser.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")
     parser.add_argument("--seed", type=int, default=None, help="seed for the brains")
 
@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.protocol import ParlorError
     from engine.registry import get_game
-    from tui import opponents
+    from tui import opponents, store
     from tui.app import Launch, ParlorApp
     from tui.commands.common import parse_options
 
@@ -37,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
             second = args.second or opponents.default_opponent(game.id)
             players = (opponents.check_spec(args.first, game.id),
                        opponents.check_spec(second, game.id))
+            store.check_readable(game.initial(**options), players)
         except (ParlorError, ValueError) as exc:
             print(f"parlor play: {exc}", file=sys.stderr)
             return 2

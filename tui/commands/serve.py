@@ -1,4 +1,9 @@
-"""Serve the app to a web browser (needs the optional extra: pip install parlor[serve])."""
+"""Serve the app to a web browser (needs the optional extra: pip install parlor[serve]).
+
+Each browser session runs ``parlor play`` in its own process, with the same game store
+as the terminal (one file per game, see :mod:`tui.store`): a browser session starts its
+own games and never replaces one a terminal session is playing.
+"""
 
 from __future__ import annotations
 

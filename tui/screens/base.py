@@ -8,6 +8,8 @@ from textual import events
 from textual.screen import Screen
 from textual.widgets import Static
 
+from tui.api import ParlorApi
+
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 """The smallest terminal the layouts are made for."""
 
@@ -16,6 +18,14 @@ class ParlorScreen(Screen[None]):
     """A screen that covers itself with a notice while the terminal is too small."""
 
     MIN_SIZE: ClassVar[tuple[int, int]] = (MIN_WIDTH, MIN_HEIGHT)
+
+    @property
+    def parlor(self) -> ParlorApi:
+        """The app, through the interface screens may use."""
+        app = self.app
+        if not isinstance(app, ParlorApi):
+            raise TypeError(f"{type(self).__name__} runs only inside the Parlor app")
+        return app
 
     def on_mount(self) -> None:
         self.mount(Static(id="too-small", markup=False))

@@ -1,14 +1,13 @@
-"""BrowserScreen: the last game, the user's saved games and the shipped examples.
+"""BrowserScreen: unfinished games, finished games, saved games and the shipped examples.
 
-One row per game. Columns: game, players, result, date, length and file. The last game
-played (the autosave, finished or not) comes first, so a game can be replayed right
-after it ends. A file that cannot be read is listed as damaged; opening it shows the
-reader's one-line message.
+One row per game. Columns: game, players, result, date, length and where it is kept.
+Games in progress come first, then the finished ones (newest first), so a game can be
+replayed right after it ends. A file that cannot be read (damaged, not a regular file,
+a dangling link) is one row; opening it shows the reader's one-line message.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -17,46 +16,22 @@ from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Footer, Header, Static
 
 from engine.protocol import ParlorError
-from engine.record import GameRecord, load_records
-from tui import paths
+from engine.registry import get_game
+from tui import paths, store
 from tui.screens.base import ParlorScreen
+from tui.store import Entry, scan
+
+__all__ = ["BrowserScreen", "Entry", "scan"]
+
+INTRO = "Unfinished, finished, saved and example games. Enter replays; Esc goes back."
 
 
-@dataclass
-class Entry:
-    """One row: a game from a file, or the error that file gave."""
-
-    path: Path
-    record: GameRecord | None
-    error: str = ""
-
-
-def scan(sources: list[Path]) -> list[Entry]:
-    """Every game in ``sources``: record files, and the ``.pgn`` files of folders (newest
-    files first); missing sources are skipped."""
-    entries: list[Entry] = []
-    for source in sources:
-        if source.is_file():
-            files = [source]
-        elif source.is_dir():
-            files = sorted(source.glob(f"*{paths.RECORD_SUFFIX}"),
-                           key=lambda p: p.stat().st_mtime, reverse=True)
-        else:
-            continue
-        for path in files:
-            try:
-                records = load_records(path)
-            except ParlorError as exc:
-                entries.append(Entry(path, None, str(exc)))
-                continue
-            entries.extend(Entry(path, rec) for rec in records)
-    return entries
-
-
-INTRO = "Your last game, saved games and examples. Enter replays; Esc goes back."
-SHORT_NAMES = {"morris": "Morris", "reversi": "Reversi", "checkers": "Checkers",
-               "tictactoe": "Tic-tac-toe", "connect4": "Connect Four"}
-"""Game names short enough for every column to fit 80 columns."""
+def game_name(game_id: str) -> str:
+    """The game's name, short enough for every column to fit 80 columns."""
+    try:
+        return store.short(get_game(game_id).name, 16)
+    except ParlorError:
+        return store.short(game_id, 16)
 
 
 class BrowserScreen(ParlorScreen):
@@ -70,8 +45,8 @@ class BrowserScreen(ParlorScreen):
 
     def __init__(self, folders: list[Path] | None = None) -> None:
         super().__init__()
-        self.folders = folders or [paths.autosave_path(), paths.saved_games_dir(),
-                                   paths.examples_dir()]
+        self.folders = folders or [paths.unfinished_dir(), paths.history_dir(),
+                                   paths.saved_games_dir(), paths.examples_dir()]
         """Record files and folders listed, in this order."""
         self.entries: list[Entry] = []
 
@@ -85,23 +60,31 @@ class BrowserScreen(ParlorScreen):
         self.sub_title = "Saved games"
         table = self.query_one(DataTable)
         table.add_columns("Game", "First", "Second", "Result", "Date", "Moves", "File")
-        self.entries = scan(self.folders)
+        self.entries = scan(self.folders, limit=store.HISTORY_LISTED)
         for i, entry in enumerate(self.entries):
             rec = entry.record
             if rec is None:
-                table.add_row("damaged", "", "", "-", "", "", entry.path.name, key=str(i))
+                table.add_row("damaged", "", "", "-", "", "", store.short(entry.path.name, 30),
+                              key=str(i))
                 continue
-            table.add_row(SHORT_NAMES.get(rec.game, rec.game), rec.tags.get("First", "?"),
-                          rec.tags.get("Second", "?"), rec.result, rec.tags.get("Date", ""),
-                          str(len(rec.moves)), self.file_label(entry), key=str(i))
+            table.add_row(game_name(rec.game), store.short(rec.tags.get("First", "?"), 20),
+                          store.short(rec.tags.get("Second", "?"), 20), rec.result,
+                          rec.tags.get("Date", ""), str(len(rec.moves)), self.file_label(entry),
+                          key=str(i))
         if not self.entries:
             self.query_one("#browser-intro", Static).update(
                 "No saved games yet: press s during a game to save one. Esc goes back.")
         table.focus()
 
     def file_label(self, entry: Entry) -> str:
-        """What the File column says: ``last game`` for the autosave, else the name."""
-        return "last game" if entry.path == paths.autosave_path() else entry.path.name
+        """What the File column says: ``unfinished`` or ``finished`` for games the app
+        keeps, else the file's name."""
+        folder = entry.path.parent
+        if folder == paths.unfinished_dir():
+            return "unfinished"
+        if folder == paths.history_dir():
+            return "finished"
+        return entry.path.name
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         entry = self.entries[int(event.row_key.value or 0)]
@@ -114,9 +97,9 @@ class BrowserScreen(ParlorScreen):
         event.stop()
         entry = self.entries[int(event.row_key.value or 0)]
         if entry.record is None:
-            self.app.show_error("This game record cannot be opened", entry.error)  # type: ignore[attr-defined]
+            self.parlor.show_error("This game record cannot be opened", entry.error)
             return
-        self.app.open_replay(entry.record, title=entry.path.name)  # type: ignore[attr-defined]
+        self.parlor.open_replay(entry.record, title=entry.path.name)
 
     def action_cursor(self, direction: str) -> None:
         """Move the row cursor (j/k as well as the arrows)."""

@@ -19,7 +19,7 @@ Type a move   m, then the notation: f5, 4, 11-15, 15x24x31, a5-c5xd2
 
 In a game     g switch game   o switch opponent   n new game   t hint
               u undo (back to your previous turn)  s save under a name
-              r saved games   ? this help         q quit (always autosaved)
+              r saved games   ? this help         q quit (games are kept)
 Replay        ← → step   Home/End first/last   a autoplay   p play from here
 Anywhere      ctrl+p palette: every action by name   b plain ASCII board
 
@@ -30,7 +30,8 @@ Pieces        first player X or ●, second O or ○ (Morris: White ○, Black �
               checkers men ● ○ and kings ◆ ◇ (ASCII: b w men, B W kings)
 
 A compound move is entered one point at a time; only legal continuations
-are offered. Every move is autosaved: quit any time, `parlor` resumes.
+are offered. Every game is kept after each move, in its own file: quit any
+time; Home lists the unfinished games and resumes any of them.
 """
 
 

@@ -1,90 +1,143 @@
-"""HomeScreen: choose the game, its options and each side; resume; open saved games."""
+"""HomeScreen: choose the game, its options and each side; resume any unfinished game.
+
+The games are those of :data:`engine.registry.GAMES`, and each game's option fields are
+built from its declared :class:`engine.protocol.Option` s (a list for an option with
+choices, a text field otherwise), so a newly registered game appears here as it is.
+"""
 
 from __future__ import annotations
 
+import random
+import re
 from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Footer, Header, Label, Select, Static
+from textual.widgets import (
+    Button,
+    Footer,
+    Header,
+    Input,
+    Label,
+    OptionList,
+    Select,
+    Static,
+)
+from textual.widgets.option_list import Option as ListOption
 
-from engine.protocol import ParlorError
+from engine.protocol import Game, Option, ParlorError
 from engine.registry import GAMES, get_game
-from tui import opponents
+from tui import opponents, store
+from tui.dialogs.choose import ChooseDialog
 from tui.screens.base import ParlorScreen
 
-GAME_ORDER = ("morris", "reversi", "checkers", "tictactoe", "connect4")
-"""The games in the order Home lists them."""
+DEFAULT_GAME = "tictactoe"
+"""The game chosen when Home opens (the first registered one if it is absent)."""
+RANDOM_OPTION = "seed"
+"""An option of this name left blank gets a fresh random value (a new random start)."""
+
+
+def option_widget_id(game_id: str, option: Option) -> str:
+    """The id of the field for ``option`` of ``game_id``."""
+    return "opt-" + re.sub(r"[^A-Za-z0-9_-]", "_", f"{game_id}-{option.name}")
+
+
+def describe(entry: store.Entry) -> str:
+    """One line for an unfinished game: game, players, move number and when."""
+    rec = entry.record
+    if rec is None:
+        return f"cannot be resumed: {entry.error}"
+    try:
+        name = get_game(rec.game).name
+    except ParlorError:
+        name = rec.game
+    players = (f"{store.short(rec.tags.get('First', '?'), 18)} v "
+               f"{store.short(rec.tags.get('Second', '?'), 18)}")
+    busy = " (open in another session)" if store.in_use(entry.game_id) else ""
+    return f"{name}, move {len(rec.moves) + 1}: {players}, {entry.when}{busy}"
 
 
 class HomeScreen(ParlorScreen):
-    """The start screen: a small form, then Play, Resume and Saved games buttons."""
+    """The start screen: a small form with Play, and the list of unfinished games."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("p", "play", "Play", tooltip="Start the game chosen above"),
-        Binding("c", "resume", "Resume", tooltip="Continue the unfinished game"),
+        Binding("p", "play", "Play", tooltip="Start the game chosen above (a new game)"),
+        Binding("c", "resume", "Resume", tooltip="Continue the highlighted unfinished game"),
+        Binding("d", "discard", "Discard", tooltip="Discard the highlighted unfinished game"),
         Binding("r", "open_saved", "Saved", tooltip="Open saved games"),
         Binding("x", "swap", "Swap sides", tooltip="Swap who moves first"),
     ]
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.unfinished: list[store.Entry] = []
+        """The unfinished games listed, newest first (and files that cannot be read)."""
+        self.sides_for = ""
+        """The game the side pickers were last filled for."""
+
     def compose(self) -> ComposeResult:
         yield Header()
+        first = DEFAULT_GAME if DEFAULT_GAME in GAMES else next(iter(GAMES))
         with Vertical(id="home"):
             yield Static("Choose a game and who plays each side. Tab moves between fields, "
                          "Enter opens a list or presses a button.", id="home-intro")
             with Horizontal(classes="field"):
                 yield Label("Game", classes="field-label")
-                yield Select([(GAMES[g].name, g) for g in GAME_ORDER if g in GAMES],
-                             value="tictactoe", allow_blank=False, id="game")
-            with Horizontal(classes="field", id="reversi-options"):
-                yield Label("Board", classes="field-label")
-                yield Select([("8×8", 8), ("6×6", 6), ("4×4", 4)], value=8,
-                             allow_blank=False, id="size")
-                yield Select([("standard start", "standard"), ("RandomStart", "randomstart"),
-                              ("FlipColor", "flipcolor")], value="standard",
-                             allow_blank=False, id="variant")
-            with Horizontal(classes="field"):
-                yield Label("", classes="field-label", id="first-label")
-                yield Select([(opponents.HUMAN, opponents.HUMAN)], allow_blank=False, id="first")
-            with Horizontal(classes="field"):
-                yield Label("", classes="field-label", id="second-label")
-                yield Select([(opponents.HUMAN, opponents.HUMAN)], allow_blank=False, id="second")
+                yield Select([(game.name, game_id) for game_id, game in GAMES.items()],
+                             value=first, allow_blank=False, id="game", compact=True)
+            for game_id, game in GAMES.items():
+                with Vertical(classes="game-options", id=f"options-{game_id}"):
+                    for option in game.options:
+                        with Horizontal(classes="field"):
+                            yield Label(option.name.capitalize(), classes="field-label")
+                            yield self.option_field(game_id, option)
+            for side in ("first", "second"):
+                with Horizontal(classes="field"):
+                    yield Label("", classes="field-label", id=f"{side}-label")
+                    yield Select([(opponents.HUMAN, opponents.HUMAN)], allow_blank=False,
+                                 id=side, compact=True)
             with Horizontal(id="home-buttons"):
                 yield Button("Play", id="play", variant="primary")
                 yield Button("Swap sides", id="swap")
                 yield Button("Resume", id="resume")
                 yield Button("Saved games", id="saved")
-            yield Static(id="resume-info", markup=False)
+            yield Static("", id="unfinished-title", markup=False)
+            yield OptionList(id="unfinished")
         yield Footer(compact=True, show_command_palette=False)
+
+    @staticmethod
+    def option_field(game_id: str, option: Option) -> Select[Any] | Input:
+        """A list for an option with choices, a text field (blank: default) otherwise."""
+        wid = option_widget_id(game_id, option)
+        if option.choices is not None:
+            return Select([(str(c), c) for c in option.choices], value=option.default,
+                          allow_blank=False, id=wid, compact=True, tooltip=option.help or None)
+        blank = "random" if option.name == RANDOM_OPTION else f"{option.default}"
+        return Input(placeholder=blank, id=wid, compact=True, tooltip=option.help or None)
 
     def on_mount(self) -> None:
         self.sub_title = "Home"
-        self.update_sides("tictactoe", (opponents.HUMAN, None))
-        self.refresh_resume()
+        self.update_sides(self.game_id, (opponents.HUMAN, None))
+        self.refresh_unfinished()
         self.query_one("#play", Button).focus()
 
     def on_screen_resume(self) -> None:
-        self.refresh_resume()
+        self.refresh_unfinished()
 
-    def refresh_resume(self) -> None:
-        """Enable Resume only when an unfinished game is autosaved."""
-        from tui.app import load_autosave
-
-        info = self.query_one("#resume-info", Static)
-        button = self.query_one("#resume", Button)
-        try:
-            record = load_autosave()
-        except ParlorError as exc:
-            record = None
-            info.update(f"The autosave is damaged and cannot be resumed: {exc}")
-        else:
-            info.update("" if record is None else
-                        f"Unfinished (c resumes): {get_game(record.game).name}, "
-                        f"{len(record.moves)} moves, {record.tags.get('First', '?')} vs "
-                        f"{record.tags.get('Second', '?')}")
-        button.disabled = record is None
+    def refresh_unfinished(self) -> None:
+        """List every unfinished game (and one line per file that cannot be read)."""
+        self.unfinished = store.unfinished()
+        listing = self.query_one("#unfinished", OptionList)
+        listing.clear_options()
+        listing.add_options(ListOption(describe(e), id=str(i)) for i, e in enumerate(self.unfinished))
+        count = sum(e.record is not None for e in self.unfinished)
+        title = self.query_one("#unfinished-title", Static)
+        title.update(f"Unfinished games: {count} (Enter or c resumes, d discards)" if self.unfinished
+                     else "No unfinished games.")
+        listing.display = bool(self.unfinished)
+        self.query_one("#resume", Button).disabled = count == 0
 
     @property
     def game_id(self) -> str:
@@ -93,21 +146,28 @@ class HomeScreen(ParlorScreen):
 
     def update_sides(self, game_id: str, keep: tuple[str | None, str | None]) -> None:
         """Fill the two side pickers for ``game_id``, keeping choices that still apply."""
-        specs = [opponents.HUMAN, *opponents.brain_specs(game_id)]
+        self.sides_for = game_id
+        try:
+            specs = [opponents.HUMAN, *opponents.brain_specs(game_id)]
+            default = (opponents.HUMAN, opponents.default_opponent(game_id))
+        except ValueError as exc:
+            specs, default = [opponents.HUMAN], (opponents.HUMAN, opponents.HUMAN)
+            self.parlor.show_error("Cannot list the opponents", str(exc))
         names = get_game(game_id).initial().PLAYERS
-        default = (opponents.HUMAN, opponents.default_opponent(game_id))
         for side, wid in enumerate(("first", "second")):
             select = self.query_one(f"#{wid}", Select)
             select.set_options([(spec, spec) for spec in specs])
             want = keep[side] if keep[side] in specs else default[side]
             select.value = want
-            who = "moves first" if side == 0 else "moves second"
+            who = "first" if side == 0 else "second"
             self.query_one(f"#{wid}-label", Label).update(f"{names[side]} ({who})")
-        self.query_one("#reversi-options").display = game_id == "reversi"
+        for gid in GAMES:
+            self.query_one(f"#options-{gid}").display = gid == game_id
 
     @on(Select.Changed, "#game")
     def game_changed(self, event: Select.Changed) -> None:
-        self.update_sides(str(event.value), self.sides())
+        if str(event.value) != self.sides_for:
+            self.update_sides(str(event.value), self.sides())
 
     def sides(self) -> tuple[str, str]:
         """The specs chosen for the first and second sides."""
@@ -115,16 +175,19 @@ class HomeScreen(ParlorScreen):
                 str(self.query_one("#second", Select).value))
 
     def options(self) -> dict[str, Any]:
-        """The game options chosen in the form."""
-        if self.game_id != "reversi":
-            return {}
-        import random
-
-        variant = str(self.query_one("#variant", Select).value)
-        options: dict[str, Any] = {"size": self.query_one("#size", Select).value,
-                                   "variant": variant}
-        if variant != "standard":
-            options["seed"] = random.SystemRandom().randrange(1, 2**31)
+        """The game options chosen in the form (validated by the game when it starts)."""
+        game: Game = get_game(self.game_id)
+        options: dict[str, Any] = {}
+        for option in game.options:
+            field = self.query_one(f"#{option_widget_id(game.id, option)}")
+            if isinstance(field, Select):
+                options[option.name] = field.value
+            elif isinstance(field, Input):
+                text = field.value.strip()
+                if text:
+                    options[option.name] = text
+                elif option.name == RANDOM_OPTION:
+                    options[option.name] = random.SystemRandom().randrange(1, 2**31)
         return options
 
     @on(Button.Pressed)
@@ -134,9 +197,14 @@ class HomeScreen(ParlorScreen):
                   "resume": self.action_resume, "saved": self.action_open_saved}
         action[str(event.button.id)]()
 
+    @on(OptionList.OptionSelected, "#unfinished")
+    def unfinished_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.parlor.resume_entry(self.unfinished[int(event.option.id or 0)])
+
     def action_play(self) -> None:
-        """Start the chosen game."""
-        self.app.start_game(self.game_id, self.options(), self.sides())  # type: ignore[attr-defined]
+        """Start the chosen game (a new game: unfinished ones stay listed)."""
+        self.parlor.start_game(self.game_id, self.options(), self.sides())
 
     def action_swap(self) -> None:
         """Swap the players of the two sides."""
@@ -144,10 +212,42 @@ class HomeScreen(ParlorScreen):
         self.query_one("#first", Select).value = second
         self.query_one("#second", Select).value = first
 
+    def highlighted(self) -> store.Entry | None:
+        """The unfinished game highlighted in the list (the newest if none is)."""
+        if not self.unfinished:
+            return None
+        index = self.query_one("#unfinished", OptionList).highlighted
+        return self.unfinished[index if index is not None else 0]
+
     def action_resume(self) -> None:
-        """Continue the autosaved game."""
-        self.app.resume()  # type: ignore[attr-defined]
+        """Continue the highlighted unfinished game (the newest if none is highlighted)."""
+        entry = self.highlighted()
+        if entry is None:
+            self.notify("there is no unfinished game to resume", severity="warning")
+            return
+        self.parlor.resume_entry(entry)
+
+    def action_discard(self) -> None:
+        """Discard the highlighted unfinished game, after asking."""
+        entry = self.highlighted()
+        if entry is None:
+            self.app.bell()
+            return
+
+        def chosen(choice: str | None) -> None:
+            if choice != "discard" or entry is None:
+                return
+            try:
+                store.discard(entry)
+            except (OSError, ValueError) as exc:
+                self.parlor.show_error("Not discarded", store.short(exc))
+            self.refresh_unfinished()
+
+        title = f"Discard this game for good?\n{store.short(describe(entry), 56)}"
+        self.app.push_screen(ChooseDialog(title, [("Keep it", "keep"),
+                                                  ("Discard it", "discard")],
+                                          current="keep"), chosen)
 
     def action_open_saved(self) -> None:
         """Open the saved-games browser."""
-        self.app.open_browser()  # type: ignore[attr-defined]
+        self.parlor.open_browser()

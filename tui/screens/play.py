@@ -24,9 +24,9 @@ from textual.worker import get_current_worker
 
 from brains.protocol import Brain, Budget
 from engine.protocol import ParlorError, State
-from engine.record import GameRecord, save_records
-from engine.registry import get_game
-from tui import opponents, paths
+from engine.record import GameRecord
+from engine.registry import GAMES, get_game
+from tui import opponents, paths, store
 from tui.dialogs.choose import ChooseDialog
 from tui.dialogs.prompt import PromptDialog
 from tui.messages import BrainFailed, BrainMoved, BrainThought, HintReady, MoveEntered
@@ -37,18 +37,6 @@ from tui.widgets.move_list import MoveList
 
 LEGEND = "[ ] cursor  { } chosen  ( ) last\n> < hint   + legal   +x+ pick"
 """The marks every board uses (never colour alone)."""
-
-GAME_CHOICES: tuple[tuple[str, str, dict[str, Any]], ...] = (
-    ("Five Men's Morris", "morris", {}),
-    ("Reversi 8×8", "reversi", {"size": 8}),
-    ("Reversi 6×6", "reversi", {"size": 6}),
-    ("Reversi 4×4", "reversi", {"size": 4}),
-    ("English checkers", "checkers", {}),
-    ("Tic-tac-toe", "tictactoe", {}),
-    ("Connect Four", "connect4", {}),
-)
-"""What the switch-game key offers: (label, game id, options)."""
-
 
 def short_error(error: object) -> str:
     """An error message for the status box: file paths shortened to their names."""
@@ -75,13 +63,21 @@ class PlayScreen(ParlorScreen):
     ]
 
     def __init__(self, history: list[State], moves: list[Any], players: tuple[str, str],
-                 *, seed: int | None = None) -> None:
+                 *, seed: int | None = None, game_file: store.GameFile | None = None,
+                 refused: dict[int, str] | None = None) -> None:
         super().__init__()
         assert len(history) == len(moves) + 1
         self.history = list(history)
         self.moves = list(moves)
         self.players = (players[0], players[1])
         self.seed = seed
+        self.store = game_file or store.GameFile()
+        """Where this game is kept (its own file: no other game or session writes it)."""
+        self.refused = dict(refused or {})
+        """Sides whose player, read from a record, may not play (side -> why)."""
+        self.unsaved = False
+        """True while the latest moves could not be written (the warning is shown)."""
+        self.save_error = ""
         self.token = 0
         """Id of the current brain request; results for another token are stale."""
         self.budget: Budget | None = None
@@ -115,6 +111,8 @@ class PlayScreen(ParlorScreen):
 
     def brain_for(self, side: int) -> Brain:
         """The brain playing ``side`` (built once per spec)."""
+        if side in self.refused:
+            raise ValueError(self.refused[side])
         brain = self.brains.get(side)
         if brain is None or brain.spec != self.players[side]:
             seed = None if self.seed is None else self.seed + side
@@ -123,13 +121,14 @@ class PlayScreen(ParlorScreen):
 
     # -- composing ------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        ascii_board = getattr(self.app, "ascii_board", False)
+        ascii_board = self.parlor.ascii_board
         yield Header()
         with Vertical(id="board-panel"):
             yield board_class(self.game_id)(self.state, ascii=ascii_board, id="board")
             yield Static(id="summary", markup=False)
             yield Static(LEGEND, id="legend", markup=False)
         with Vertical(id="side"):
+            yield Static(id="save-warning", markup=False)
             yield Static(id="status", markup=False)
             yield Static(id="thinking", markup=False)
             with VerticalScroll(id="moves-scroll", can_focus=False):
@@ -151,6 +150,7 @@ class PlayScreen(ParlorScreen):
     def on_unmount(self) -> None:
         self.stop_brain()
         self.hint_budget.stop.set()
+        self.store.release()
 
     # -- the game loop --------------------------------------------------------------
     def next_turn(self) -> None:
@@ -169,12 +169,30 @@ class PlayScreen(ParlorScreen):
         self.message = ""
         self.next_turn()
 
+    def record(self) -> GameRecord:
+        """The game so far as a record."""
+        return record_of(self.history, self.moves, self.players)
+
     def autosave(self) -> None:
-        """Write the game to the autosave file (atomically); failures are shown, not raised."""
+        """Keep the game in its own file (atomically). A failure shows a warning that stays
+        until a save succeeds, and leaving the game then asks first."""
         try:
-            save_records(paths.autosave_path(), record_of(self.history, self.moves, self.players))
+            self.store.save(self.record())
         except OSError as exc:
-            self.notify(f"autosave failed: {exc}", severity="error")
+            self.unsaved = True
+            self.save_error = f"autosave failed: {exc.strerror or exc}"
+        else:
+            self.unsaved = False
+            self.save_error = ""
+        if self.is_mounted:
+            self.show_save_warning()
+
+    def show_save_warning(self) -> None:
+        """Show or hide the warning that the latest moves are not saved."""
+        warning = self.query_one("#save-warning", Static)
+        warning.update(f"NOT SAVED: {store.short(self.save_error)}; s saves under a name, "
+                       f"q asks where to save" if self.unsaved else "")
+        warning.display = self.unsaved
 
     @on(MoveEntered)
     def on_move_entered(self, event: MoveEntered) -> None:
@@ -193,8 +211,8 @@ class PlayScreen(ParlorScreen):
         side = self.state.to_move
         try:
             brain = self.brain_for(side)
-        except Exception as exc:  # e.g. a missing or modified model: say so, do not crash
-            self.message = (f"{self.players[side]} cannot play: {short_error(exc)} "
+        except Exception as exc:  # noqa: BLE001 - a model that will not load: say so, do not crash
+            self.message = (f"{store.short(self.players[side])} cannot play: {short_error(exc)} "
                             f"(press o to choose another opponent)")
             return
         self.token += 1
@@ -223,18 +241,18 @@ class PlayScreen(ParlorScreen):
                     break
                 self.post_message(BrainThought(token, ply, thought))
             move = best.move if best is not None else brain.choose(state, Budget(depth=1))
-        except Exception as exc:  # a brain bug must not take the app down
+        except Exception as exc:  # noqa: BLE001 - a brain bug must not take the app down
             self.post_message(BrainFailed(token, f"{brain.spec}: {exc}"))
             return
         self.post_message(BrainMoved(token, ply, state.key(), move))
 
-    def is_current(self, token: int, ply: int) -> bool:
+    def result_applies(self, token: int, ply: int) -> bool:
         """True if a brain result for ``token`` at ``ply`` still applies."""
         return token == self.token and ply == len(self.history) - 1
 
     @on(BrainThought)
     def on_brain_thought(self, event: BrainThought) -> None:
-        if not self.is_current(event.token, event.ply):
+        if not self.result_applies(event.token, event.ply):
             return
         t = event.thought
         state = self.state
@@ -252,7 +270,7 @@ class PlayScreen(ParlorScreen):
 
     @on(BrainMoved)
     def on_brain_moved(self, event: BrainMoved) -> None:
-        if not self.is_current(event.token, event.ply) or event.for_key != self.state.key():
+        if not self.result_applies(event.token, event.ply) or event.for_key != self.state.key():
             self.dropped += 1
             self.log(f"dropped stale brain result {event}")
             return
@@ -274,6 +292,7 @@ class PlayScreen(ParlorScreen):
     # -- views ----------------------------------------------------------------------
     def refresh_views(self) -> None:
         """Push the model into the widgets."""
+        self.show_save_warning()
         state = self.state
         board = self.board
         board.state = state
@@ -330,23 +349,27 @@ class PlayScreen(ParlorScreen):
         options = dict(self.state.options)
         if "seed" in options and options.get("variant", "standard") != "standard":
             options["seed"] = random.SystemRandom().randrange(1, 2**31)
-        self.app.start_game(self.game_id, options, self.players)  # type: ignore[attr-defined]
+        self.parlor.start_game(self.game_id, options, self.players)
 
     def action_switch_game(self) -> None:
-        """Choose another game; the same players (or a default brain) play it."""
-        choices = [(label, i) for i, (label, _, _) in enumerate(GAME_CHOICES)]
+        """Choose another game (default options); the same players (or a default brain)
+        play it. This game stays kept and listed on Home."""
+        choices = [(game.name, game_id) for game_id, game in GAMES.items()]
 
-        def chosen(index: int | None) -> None:
-            if index is None:
+        def chosen(game_id: str | None) -> None:
+            if game_id is None:
                 return
-            _, game_id, options = GAME_CHOICES[index]
-            specs = opponents.brain_specs(game_id)
-            players = tuple(
-                p if opponents.is_human(p) or p in specs else opponents.default_opponent(game_id)
-                for p in self.players)
-            self.app.start_game(game_id, options, players)  # type: ignore[attr-defined]
+            try:
+                specs = opponents.brain_specs(game_id)
+                players = tuple(
+                    p if opponents.is_human(p) or p in specs
+                    else opponents.default_opponent(game_id) for p in self.players)
+            except ValueError as exc:
+                self.parlor.show_error("Cannot start the game", str(exc))
+                return
+            self.parlor.start_game(game_id, {}, players)
 
-        self.app.push_screen(ChooseDialog("Switch game", choices), chosen)
+        self.app.push_screen(ChooseDialog("Switch game", choices, current=self.game_id), chosen)
 
     def opponent_side(self) -> int:
         """The side the switch-opponent key changes."""
@@ -358,7 +381,11 @@ class PlayScreen(ParlorScreen):
     def action_switch_opponent(self) -> None:
         """Choose another brain (or a person) for the opponent's side."""
         side = self.opponent_side()
-        specs = [opponents.HUMAN, *opponents.brain_specs(self.game_id)]
+        try:
+            specs = [opponents.HUMAN, *opponents.brain_specs(self.game_id)]
+        except ValueError as exc:
+            self.parlor.show_error("Cannot list the opponents", str(exc))
+            return
         choices = [(spec, spec) for spec in specs]
         title = f"Opponent for {self.state.PLAYERS[side]}"
         self.app.push_screen(ChooseDialog(title, choices, current=self.players[side]),
@@ -368,6 +395,11 @@ class PlayScreen(ParlorScreen):
         """Let ``spec`` play ``side`` from the current position on."""
         if spec is None:
             return
+        problem = opponents.spec_problem(spec)
+        if problem:
+            self.parlor.show_error("Cannot play that opponent", problem)
+            return
+        self.refused.pop(side, None)
         players = list(self.players)
         players[side] = spec
         self.players = (players[0], players[1])
@@ -379,8 +411,14 @@ class PlayScreen(ParlorScreen):
         if self.state.outcome() is not None:
             self.app.bell()
             return
-        spec = next((p for p in self.players if not opponents.is_human(p)),
-                    opponents.default_opponent(self.game_id))
+        usable = [p for side, p in enumerate(self.players)
+                  if not opponents.is_human(p) and side not in self.refused]
+        try:
+            spec = usable[0] if usable else opponents.default_opponent(self.game_id)
+        except ValueError as exc:
+            self.message = f"no hint: {short_error(exc)}"
+            self.refresh_views()
+            return
         self.message = "thinking of a hint…"
         self.refresh_views()
         self.hint_budget.stop.set()
@@ -393,7 +431,7 @@ class PlayScreen(ParlorScreen):
         try:
             brain = opponents.make_brain(spec, state.GAME, seed=self.seed)
             move = brain.choose(state, budget)
-        except Exception as exc:  # no hint is better than a crash
+        except Exception as exc:  # noqa: BLE001 - no hint is better than a crash
             self.post_message(HintReady(state.key(), None, f"{spec}: {exc}"))
             return
         self.post_message(HintReady(state.key(), move))
@@ -434,18 +472,41 @@ class PlayScreen(ParlorScreen):
         """Save the game under a name in the saved-games folder."""
         self.app.push_screen(PromptDialog("Save game as", placeholder="my game"), self.save_as)
 
-    def save_as(self, name: str | None) -> None:
-        """Write the record to the saved-games folder as ``name``."""
+    def save_as(self, name: str | None, replace: bool = False) -> None:
+        """Write the record to the saved-games folder as ``name``; a saved game of that
+        name is replaced only after asking."""
         if not name:
             return
         try:
-            target = save_records(paths.save_path(name),
-                                  record_of(self.history, self.moves, self.players))
+            target = store.save_new(paths.save_path(name), self.record(), replace=replace)
+        except FileExistsError:
+            self.ask_replace(name)
+            return
         except (OSError, ValueError) as exc:
-            self.notify(str(exc), title="Not saved", severity="error")
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            self.notify(store.short(why), title="Not saved", severity="error")
             return
         self.notify(f"saved as {target.name}")
+        if self.unsaved:  # the moves so far are safe in that file
+            self.unsaved = False
+            self.save_error = ""
+            self.show_save_warning()
+
+    def ask_replace(self, name: str) -> None:
+        """A saved game is called ``name``: replace it, choose another name, or cancel."""
+        existing = paths.save_path(name).name
+
+        def chosen(choice: str | None) -> None:
+            if choice == "replace":
+                self.save_as(name, replace=True)
+            elif choice == "rename":
+                self.app.push_screen(PromptDialog("Save game as", value=name), self.save_as)
+
+        choices = [("Choose another name", "rename"), (f"Replace {existing}", "replace"),
+                   ("Cancel", "cancel")]
+        self.app.push_screen(ChooseDialog(f"A saved game is called {store.short(existing)}.",
+                                          choices, current="rename"), chosen)
 
     def action_open_saved(self) -> None:
-        """Open the saved-games browser (this game stays autosaved)."""
-        self.app.open_browser()  # type: ignore[attr-defined]
+        """Open the saved-games browser (this game stays kept)."""
+        self.parlor.open_browser()

@@ -52,7 +52,7 @@ class ReplayScreen(ParlorScreen):
         yield Header()
         with Vertical(id="board-panel"):
             board = board_class(self.record.game)(self.states[self.index],
-                                                 ascii=getattr(self.app, "ascii_board", False),
+                                                 ascii=self.parlor.ascii_board,
                                                  id="board")
             board.can_focus = False
             board.interactive = False
@@ -134,10 +134,14 @@ class ReplayScreen(ParlorScreen):
         if state.outcome() is not None:
             self.notify("the game is over here; step back first", severity="warning")
             return
-        specs = [opponents.HUMAN, *opponents.brain_specs(self.record.game)]
+        try:
+            specs = [opponents.HUMAN, *opponents.brain_specs(self.record.game)]
+            current = opponents.default_opponent(self.record.game)
+        except ValueError as exc:
+            self.parlor.show_error("Cannot list the opponents", str(exc))
+            return
         title = f"You play {state.PLAYERS[state.to_move]}; opponent:"
-        self.app.push_screen(ChooseDialog(title, [(s, s) for s in specs],
-                                          current=opponents.default_opponent(self.record.game)),
+        self.app.push_screen(ChooseDialog(title, [(s, s) for s in specs], current=current),
                              self.play_here)
 
     def play_here(self, spec: str | None) -> None:
@@ -148,7 +152,7 @@ class ReplayScreen(ParlorScreen):
         side = self.states[self.index].to_move
         players = [spec, spec]
         players[side] = opponents.HUMAN
-        self.app.play_record(self.record, self.index, (players[0], players[1]))  # type: ignore[attr-defined]
+        self.parlor.play_record(self.record, self.index, (players[0], players[1]))
 
     def action_back(self) -> None:
         """Leave the replay."""
