@@ -41,6 +41,10 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+class MissingFileError(FileReadError):
+    """The file does not exist (callers may say how to get it back)."""
+
+
 class LineError(ParlorError):
     """A line of input that was skipped: too long, or not UTF-8."""
 
@@ -49,8 +53,9 @@ def read_capped(path: str | os.PathLike[str], cap: int, *,
                 follow_symlinks: bool = True) -> bytes:
     """The bytes of the regular file at ``path``, refusing anything larger than ``cap``.
 
-    Raises :class:`FileReadError` (one line naming the file) for a missing or unreadable
-    file, anything but a regular file, or more than ``cap`` bytes. With
+    Raises :class:`FileReadError` (one line naming the file) for a missing
+    (:class:`MissingFileError`) or unreadable file, anything but a regular file, or more
+    than ``cap`` bytes (refused unread when ``stat`` already says so). With
     ``follow_symlinks=False`` a symlink itself is refused (``O_NOFOLLOW``).
     """
     source = os.fsdecode(path)
@@ -61,17 +66,21 @@ def read_capped(path: str | os.PathLike[str], cap: int, *,
         fd = os.open(path, flags)
     except ValueError:  # a NUL byte in the path
         raise FileReadError(repr(source), "cannot read: not a valid file name") from None
+    except FileNotFoundError as exc:
+        raise MissingFileError(source, f"cannot read: {exc.strerror or exc}") from None
     except OSError as exc:
         if not follow_symlinks and os.path.islink(path):
             raise FileReadError(source, "cannot read: a symbolic link") from None
         raise FileReadError(source, f"cannot read: {exc.strerror or exc}") from None
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise FileReadError(source, f"cannot read: {_kind(mode)}, not a regular file")
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise FileReadError(source, f"cannot read: {_kind(info.st_mode)}, not a regular file")
+        if info.st_size > cap:
+            raise FileReadError(source, f"file too large ({info.st_size} bytes, more than {cap})")
         chunks: list[bytes] = []
         size = 0
-        while size <= cap:
+        while size <= cap:  # the file may grow after fstat (or stat may say 0, as /proc does)
             chunk = os.read(fd, min(cap + 1 - size, 1 << 20))
             if not chunk:
                 break

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from engine.files import FileReadError, read_capped
 from engine.protocol import ParlorError, State
 from engine.record import MAX_BYTES, GameRecord, parse_records, save_records
 from tui import paths
@@ -55,35 +56,15 @@ def short(text: object, limit: int = 60) -> str:
 
 
 def read_records(path: Path) -> list[GameRecord]:
-    """The games in the regular file at ``path``; RecordError-like ParlorError otherwise.
-
-    Opens without blocking and checks the opened file is regular before reading, so a
-    FIFO, a device or a symlink to one gives an error at once instead of a hang.
-    """
+    """The games in the regular file at ``path``; a ParlorError naming only the file's
+    name otherwise (read through :func:`engine.files.read_capped`: without blocking, a
+    regular file only, at most the record cap)."""
     source = path.name
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        raise ParlorError(f"{short(source)}: cannot read: {exc.strerror or exc}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise ParlorError(f"{short(source)}: not a regular file")
-        if info.st_size > MAX_BYTES:
-            raise ParlorError(f"{short(source)}: file too large ({info.st_size} bytes)")
-        chunks, total = [], 0
-        while total <= MAX_BYTES:
-            chunk = os.read(fd, min(1 << 20, MAX_BYTES + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-    except OSError as exc:
-        raise ParlorError(f"{short(source)}: cannot read: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
-    return parse_records(b"".join(chunks), source=source)
+        data = read_capped(path, MAX_BYTES)
+    except FileReadError as exc:
+        raise ParlorError(f"{short(source)}: {exc.reason}") from None
+    return parse_records(data, source=source)
 
 
 @dataclass

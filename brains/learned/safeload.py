@@ -26,9 +26,10 @@ import io
 import lzma
 import os
 import pickle
-import stat
 import zlib
 from typing import Any
+
+from engine.files import FileReadError, MissingFileError, read_capped
 
 MAX_FILE_BYTES = 64 << 20
 """The largest model file read (the shipped ones are at most 2 MiB)."""
@@ -93,47 +94,16 @@ def shorten(text: Any, limit: int = 60) -> str:
 
 
 def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
-    """The bytes of the regular file at ``path``, read once; UnsafeModel if it is not a
-    regular file, cannot be read or holds more than ``limit`` bytes. FileNotFoundError
-    passes through (callers say how to get a missing file back)."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) \
-        | getattr(os, "O_CLOEXEC", 0)
+    """The bytes of the regular file at ``path``, read once (through
+    :func:`engine.files.read_capped`); UnsafeModel if it is not a regular file, cannot be
+    read or holds more than ``limit`` bytes. FileNotFoundError passes through (callers
+    say how to get a missing file back)."""
     try:
-        # O_NONBLOCK: opening a FIFO does not wait for a writer; fstat then refuses it.
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        raise
-    except OSError as exc:
-        raise UnsafeModel(f"cannot open: {exc.strerror or type(exc).__name__}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise UnsafeModel(f"not a regular file ({_kind(info.st_mode)})")
-        if info.st_size > limit:
-            raise UnsafeModel(f"{info.st_size} bytes, more than the {limit} allowed")
-        chunks, size = [], 0
-        while size <= limit:  # the file may grow after fstat: read at most limit + 1
-            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > limit:
-            raise UnsafeModel(f"more than the {limit} bytes allowed")
-        return b"".join(chunks)
-    except OSError as exc:
-        raise UnsafeModel(f"cannot read: {exc.strerror or type(exc).__name__}") from None
-    finally:
-        os.close(fd)
-
-
-def _kind(mode: int) -> str:
-    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
-                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                       (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return name
-    return "not a plain file"
+        return read_capped(path, limit)
+    except MissingFileError:
+        raise FileNotFoundError(os.fspath(path)) from None
+    except FileReadError as exc:
+        raise UnsafeModel(exc.reason.removeprefix("cannot read: ")) from None
 
 
 def decompress(data: bytes, limit: int | None = None) -> bytes:
