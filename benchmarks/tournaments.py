@@ -95,7 +95,7 @@ def run_game(game: str, games: int, seed: int, jobs: int, out: Path,
              "--seed", str(seed), "--jobs", str(jobs)]
     if bootstrap != 200:
         shown += ["--bootstrap", str(bootstrap)]
-    argv = shown[1:] + ["--csv", str(csv_path), "--json", str(json_path)]
+    argv = [*shown[1:], "--csv", str(csv_path), "--json", str(json_path)]
     shown += ["--csv", shown_path(csv_path), "--json", shown_path(json_path)]
     command = shlex.join(shown)
     print(f"$ {command}", flush=True)
@@ -113,7 +113,7 @@ def run_game(game: str, games: int, seed: int, jobs: int, out: Path,
     ratings = summary["tournaments"][0]["ratings"]
     return {
         "game": game, "command": command,
-        "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "games_per_pairing": games, "seed": seed, "jobs": jobs, "players": players,
         "pairings": len(players) * (len(players) - 1) // 2,
         "wall_seconds": round(wall, 1), "left_out": missing, "models": models,

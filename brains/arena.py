@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from brains.heuristics import check_games, game_module
 from brains.protocol import Brain, Budget

@@ -19,7 +19,7 @@ a negative score is minus the opponent's winning score.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from engine.protocol import quote
 
@@ -77,7 +77,7 @@ def position_of(state: object) -> Position:
     finished game or anything else that is not a Connect Four state.
     """
     try:
-        current, mask = getattr(state, "cur"), getattr(state, "mask")
+        current, mask = state.cur, state.mask
     except AttributeError:
         raise ValueError(f"not a Connect Four state: {type(state).__name__}") from None
     return Position.from_bitboards(current, mask)
@@ -91,7 +91,7 @@ class Position:
     RULES.md and Pons' test files.
     """
 
-    __slots__ = ("current", "mask", "moves", "history")
+    __slots__ = ("current", "history", "mask", "moves")
 
     current: int
     """Bitboard of the side to move's stones."""
@@ -259,7 +259,7 @@ class TranspositionTable:
     recent positions survive.
     """
 
-    __slots__ = ("size", "data")
+    __slots__ = ("data", "size")
 
     def __init__(self, size: int) -> None:
         """An empty table that keeps at most ``size`` (>= 2) positions."""

@@ -12,9 +12,10 @@ against a 0-Elo anchor for Bradley-Terry), so every number stays finite and JSON
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # numpy is imported only when a Bradley-Terry fit runs
     import numpy as np

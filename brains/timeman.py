@@ -19,7 +19,8 @@ otherwise ``DEFAULT_MOVES_LEFT`` is used. No move is allotted more than ``SAFETY
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from brains.heuristics import game_module
 from engine.protocol import State

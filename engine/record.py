@@ -256,7 +256,8 @@ class _Reader:
             raise self.fail(line, str(exc)) from None
         result, result_line = tags.pop("Result", ("*", start))
         if result not in RESULTS:
-            raise self.fail(result_line, f"bad Result {quote(result)} (expected 1-0, 0-1, 1/2-1/2 or *)")
+            raise self.fail(result_line,
+                            f"bad Result {quote(result)} (expected 1-0, 0-1, 1/2-1/2 or *)")
         termination, term_line = tags.pop("Termination", (None, start))
         if termination is not None and termination.lower() not in TERMINATIONS:
             known = ", ".join(TERMINATIONS)
@@ -270,7 +271,8 @@ class _Reader:
             for m in _TOKEN.finditer(text):
                 tok = m.group(0)
                 if end_token is not None:
-                    raise self.fail(lineno, f"text {quote(tok, 30)} after the result {end_token[0]}")
+                    raise self.fail(lineno,
+                                    f"text {quote(tok, 30)} after the result {end_token[0]}")
                 if tok.startswith("{"):
                     if not tok.endswith("}") or len(tok) == 1:
                         raise self.fail(lineno, "unclosed comment (comments are { … } on one line)")

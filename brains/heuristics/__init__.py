@@ -42,8 +42,9 @@ Search code never imports a game: it asks :func:`get_heuristic` for a function.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from brains.protocol import UnknownBrainError
 from engine.protocol import State

@@ -12,7 +12,8 @@ one side can reach, so they lie in [-1, 1].
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from engine.games.checkers import CROWN, VALID, CheckersState, is_capture, mask_of, squares_of
 from engine.protocol import State

@@ -19,7 +19,8 @@ Both map the raw score ``s`` into (-1, 1) as ``s / (|s| + SCALE)``, so a proven 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from brains.c4solver import BOARD, BOTTOM, winning_cells
 from engine.games.connect4 import ConnectFourState, bit

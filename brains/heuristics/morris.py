@@ -12,7 +12,8 @@ point is no longer empty, so it never fired; here it is tested before the move.)
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from engine.games.morris import ADJACENT, MILL_MASKS, completes_mill
 from engine.protocol import State

@@ -21,8 +21,9 @@ squares change only which colour a placed disc ends up, so no heuristic needs th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
-from typing import Any, Callable
+from typing import Any
 
 from engine.games.reversi import Geometry, ReversiState, geometry
 from engine.protocol import State
@@ -40,8 +41,15 @@ COMBINED_WEIGHTS = {"base": 0.10, "filled_cell": 0.10, "legal_moves": 0.25,
 class _Tables:
     """Masks the heuristics need for one board size."""
 
-    __slots__ = ("geo", "not_first", "not_last", "weight_masks", "weight_total", "corners",
-                 "corner_guards")
+    __slots__ = (
+        "corner_guards",
+        "corners",
+        "geo",
+        "not_first",
+        "not_last",
+        "weight_masks",
+        "weight_total",
+    )
 
     def __init__(self, geo: Geometry):
         n = geo.n

@@ -7,7 +7,8 @@ with one own mark and two empty cells, ``x3``/``o3`` lines of three.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from engine.games.tictactoe import LINE_MASKS
 from engine.protocol import State

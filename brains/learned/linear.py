@@ -17,7 +17,8 @@ ends the game. Ties are broken by the brain's seeded rng.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, ClassVar, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
 
 from brains.heuristics import check_games, game_module
 from brains.learned import store, tabular
@@ -66,7 +67,7 @@ def feature_names(game_id: str) -> tuple[str, ...]:
 def _value(weights: list[float], feats: Any) -> float:
     """``w0 + w . f`` in plain Python (faster than numpy for a dozen numbers)."""
     total = weights[0]
-    for w, f in zip(weights[1:], feats):
+    for w, f in zip(weights[1:], feats, strict=True):
         total += w * f
     return total
 
@@ -117,9 +118,7 @@ def _play_chunk(game_id: str, weights: list[float], seed: int, first_index: int,
             legal = state.legal_moves()
             if not legal:
                 break
-            if not self_play and state.to_move != learner_side:
-                move = rng.choice(legal)
-            elif rng.random() < EPSILON:
+            if (not self_play and state.to_move != learner_side) or rng.random() < EPSILON:
                 move = rng.choice(legal)
             else:
                 move = _pick(_move_values(state, weights, features), rng)
@@ -183,7 +182,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
         raise ValueError(f"linear does not apply to {game_id}")
     names = feature_names(game_id)
     weights = [0.0] * (len(names) + 1)
-    against_random = games - int(round(games * self_play))
+    against_random = games - round(games * self_play)
     done = positions = 0
     wins = [0, 0, 0]  # learner wins, draws, losses in the games against random
     while done < games:
@@ -197,7 +196,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
             start += count
         results = tabular.run_chunks(
             _play_chunk, [(game_id, weights, seed, s, c, sp) for s, c, sp in units], jobs)
-        for (s, _c, sp), chunk in zip(units, results):
+        for (s, _c, sp), chunk in zip(units, results, strict=True):
             for k, game in enumerate(chunk):
                 positions += _update(weights, game, rate, lam)
                 if not sp:

@@ -23,7 +23,8 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from typing import Any, Callable, ClassVar, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
 
 from brains.heuristics import check_games, game_module, get_heuristic
 from brains.learned import store
@@ -84,10 +85,10 @@ def input_builder(game_id: str, layout: tuple[str, ...] | list[str]) -> Callable
             parts.append(lambda state: np.asarray(state.encode(), dtype=np.float64).ravel())
         elif name == "features":
             feats = game_module(game_id).features
-            parts.append(lambda state: np.asarray(feats(state), dtype=np.float64))
+            parts.append(lambda state, f=feats: np.asarray(f(state), dtype=np.float64))
         elif name == "heuristic":
             h = get_heuristic(game_id)
-            parts.append(lambda state: np.array([max(-1.0, min(1.0, h(state)))]))
+            parts.append(lambda state, h=h: np.array([max(-1.0, min(1.0, h(state)))]))
         else:
             raise store.ModelError(f"mlp: unknown input part {name!r:.60}")
 
@@ -321,7 +322,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
     if layout != ("encode",):  # older models (encode() only) keep their exact bytes
         model["layout"] = list(layout)
         model["residual"] = residual
-    meta = {"data": int(len(X)), "encoding_version": state_cls.ENCODING_VERSION,
+    meta = {"data": len(X), "encoding_version": state_cls.ENCODING_VERSION,
             "target": f"{cfg['mix']} * outcome + {1 - cfg['mix']} * alphabeta depth "
                       f"{cfg['depth']} on the default heuristic",
             "hidden": list(cfg["hidden"]), "nets": cfg["nets"], "phases": list(phases),
@@ -339,7 +340,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
 
 
 def _weights(net: Any) -> list[tuple[Any, Any]]:
-    return list(zip(net.coefs_, net.intercepts_))
+    return list(zip(net.coefs_, net.intercepts_, strict=True))
 
 
 def forward(layers: list[tuple[Any, Any]], X: Any) -> Any:
@@ -472,7 +473,7 @@ class MLPBrain(Brain):
                 rows.append(self.net.row(child))
         if rows:
             values = self.net.values(np.stack(rows))
-            for (move, flip), v in zip(pending, values):
+            for (move, flip), v in zip(pending, values, strict=True):
                 scores[move] = SCALE * float(-v if flip else v)
         return scores
 

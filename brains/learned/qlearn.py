@@ -28,7 +28,8 @@ play are not in the table, so the fallback plays most middle-game moves.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, ClassVar, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
 
 from brains.learned import store, tabular
 from brains.options import MODEL, BrainOption
@@ -198,7 +199,8 @@ def _learn(q: dict[int, float], visits: dict[int, int], game: str,
 
 
 def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
-          progress: Callable[[int, int], None] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+          progress: Callable[[int, int], None] | None = None,
+          ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Q-learn from ``games`` self-play games; (model, meta)."""
     if game_id not in GAMES:
         raise ValueError(f"qlearn does not play {game_id}")

@@ -29,7 +29,8 @@ how many of the candidate boards the table knew.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, ClassVar, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
 
 from brains.heuristics.morris import move_bonus
 from brains.learned import store, tabular

@@ -77,7 +77,7 @@ class ConnectFourState(State):
     any move after the game ended raises :class:`IllegalMoveError`.
     """
 
-    __slots__ = ("cur", "mask", "_moves")
+    __slots__ = ("_moves", "cur", "mask")
     GAME = "connect4"
     PLAYERS = ("Red", "Yellow")
     MOVE_SYNTAX = re.compile(r"[1-7]")

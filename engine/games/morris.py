@@ -53,7 +53,7 @@ def _adjacency() -> tuple[tuple[int, ...], ...]:
     links: set[tuple[int, int]] = set()
     for ring in _RINGS:
         pts = [POINT_INDEX[n] for n in ring.split()]
-        for a, b in zip(pts, pts[1:] + pts[:1]):
+        for a, b in zip(pts, pts[1:] + pts[:1], strict=True):
             links |= {(a, b), (b, a)}
     for spoke in _SPOKES:
         a, b = (POINT_INDEX[n] for n in spoke.split())
@@ -134,8 +134,18 @@ _NO_REMOVAL = Outcome(Result.DRAW, "100 plies without removal")
 class MorrisState(State):
     """A Five Men's Morris position: whose pieces stand where, hands, and draw counters."""
 
-    __slots__ = ("_own", "_opp", "_own_hand", "_opp_hand", "to_move", "ply",
-                 "no_removal", "history", "_moves", "_legal")
+    __slots__ = (
+        "_legal",
+        "_moves",
+        "_opp",
+        "_opp_hand",
+        "_own",
+        "_own_hand",
+        "history",
+        "no_removal",
+        "ply",
+        "to_move",
+    )
     GAME = "morris"
     PLAYERS = ("White", "Black")
     MOVE_SYNTAX = _SYNTAX
@@ -255,7 +265,7 @@ class MorrisState(State):
         if removed is None:
             child._own = opp
             child.no_removal = self.no_removal + 1
-            child.history = () if frm is None else self.history + (self.key(),)
+            child.history = () if frm is None else (*self.history, self.key())
         else:
             child._own = opp ^ _BIT[removed]
             child.no_removal = 0

@@ -8,7 +8,8 @@ precomputed table indexed by a 9-bit mask.
 from __future__ import annotations
 
 import re
-from typing import Any, Hashable
+from collections.abc import Hashable
+from typing import Any
 
 from engine.protocol import Game, Outcome, Result, State
 
@@ -33,7 +34,7 @@ _new = object.__new__
 class TicTacToeState(State):
     """A tic-tac-toe position: X's and O's cells as bitmasks."""
 
-    __slots__ = ("x", "o", "to_move", "ply")
+    __slots__ = ("o", "ply", "to_move", "x")
     GAME = "tictactoe"
     PLAYERS = ("X", "O")
     MOVE_SYNTAX = re.compile(r"[a-c][1-3]")

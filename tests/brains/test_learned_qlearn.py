@@ -1,4 +1,5 @@
-"""The ``qlearn`` brain: tiny training runs, reproducibility, fallback, loading through the store."""
+"""The ``qlearn`` brain: tiny training runs, reproducibility, fallback, loading through the
+store."""
 
 from __future__ import annotations
 
@@ -60,7 +61,7 @@ def test_tiny_training_and_the_brain_plays(ttt_model, tmp_path):
 
 
 def test_connect4_tiny_training_plays_and_falls_back(tmp_path):
-    model, meta = qlearn.train("connect4", games=200, seed=0)
+    model, _meta = qlearn.train("connect4", games=200, seed=0)
     _save(model, "connect4", tmp_path)
     brain = make_brain(f"qlearn,model={tmp_path / 'connect4-qlearn.joblib'}", "connect4", seed=0)
     for seed in (0, 1):

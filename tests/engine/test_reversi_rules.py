@@ -7,6 +7,7 @@ constructor: rows top to bottom, ``X`` Black, ``O`` White, ``.`` empty).
 from __future__ import annotations
 
 import random
+
 import pytest
 
 from engine import IllegalMoveError, InvalidMoveError, OptionError, Result, new_game
@@ -263,7 +264,7 @@ def test_reversi_invalid_text_raises_invalid_move_error_naming_it(text):
 
 
 def test_reversi_square_off_a_small_board_is_invalid():
-    with pytest.raises(InvalidMoveError, match="'e5'.*a1-d4"):
+    with pytest.raises(InvalidMoveError, match=r"'e5'.*a1-d4"):
         new_game("reversi", size=4).parse_move("e5")
 
 

@@ -55,7 +55,7 @@ async def test_full_game_by_keys(game: str) -> None:
             await enter_move(pilot, move)
             assert screen.state.key() == expected.key()
             assert autosaved_moves() == [s.format_move(m) for s, m in
-                                         zip(screen.history, screen.moves)]
+                                         zip(screen.history, screen.moves, strict=False)]
         outcome = screen.state.outcome()
         assert outcome == expected.outcome()
         status = str(screen.query_one("#status").render())
@@ -146,7 +146,8 @@ async def test_home_offers_resume_of_the_unfinished_game() -> None:
     home = ParlorApp()
     async with home.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert "Unfinished (c resumes): Tic-tac-toe, 2 moves" in str(home.screen.query_one("#resume-info").render())
+        resume_info = str(home.screen.query_one("#resume-info").render())
+        assert "Unfinished (c resumes): Tic-tac-toe, 2 moves" in resume_info
         await pilot.press("c")
         await settle(pilot)
         assert isinstance(home.screen, PlayScreen) and len(home.screen.moves) == 2
