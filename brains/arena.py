@@ -49,7 +49,8 @@ def derive_seed(*parts: object) -> int:
 
 def default_opening_plies(game_id: str) -> int:
     """The number of random opening plies used for ``game_id`` by default."""
-    return game_module(get_game(game_id).id).OPENING_PLIES
+    plies: int = game_module(get_game(game_id).id).OPENING_PLIES
+    return plies
 
 
 def _factory(factory: BrainFactory | None) -> BrainFactory:

@@ -30,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from brains.c4solver import WIDTH, Position, Solver
@@ -168,12 +168,16 @@ def _analyse_c(positions: list[str], cap: float,
         yield moves, [None if s == "x" else int(s) for s in out[1:]]
 
 
+def _past(deadline: float) -> Callable[[], bool]:
+    """A stop test that turns true once the monotonic clock passes ``deadline``."""
+    return lambda: time.monotonic() > deadline
+
+
 def _analyse_python(positions: list[str], cap: float) -> Iterable[tuple[str, list[int | None]]]:
     from brains.c4solver import SolverStopped
 
     for moves in positions:
-        deadline = time.monotonic() + cap
-        solver = Solver(stop=lambda end=deadline: time.monotonic() > end)
+        solver = Solver(stop=_past(time.monotonic() + cap))
         try:
             yield moves, solver.analyse(Position.from_moves(moves), weak=True)
         except SolverStopped:

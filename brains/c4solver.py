@@ -20,6 +20,7 @@ a negative score is minus the opponent's winning score.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from engine.protocol import quote
 
@@ -70,7 +71,7 @@ def _has_four(stones: int) -> bool:
     return False
 
 
-def position_of(state: object) -> Position:
+def position_of(state: Any) -> Position:
     """The solver position of an engine Connect Four state (read via its ``cur``/``mask``).
 
     Duck-typed so that this module needs no engine import; raises ValueError for a

@@ -185,7 +185,7 @@ def parse_records(data: str | bytes, source: str = "<string>") -> list[GameRecor
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            line = data[: exc.start].count(b"\n") + 1
+            line = exc.object[: exc.start].count(b"\n") + 1
             raise RecordError(f"{source}: line {line}: not a text file (invalid UTF-8)") from None
     elif len(data) > MAX_BYTES:
         raise RecordError(f"{source}: line 1: file too large ({len(data)} characters)")

@@ -46,7 +46,8 @@ the no-progress counter over the 40-move limit."""
 
 def _sides(state: State) -> tuple[int, int]:
     """(own, opponent) bitboards of a checkers state."""
-    s: CheckersState = state  # type: ignore[assignment]
+    assert isinstance(state, CheckersState)
+    s = state
     return (s.white, s.black) if s.to_move else (s.black, s.white)
 
 
@@ -74,7 +75,8 @@ def _side_terms(state: CheckersState, player: int, pieces: int) -> tuple[int, ..
 
 def material(state: State) -> float:
     """Men 1, kings 1.5: own minus the opponent's, over 18 (report 002's simple player)."""
-    s: CheckersState = state  # type: ignore[assignment]
+    assert isinstance(state, CheckersState)
+    s = state
     own, opp = _sides(s)
     k = s.kings
     return ((own.bit_count() - opp.bit_count())
@@ -89,7 +91,8 @@ def _improved_side(terms: tuple[int, ...]) -> float:
 
 def improved(state: State) -> float:
     """Report 002's better heuristic (see the module docstring), in [-1, 1]."""
-    s: CheckersState = state  # type: ignore[assignment]
+    assert isinstance(state, CheckersState)
+    s = state
     me = s.to_move
     own, opp = _sides(s)
     value = (_improved_side(_side_terms(s, me, own))
@@ -99,7 +102,8 @@ def improved(state: State) -> float:
 
 def features(state: State) -> list[float]:
     """The :data:`FEATURE_NAMES` values of ``state``, side to move first."""
-    s: CheckersState = state  # type: ignore[assignment]
+    assert isinstance(state, CheckersState)
+    s = state
     me = s.to_move
     own, opp = _sides(s)
     out = [n / 12.0 for n in _side_terms(s, me, own) + _side_terms(s, 1 - me, opp)]
@@ -121,13 +125,15 @@ DEFAULT = "improved"
 def attacked_pieces(state: State) -> tuple[int, ...]:
     """Squares of the side to move's pieces that the opponent could capture now
     (if it were the opponent's move; multi-jump victims included)."""
-    s: CheckersState = state  # type: ignore[assignment]
+    assert isinstance(state, CheckersState)
+    s = state
     return squares_of(s.attacked(s.to_move))
 
 
 def escape_moves(state: State) -> tuple[tuple[int, ...], ...]:
     """The legal moves after which the opponent has no capture."""
-    s: CheckersState = state  # type: ignore[assignment]
+    assert isinstance(state, CheckersState)
+    s = state
     me = s.to_move
     return tuple(m for m in s.legal_moves() if not s.play(m).attacked(me))
 

@@ -179,7 +179,8 @@ def exact_outcomes(state: State, stop: Callable[[], bool],
     """
     from brains import c4book, c4solver
 
-    hit = c4book.book().lookup(state.cur, state.mask)  # type: ignore[attr-defined]
+    assert isinstance(state, ConnectFourState)
+    hit = c4book.book().lookup(state.cur, state.mask)
     if hit is not None:  # a solved opening position: its book move keeps the outcome
         return {state.parse_move(str(hit[0] + 1)): hit[1]}
     if state.ply < EXACT_FROM_STONES:  # out of reach in a move's time: leave it all to search
@@ -188,7 +189,7 @@ def exact_outcomes(state: State, stop: Callable[[], bool],
     if solver is None:
         solver = cache["solver"] = c4solver.Solver()
     solver.stop = stop
-    position = c4solver.Position.from_bitboards(state.cur, state.mask)  # type: ignore[attr-defined]
+    position = c4solver.Position.from_bitboards(state.cur, state.mask)
     outcomes: dict[Any, int] = {}
     try:
         for column in c4solver.ORDER:  # a move that wins at once needs no search

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.games.morris import ADJACENT, MILL_MASKS, completes_mill
+from engine.games.morris import ADJACENT, MILL_MASKS, MorrisState, completes_mill
 from engine.protocol import State
 
 MILL_BONUS = 200
@@ -38,9 +38,9 @@ FEATURE_NAMES: tuple[str, ...] = (
 
 def _sides(state: State) -> tuple[int, int, int, int]:
     """(own pieces, opponent pieces, own in hand, opponent in hand)."""
+    assert isinstance(state, MorrisState)
     me = state.to_move
-    return (state.pieces(me), state.pieces(me ^ 1),  # type: ignore[attr-defined]
-            state.in_hand(me), state.in_hand(me ^ 1))  # type: ignore[attr-defined]
+    return (state.pieces(me), state.pieces(me ^ 1), state.in_hand(me), state.in_hand(me ^ 1))
 
 
 def _mobility(own: int, empty: int, hand: int) -> int:
@@ -151,8 +151,9 @@ DEFAULT = "mills"
 
 def closes_mill(state: State, move: Any) -> bool:
     """True if ``move`` (legal in ``state``) completes a mill of the side to move."""
+    assert isinstance(state, MorrisState)
     frm, to, _ = move
-    own = state.pieces(state.to_move)  # type: ignore[attr-defined]
+    own = state.pieces(state.to_move)
     if frm is not None:
         own &= ~(1 << frm)
     return completes_mill(own | 1 << to, to)
@@ -160,8 +161,9 @@ def closes_mill(state: State, move: Any) -> bool:
 
 def blocks_two(state: State, move: Any) -> bool:
     """True if ``move`` puts a piece on the empty third point of an opponent's two."""
+    assert isinstance(state, MorrisState)
     to = move[1]
-    opp = state.pieces(state.to_move ^ 1)  # type: ignore[attr-defined]
+    opp = state.pieces(state.to_move ^ 1)
     return any((opp & m).bit_count() == 2 for m in _MILLS_AT[to])
 
 

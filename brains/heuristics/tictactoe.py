@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.games.tictactoe import LINE_MASKS
+from engine.games.tictactoe import LINE_MASKS, TicTacToeState
 from engine.protocol import State
 
 FEATURE_NAMES = ("x1", "o1", "x2", "o2", "x3", "o3")
@@ -35,7 +35,8 @@ def _count(own: int, opp: int) -> tuple[int, int, int]:
 
 def features(state: State) -> tuple[int, ...]:
     """(x1, o1, x2, o2, x3, o3) of ``state`` from the side to move's view."""
-    own, opp = (state.o, state.x) if state.to_move else (state.x, state.o)  # type: ignore[attr-defined]
+    assert isinstance(state, TicTacToeState)
+    own, opp = (state.o, state.x) if state.to_move else (state.x, state.o)
     x1, x2, x3 = _count(own, opp)
     o1, o2, o3 = _count(opp, own)
     return (x1, o1, x2, o2, x3, o3)

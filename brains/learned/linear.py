@@ -95,16 +95,20 @@ def _pick(values: list[tuple[float, Any]], rng: random.Random) -> Any:
     return rng.choice([m for v, m in values if v == best])
 
 
+TrainingGame = tuple[list[tuple[float, ...]], list[int], list[bool], int | None]
+"""One training game: features per state, side to move per state, whether the state is
+trained on, and the winner or None."""
+
+
 def _play_chunk(game_id: str, weights: list[float], seed: int, first_index: int,
-                count: int, self_play: bool) -> list[tuple[list[tuple[int, ...]], list[int],
-                                                          list[bool], Any]]:
+                count: int, self_play: bool) -> list[TrainingGame]:
     """Play ``count`` training games; each as (features per state, side to move per
     state, whether the state is trained on, winner or None)."""
     from brains.arena import derive_seed
     from engine.registry import new_game
 
     features = feature_function(game_id)
-    games = []
+    games: list[TrainingGame] = []
     for k in range(count):
         index = first_index + k
         rng = random.Random(derive_seed("linear", seed, index))
@@ -150,7 +154,7 @@ def _targets(weights: list[float], game: Any, lam: float) -> list[float]:
     return out
 
 
-def _update(weights: list[float], game: Any, rate: float, lam: float = 0.0) -> int:
+def _update(weights: list[float], game: TrainingGame, rate: float, lam: float = 0.0) -> int:
     """The LMS update for one game, towards targets computed before it (as the report's
     critic does); returns the number of positions learned from."""
     feats, _movers, trained, _winner = game
@@ -171,7 +175,7 @@ def _update(weights: list[float], game: Any, rate: float, lam: float = 0.0) -> i
 def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
           progress: Callable[[int, int], None] | None = None,
           rate: float = LEARNING_RATE, self_play: float = 0.5,
-          lam: float = 0.0) -> tuple[dict[str, Any], dict]:
+          lam: float = 0.0) -> tuple[dict[str, Any], dict[str, Any]]:
     """Learn the weights from ``games`` training games: the first ``1 - self_play`` share
     against a random player, the rest against itself. Same seed, same weights, whatever
     ``jobs`` is: games are played in fixed units with frozen weights and the updates
@@ -219,6 +223,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
 def load(game_id: str, path: str | None = None) -> dict[str, Any]:
     """The verified model for ``game_id`` (see :func:`brains.learned.store.load`); a
     ModelError if it was trained on other features than the game's heuristics have now."""
+    model: dict[str, Any]
     model, _entry = store.load(game_id, KIND, path)
     try:
         trained_on = list(model.get("features", []))

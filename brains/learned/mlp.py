@@ -84,11 +84,9 @@ def input_builder(game_id: str, layout: tuple[str, ...] | list[str]) -> Callable
         if name == "encode":
             parts.append(lambda state: np.asarray(state.encode(), dtype=np.float64).ravel())
         elif name == "features":
-            feats = game_module(game_id).features
-            parts.append(lambda state, f=feats: np.asarray(f(state), dtype=np.float64))
+            parts.append(_features_part(game_module(game_id).features))
         elif name == "heuristic":
-            h = get_heuristic(game_id)
-            parts.append(lambda state, h=h: np.array([max(-1.0, min(1.0, h(state)))]))
+            parts.append(_heuristic_part(get_heuristic(game_id)))
         else:
             raise store.ModelError(f"mlp: unknown input part {name!r:.60}")
 
@@ -96,6 +94,20 @@ def input_builder(game_id: str, layout: tuple[str, ...] | list[str]) -> Callable
         return np.concatenate([part(state) for part in parts])
 
     return row
+
+
+def _features_part(features: Callable[[State], Any]) -> Callable[[State], Any]:
+    """state -> the game's heuristic features as a float64 vector."""
+    import numpy as np
+
+    return lambda state: np.asarray(features(state), dtype=np.float64)
+
+
+def _heuristic_part(heuristic: Callable[[State], float]) -> Callable[[State], Any]:
+    """state -> a one-element vector: ``heuristic``'s value clipped to [-1, 1]."""
+    import numpy as np
+
+    return lambda state: np.array([max(-1.0, min(1.0, heuristic(state)))])
 
 
 def _seed(*parts: object) -> int:
@@ -157,8 +169,9 @@ def _greedy_move(state: State, moves: tuple[Any, ...], heuristic: Callable[[Stat
 def _self_play_chunk(game_id: str, seed: int, games: int, depth: int, mix: float,
                      eps: float, children: bool = False,
                      mixed: bool = False, child_depth: int | None = None,
-                     layout: tuple[str, ...] = ("encode",)) -> tuple[list, list]:
-    """Positions (encoded) and targets from ``games`` noisy greedy self-play games.
+                     layout: tuple[str, ...] = ("encode",)) -> tuple[Any, Any]:
+    """Positions (encoded, a float32 array; [] if none) and targets (a float64 array)
+    from ``games`` noisy greedy self-play games.
 
     With ``children`` every child of a visited position is learned too (with its
     search value ``child_depth`` deep, by default one ply shallower), which is what the
@@ -172,8 +185,8 @@ def _self_play_chunk(game_id: str, seed: int, games: int, depth: int, mix: float
     heuristic = get_heuristic(game_id)
     row_of = input_builder(game_id, layout)
     rng = random.Random(seed)
-    xs: list = []
-    ys: list = []
+    xs: list[Any] = []
+    ys: list[float] = []
     game = get_game(game_id)
     memo: dict[Any, float] = {}  # search values of positions seen before in this chunk
     child_depth = max(depth - 1, 0) if child_depth is None else child_depth
@@ -241,7 +254,7 @@ def phase_of_rows(X: Any, phases: tuple[str, ...]) -> Any:
 
 def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
           progress: Callable[[int, int], None] | None = None,
-          **overrides: Any) -> tuple[dict, dict]:
+          **overrides: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """Self-play ``games`` games, then fit the value network(s); returns (model, meta).
 
     ``overrides`` change :data:`CONFIG` entries (for experiments: ``hidden``, ``nets``,
@@ -264,7 +277,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
              bool(cfg.get("children")), bool(cfg.get("mixed")), cfg.get("child_depth"),
              tuple(cfg.get("inputs", ("encode",))))
             for i, n in enumerate(sizes)]
-    chunks: list = []
+    chunks: list[tuple[Any, Any]] = []
     if jobs > 1:
         from joblib import Parallel, delayed
 
@@ -286,10 +299,10 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
     residual = float(cfg.get("residual", 0.0))
     if residual and layout[-1] != "heuristic":
         raise ValueError("mlp: a residual model needs the heuristic as its last input")
-    base = residual * X[:, -1] if residual else 0.0
+    base: Any = residual * X[:, -1] if residual else 0.0
     phases = ("placing", "moving") if cfg.get("phases") else ("all",)
     rows = phase_of_rows(X, phases)
-    nets: dict[str, list] = {}
+    nets: dict[str, list[Any]] = {}
     losses: dict[str, float] = {}
     for p, phase in enumerate(phases):
         Xp, yp = X[rows == p], y[rows == p]
@@ -359,7 +372,7 @@ def forward(layers: list[tuple[Any, Any]], X: Any) -> Any:
 class Network:
     """A loaded model's weights as numpy arrays: ``values(X)`` for encoded rows."""
 
-    def __init__(self, model: dict, name: str = ""):
+    def __init__(self, model: dict[str, Any], name: str = "") -> None:
         import numpy as np
 
         if not isinstance(model, dict) or model.get("kind") != KIND or "nets" not in model:
@@ -414,7 +427,7 @@ class Network:
         return float(self.values(self.row(state))[0])
 
 
-def _network(model: dict) -> Network:
+def _network(model: dict[str, Any]) -> Network:
     import numpy as np
 
     network = Network(model, store.model_filename(model.get("game", "?"), KIND))
@@ -427,7 +440,8 @@ def load_network(game_id: str, path: str | None = None) -> Network:
     """The verified network for ``game_id``: the shipped one, or the file at ``path``
     (named ``<game>-mlp.joblib`` and listed in the manifest beside it); loaded and
     cached by :func:`brains.learned.store.load`."""
-    return store.load(game_id, KIND, path, prepare=_network)[0]
+    network: Network = store.load(game_id, KIND, path, prepare=_network)[0]
+    return network
 
 
 def heuristic(game_id: str, path: str | None = None) -> Callable[[State], float]:

@@ -34,6 +34,8 @@ from typing import Any, ClassVar
 from brains.learned import store, tabular
 from brains.options import MODEL, BrainOption
 from brains.protocol import Brain, Budget, Thought
+from engine.games.connect4 import ConnectFourState, bit, has_four
+from engine.games.tictactoe import LINE_MASKS, TicTacToeState
 from engine.protocol import State
 
 KIND = "qlearn"
@@ -68,12 +70,14 @@ _CENTRE = {
 
 
 def _ttt_key(state: State) -> int:
-    own, opp = (state.o, state.x) if state.to_move else (state.x, state.o)  # type: ignore[attr-defined]
+    assert isinstance(state, TicTacToeState)
+    own, opp = (state.o, state.x) if state.to_move else (state.x, state.o)
     return own | opp << 9
 
 
 def _c4_key(state: State) -> int:
-    return state.cur + state.mask  # type: ignore[attr-defined]
+    assert isinstance(state, ConnectFourState)
+    return state.cur + state.mask
 
 
 _KEY: dict[str, Callable[[State], int]] = {"tictactoe": _ttt_key, "connect4": _c4_key}
@@ -88,18 +92,14 @@ def _wins(state: State, move: Any) -> bool:
 
 def _opponent_wins_at(state: State) -> set[Any]:
     """The moves with which the opponent would win at once if it were their turn."""
-    if state.GAME == "tictactoe":
-        from engine.games.tictactoe import LINE_MASKS
-
-        opp = state.o if state.to_move == 0 else state.x  # type: ignore[attr-defined]
+    if isinstance(state, TicTacToeState):
+        opp = state.o if state.to_move == 0 else state.x
         return {c for c in state.legal_moves()
                 if any((opp | 1 << c) & m == m for m in LINE_MASKS)}
     # Connect Four: the opponent's discs plus the one that would land in each column.
-    from engine.games.connect4 import bit, has_four
-
-    opp = state.discs(1 - state.to_move)  # type: ignore[attr-defined]
-    return {c for c in state.legal_moves()
-            if has_four(opp | bit(c, state.height(c)))}  # type: ignore[attr-defined]
+    assert isinstance(state, ConnectFourState)
+    opp = state.discs(1 - state.to_move)
+    return {c for c in state.legal_moves() if has_four(opp | bit(c, state.height(c)))}
 
 
 def fallback(state: State, moves: list[Any], rng: random.Random) -> tuple[Any, str]:
@@ -122,7 +122,8 @@ def q_values(state: State, q: dict[int, float]) -> dict[Any, float]:
     return {m: q.get(base | m, 0.0) for m in state.legal_moves()}
 
 
-def choose(state: State, q: dict[int, float], rng: random.Random) -> tuple[Any, str, dict]:
+def choose(state: State, q: dict[int, float],
+           rng: random.Random) -> tuple[Any, str, dict[Any, float]]:
     """(move, who decided: ``table`` or the fallback's reason, Q per legal move)."""
     values = q_values(state, q)
     moves = list(values)
@@ -140,7 +141,8 @@ def choose(state: State, q: dict[int, float], rng: random.Random) -> tuple[Any, 
 # --------------------------------------------------------------------------- training
 
 
-def _play_chunk(game: str, games: int, seed: int, table: Any) -> list[tuple]:
+def _play_chunk(game: str, games: int, seed: int,
+                table: Any) -> list[tuple[list[int], list[int], int | None]]:
     """Self-play ``games`` seeded ε-greedy games; each as (Q keys, legal masks, winner).
 
     ``table`` is the Q dict, or ``("packed", arrays)`` when sent to a worker process.
@@ -151,7 +153,7 @@ def _play_chunk(game: str, games: int, seed: int, table: Any) -> list[tuple]:
     rng = random.Random(seed)
     key_of, shift = _KEY[game], _SHIFT[game]
     start = new_game(game)
-    out = []
+    out: list[tuple[list[int], list[int], int | None]] = []
     for _ in range(games):
         state = start
         keys: list[int] = []

@@ -36,7 +36,8 @@ from brains.heuristics.morris import move_bonus
 from brains.learned import store, tabular
 from brains.options import MODEL, BrainOption
 from brains.protocol import Brain, Budget, Thought
-from engine.games.tictactoe import LINE_MASKS
+from engine.games.morris import MorrisState
+from engine.games.tictactoe import LINE_MASKS, TicTacToeState
 from engine.protocol import State
 
 KIND = "table"
@@ -71,9 +72,10 @@ PHASES: dict[str, tuple[str, ...]] = {
 
 def _ttt_key(child: State) -> int:
     """The board after a move, mover's marks in bits 0-8 and the opponent's in 9-17."""
+    assert isinstance(child, TicTacToeState)
     if child.to_move:  # X just moved
-        return child.x | child.o << 9  # type: ignore[attr-defined]
-    return child.o | child.x << 9  # type: ignore[attr-defined]
+        return child.x | child.o << 9
+    return child.o | child.x << 9
 
 
 def _ttt_phase(key: int) -> str:
@@ -81,7 +83,8 @@ def _ttt_phase(key: int) -> str:
 
 
 def _ttt_bonus(state: State, move: int) -> float:
-    own, opp = (state.o, state.x) if state.to_move else (state.x, state.o)  # type: ignore[attr-defined]
+    assert isinstance(state, TicTacToeState)
+    own, opp = (state.o, state.x) if state.to_move else (state.x, state.o)
     bit = 1 << move
     wins = any((own | bit) & m == m for m in LINE_MASKS)
     blocks = any((opp & m).bit_count() == 2 and m & bit for m in LINE_MASKS)
@@ -91,9 +94,10 @@ def _ttt_bonus(state: State, move: int) -> float:
 def _morris_key(child: State) -> int:
     """The board after a move from the mover's view: mover's points (bits 0-15), the
     opponent's (16-31), the mover's hand (32-34) and the opponent's (35-37)."""
+    assert isinstance(child, MorrisState)
     mover, other = 1 - child.to_move, child.to_move
-    return (child.pieces(mover) | child.pieces(other) << 16  # type: ignore[attr-defined]
-            | child.in_hand(mover) << 32 | child.in_hand(other) << 35)  # type: ignore[attr-defined]
+    return (child.pieces(mover) | child.pieces(other) << 16
+            | child.in_hand(mover) << 32 | child.in_hand(other) << 35)
 
 
 def _morris_phase(key: int) -> str:
@@ -256,7 +260,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
     while sum(1 for _, c in sums.values() if c >= threshold) > MAX_ENTRIES:
         threshold += 1
     phase_of = _PHASE[game_id]
-    tables: dict[str, dict[int, tuple[float, int]]] = {p: {} for p in PHASES[game_id]}
+    tables: dict[str, dict[int, tuple[float, float]]] = {p: {} for p in PHASES[game_id]}
     for key, (total, count) in sums.items():
         if count >= threshold:
             tables[phase_of(key)][key] = (total / count, count)

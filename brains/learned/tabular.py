@@ -56,7 +56,8 @@ def split(games: int, size: int | None = None) -> list[int]:
     return out
 
 
-def run_chunks(fn: Callable[..., Any], calls: Sequence[tuple], jobs: int = 1) -> list[Any]:
+def run_chunks(fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
+               jobs: int = 1) -> list[Any]:
     """``[fn(*args) for args in calls]``, in worker processes when ``jobs > 1``."""
     if jobs <= 1 or len(calls) <= 1:
         return [fn(*args) for args in calls]

@@ -109,7 +109,7 @@ _STEP_MOVES: dict[int, tuple[tuple[int, int] | None, ...]] = {
 }
 
 # (from, to) of every step and single jump -> (from mask, to mask, captured mask)
-_PAIR_INFO: dict[tuple[int, int], tuple[int, int, int]] = {}
+_PAIR_INFO: dict[tuple[int, ...], tuple[int, int, int]] = {}
 for _b in range(35):
     if VALID >> _b & 1:
         for _d in DIRECTIONS:
@@ -285,6 +285,7 @@ class CheckersState(State):
                 table = _STEP_MOVES[d]
                 while t:
                     low = t & -t
+                    # t holds real target squares only, so the slot is never None
                     add(table[low.bit_length()])  # type: ignore[arg-type]
                     t ^= low
         moves.sort()
@@ -311,7 +312,8 @@ class CheckersState(State):
         if move not in moves:
             self._illegal(self._text(move))
         info = _PAIR_INFO.get(move) or _path_info(move)
-        fm, tm, cap = info  # type: ignore[misc]
+        assert info is not None  # a legal move's path is well formed
+        fm, tm, cap = info
         kings = self.kings
         child = _new(CheckersState)
         if self.to_move:

@@ -91,6 +91,7 @@ class ConnectFourState(State):
     _moves: tuple[int, ...] | None
 
     # -- the protocol ---------------------------------------------------------------
+    # ply and to_move are attributes in State; here they are derived from the discs.
     @property
     def ply(self) -> int:  # type: ignore[override]
         """Moves played so far (the number of discs on the board)."""

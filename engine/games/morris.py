@@ -32,7 +32,7 @@ pieces, then blocked) takes precedence over a draw (threefold repetition, then t
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 from engine.protocol import Game, IllegalMoveError, InvalidMoveError, Outcome, Result, State
 
@@ -89,6 +89,16 @@ _MOVE = tuple(
           for t in range(16))
     for f in range(17))
 _SYNTAX = re.compile(r"(?:([a-e][1-5])-)?([a-e][1-5])(?:x([a-e][1-5]))?")
+
+
+def _parsed(match: re.Match[str]) -> tuple[int | None, int, int | None] | None:
+    """(from, to, removed) point indices of a ``_SYNTAX`` match; None if a name is not a
+    point of the board."""
+    frm, to, removed = match.groups()
+    if any(n is not None and n not in POINT_INDEX for n in (frm, to, removed)):
+        return None
+    return (None if frm is None else POINT_INDEX[frm], POINT_INDEX[to],
+            None if removed is None else POINT_INDEX[removed])
 
 _new = object.__new__
 
@@ -323,11 +333,11 @@ class MorrisState(State):
         """The legal move written ``text`` (``b4``, ``a5-c5``, ``b4xe3``, any case)."""
         norm = text.strip().lower()
         match = _SYNTAX.fullmatch(norm)
-        if match is None or any(n is not None and n not in POINT_INDEX
-                                for n in match.groups()):
+        points = None if match is None else _parsed(match)
+        if points is None:
             raise InvalidMoveError(f"invalid morris move {text.strip()!r}: expected a "
                                    "point like b4, a move like a5-c5, or b4xe3 / a5-c5xd2")
-        frm, to, removed = (None if n is None else POINT_INDEX[n] for n in match.groups())
+        frm, to, removed = points
         move = _MOVE[16 if frm is None else frm][to][16 if removed is None else removed]
         if self._legal is None:
             self._legal = frozenset(self.legal_moves())
@@ -381,16 +391,13 @@ class MorrisState(State):
         except (TypeError, ValueError, IndexError):
             return repr(move)
 
-    def _illegal(self, text: str) -> Any:
+    def _illegal(self, text: str) -> NoReturn:
         """Raise IllegalMoveError for ``text``, with the reason when it is a simple one."""
         if not self.legal_moves():
             super()._illegal(text)
         match = _SYNTAX.fullmatch(text.strip().lower())
-        reason = ""
-        if match is not None and all(n is None or n in POINT_INDEX for n in match.groups()):
-            frm, to, removed = (None if n is None else POINT_INDEX[n]
-                                for n in match.groups())
-            reason = self._why(frm, to, removed)
+        points = None if match is None else _parsed(match)
+        reason = "" if points is None else self._why(*points)
         who = self.PLAYERS[self.to_move]
         raise IllegalMoveError(f"illegal move {text.strip()!r} for {who} at ply "
                                f"{self.ply}{': ' + reason if reason else ''}")
