@@ -1,4 +1,4 @@
-"""Round-robin tables of every search and learned brain, per game (report 001's tables).
+"""Round-robin tables of every search and learned brain, per game.
 
 Usage: python -m benchmarks.tournaments [--games N] [--jobs J] [--seed S] [--game G ...]
     [--out DIR] [--bootstrap B] [--index]
@@ -150,7 +150,7 @@ def render_readme(runs: dict[str, Any]) -> str:
     lines = [
         "# Tournaments: every search and learned brain against every other",
         "",
-        "Report 001-style round robins, one per game, written by",
+        "Round robins, one per game, written by",
         "`python -m benchmarks.tournaments` (which runs `parlor tournament`). Each game has",
         "`GAME.txt` (the command, then the table as it prints), `GAME.csv` and `GAME.json`",
         "(every pairing's counts); `runs.json` holds what this page shows.",

@@ -89,7 +89,7 @@ class Position:
 
     ``current`` holds the stones of the side to move, ``mask`` all stones. Columns are
     0-based here (``0`` is the leftmost); :meth:`from_moves` reads the 1-based digits of
-    RULES.md and Pons' test files.
+    docs/RULES.md (Connect Four) and Pons' test files.
     """
 
     __slots__ = ("current", "history", "mask", "moves")

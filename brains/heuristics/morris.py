@@ -1,13 +1,13 @@
-"""Five Men's Morris knowledge: report 000's mill and block bonuses, material, mobility.
+"""Five Men's Morris knowledge: mill and block bonuses, material, mobility.
 
-Everything is from the side to move's view. Report 000 scored each candidate move as
-the learned value of the resulting board, +200 if the move closes a mill and +100 if it
-blocks an opponent's two-in-a-line; :func:`closes_mill`, :func:`blocks_two` and
-:func:`move_bonus` give those bonuses to the learned brains. The ``mills`` heuristic
-turns the same ideas into a position evaluation: material and mobility, plus own mills,
-own open two-in-a-lines (a mill one piece away) and opponent two-in-a-lines we block.
-(The report's own block test looked at the board after the move, where the moved-to
-point is no longer empty, so it never fired; here it is tested before the move.)
+Everything is from the side to move's view. The ``table`` brain scores each candidate
+move as the learned value of the resulting board, +200 if the move closes a mill and
++100 if it blocks an opponent's two-in-a-line; :func:`closes_mill`, :func:`blocks_two`
+and :func:`move_bonus` give it those bonuses. The ``mills`` heuristic turns the same
+ideas into a position evaluation: material and mobility, plus own mills, own open
+two-in-a-lines (a mill one piece away) and opponent two-in-a-lines we block. The block
+test looks at the board before the move: after it, the moved-to point is no longer
+empty, so a test there would never find the two it blocks.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from engine.games.morris import ADJACENT, MILL_MASKS, MorrisState, completes_mil
 from engine.protocol import State
 
 MILL_BONUS = 200
-"""Report 000's bonus for a move that closes a mill."""
+"""Bonus for a move that closes a mill."""
 BLOCK_BONUS = 100
-"""Report 000's bonus for a move that blocks an opponent's two-in-a-line."""
+"""Bonus for a move that blocks an opponent's two-in-a-line."""
 
 _ADJ_MASK = tuple(sum(1 << q for q in ADJACENT[p]) for p in range(16))
 _MILLS_AT = tuple(tuple(m for m in MILL_MASKS if m >> p & 1) for p in range(16))
@@ -102,7 +102,7 @@ def mobility(state: State) -> float:
 
 
 def mills(state: State) -> float:
-    """Report 000's bonuses as an evaluation (the default).
+    """The mill and block ideas as a position evaluation (the default).
 
     0.5 material + 0.1 mobility + 0.15 (mills difference / 2) + 0.15 (open twos
     difference / 4) + 0.1 (blocks difference / 4), each term clipped to [-1, 1]. The
@@ -168,7 +168,7 @@ def blocks_two(state: State, move: Any) -> bool:
 
 
 def move_bonus(state: State, move: Any) -> int:
-    """Report 000's move bonus: +200 for closing a mill, +100 for blocking a two."""
+    """The move bonus: +200 for closing a mill, +100 for blocking a two."""
     return (MILL_BONUS if closes_mill(state, move) else 0) + (
         BLOCK_BONUS if blocks_two(state, move) else 0)
 

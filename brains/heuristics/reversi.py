@@ -1,4 +1,4 @@
-"""Reversi knowledge: report 001's six heuristics, on the engine's bitboards.
+"""Reversi knowledge: six heuristics, on the engine's bitboards.
 
 Every value is from the side to move's view ("own" discs against the opponent's) and
 lies in [-1, 1]; all of them work on every board size and variant (FlipColor's drawn
@@ -123,7 +123,7 @@ class _Tables:
 
 
 def square_weight(n: int, square: int) -> int:
-    """Report 001's weight of ``square`` on an ``n``×``n`` board.
+    """The positional weight of ``square`` on an ``n``×``n`` board.
 
     Corners 100; edge squares next to a corner -25; squares diagonally next to a corner
     -50; other edge squares 10; the centre four 5 (they win over the corner rule on
@@ -252,7 +252,7 @@ HEURISTICS: dict[str, Callable[[State], float]] = {
     "vulnerable": vulnerable,
     "weight_place": weight_place,
 }
-"""Report 001's heuristics by name, each in [-1, 1] from the side to move's view."""
+"""The heuristics by name, each in [-1, 1] from the side to move's view."""
 
 DEFAULT = "combined"
 """The heuristic used when none is named."""

@@ -1,4 +1,4 @@
-"""Tic-tac-toe knowledge: report 003's six line features and a heuristic over them.
+"""Tic-tac-toe knowledge: six line features and a heuristic over them.
 
 From the side to move's view ("x" = own marks, "o" = the opponent's):
 ``x1``/``o1`` count lines with two own marks and one empty cell, ``x2``/``o2`` lines
@@ -14,7 +14,7 @@ from engine.games.tictactoe import LINE_MASKS, TicTacToeState
 from engine.protocol import State
 
 FEATURE_NAMES = ("x1", "o1", "x2", "o2", "x3", "o3")
-"""Report 003's feature names, side-to-move first."""
+"""The feature names, side-to-move first."""
 
 
 def _count(own: int, opp: int) -> tuple[int, int, int]:

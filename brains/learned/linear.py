@@ -1,13 +1,13 @@
-"""The ``linear`` brain: report 003's least-mean-squares linear evaluation.
+"""The ``linear`` brain: a least-mean-squares linear evaluation.
 
 The value of a position, from the side to move's view, is ``w0 + w . f(s)`` where
 ``f`` is the game's feature vector from ``brains.heuristics.<game>.features`` (for
-tic-tac-toe the report's six line counts x1, o1, x2, o2, x3, o3). The weights are
-learned as in the report (Mitchell's checkers learner): after each game every position
-is moved towards a training value by least mean squares, the training value being the
-learner's own estimate of the position two plies later (the "critic"), or the game's
-result, +1 / 0 / -1, once it is over. Training runs first against a random player, as
-the report did, then against itself (both sides learn).
+tic-tac-toe the six line counts x1, o1, x2, o2, x3, o3). The weights are learned as in
+Mitchell's checkers learner (Machine Learning, chapter 1): after each game every
+position is moved towards a training value by least mean squares, the training value
+being the learner's own estimate of the position two plies later (the "critic"), or the
+game's result, +1 / 0 / -1, once it is over. Training runs first against a random
+player, then against itself (both sides learn).
 
 The brain looks one ply ahead: each move is worth minus the value of the position it
 leads to (that value is from the opponent's view), or the exact result when the move
@@ -38,7 +38,7 @@ GAMES: tuple[str, ...] = tuple(DEFAULTS)
 """The games with a linear recipe, in the engine registry's order."""
 
 LEARNING_RATE = 0.1
-"""Step of the normalised LMS update (the report's update constant, 0.1)."""
+"""Step of the normalised LMS update."""
 EPSILON = 0.1
 """Share of random moves the learner makes while training, to see more positions."""
 CHUNK = 16
@@ -132,11 +132,11 @@ def _play_chunk(game_id: str, weights: list[float], seed: int, first_index: int,
     return games
 
 
-def _targets(weights: list[float], game: Any, lam: float) -> list[float]:
-    """Report 003's critic: each position's training value is the learner's estimate of
+def _targets(weights: list[float], game: TrainingGame, lam: float) -> list[float]:
+    """The critic: each position's training value is the learner's estimate of
     the position two plies later (from the same side's view), or the result once the game
     is over. With ``lam`` > 0 the estimate is mixed with the later training value, as in
-    TD(lambda) over two-ply steps (``lam`` = 0 is the report's critic)."""
+    TD(lambda) over two-ply steps (``lam`` = 0 is the plain critic)."""
     feats, movers, _trained, winner = game
     n = len(feats)
     out = [0.0] * n
@@ -155,8 +155,8 @@ def _targets(weights: list[float], game: Any, lam: float) -> list[float]:
 
 
 def _update(weights: list[float], game: TrainingGame, rate: float, lam: float = 0.0) -> int:
-    """The LMS update for one game, towards targets computed before it (as the report's
-    critic does); returns the number of positions learned from."""
+    """The LMS update for one game, towards targets all computed before it (so a game's
+    own updates do not move its targets); returns the number of positions learned from."""
     feats, _movers, trained, _winner = game
     targets = _targets(weights, game, lam)
     learned = 0
@@ -244,7 +244,7 @@ def _score(value: float) -> float:
 
 
 class LinearBrain(Brain):
-    """Report 003's learned linear evaluation over the game's features, one ply deep."""
+    """A learned linear evaluation over the game's features, one ply deep."""
 
     name = "linear"
     OPTIONS: ClassVar[tuple[BrainOption, ...]] = (MODEL,)

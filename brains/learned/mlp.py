@@ -1,13 +1,13 @@
-"""MLP value networks (report 000's "Genius", report 001's ensembles) on the engine's encode().
+"""MLP value networks on the engine's encode().
 
 One scikit-learn :class:`~sklearn.neural_network.MLPRegressor` per game (an ensemble of
-small nets averaged for Reversi, as report 001 did; one net per phase for Morris, as
-report 000 splits its tables) predicts the value of a position for the side to move, in
-[-1, 1]. Training data are the positions of noisy self-play (greedy on the heuristic,
-and in some games a player following the search values below); each position's target
-mixes the game's final outcome with a shallow alpha-beta value on the game's
-hand-written heuristic (exact values in tic-tac-toe). :data:`CONFIG` holds each game's
-recipe (declared in the game's brains module, ``LEARNED["mlp"]``).
+small nets averaged for Reversi; one net per phase, placing and moving, for Morris)
+predicts the value of a position for the side to move, in [-1, 1]. Training data are the
+positions of noisy self-play (greedy on the heuristic, and in some games a player
+following the search values below); each position's target mixes the game's final
+outcome with a shallow alpha-beta value on the game's hand-written heuristic (exact
+values in tic-tac-toe). :data:`CONFIG` holds each game's recipe (declared in the game's
+brains module, ``LEARNED["mlp"]``).
 
 At play time the forward pass runs with numpy on the fitted ``coefs_``/``intercepts_``:
 the ``mlp`` brain encodes all children of a position into one matrix and evaluates them
@@ -460,7 +460,7 @@ def heuristic(game_id: str, path: str | None = None) -> Callable[[State], float]
 
 
 class MLPBrain(Brain):
-    """One ply on an MLP value network trained by self-play (report 000's Genius)."""
+    """One ply on an MLP value network trained by self-play."""
 
     name = "mlp"
     OPTIONS: ClassVar[tuple[BrainOption, ...]] = (MODEL,)

@@ -1,23 +1,23 @@
-"""The ``qlearn`` brain: report 004's tabular Q-learning, for Connect Four and tic-tac-toe.
+"""The ``qlearn`` brain: tabular Q-learning, for Connect Four and tic-tac-toe.
 
-**The report's recipe**: Q(s, a) starts at 0 and is updated by
+**The recipe**: Q(s, a) starts at 0 and is updated by
 ``Q ← Q + α (r + γ max_a' Q(s', a') − Q)`` with α = 0.5, γ = 0.5, ε = 0.5 (ε-greedy
 exploration) and a reward of +1000 for a win, −1000 for a loss and 0 otherwise (a draw
 included). Here ``s`` is a position from the view of the side to move (so one table
 serves both colours) and ``s'`` is the same player's next position, after the
 opponent's reply; a move that wins, or a reply that wins for the opponent, ends the
-transition with +1000 / −1000 and nothing to bootstrap from. (The report's own code
-looked up ``s'`` before the opponent moved, from the wrong side's view.)
+transition with +1000 / −1000 and nothing to bootstrap from. (Looking ``s'`` up
+before the opponent's reply would read it from the wrong side's view.)
 
-**Training** is offline (``parlor train``; the report trained lazily before the first
-move): self-play in which both sides play ε-greedily from the table. Games are played in
+**Training** is offline (``parlor train``, so the first move of a game waits for
+nothing): self-play in which both sides play ε-greedily from the table. Games are played in
 rounds; within a round seeded chunks of games are played (in parallel with ``jobs``)
 from the table as it stood at the start of the round, and then their transitions are
 applied in chunk order, each game backwards from its end so a result reaches the
 opening in one pass. The same seed gives the same table whatever ``jobs`` is.
 
 **Move choice**: the table decides when it holds a non-zero value for a legal move here:
-the move with the highest Q (unseen moves count 0, as in the report). Otherwise — and
+the move with the highest Q (unseen moves count 0). Otherwise — and
 among moves the table values equally — a documented fallback chooses: a move that wins
 at once, else one that blocks the opponent's immediate win, else the most central
 column (Connect Four) or cell (tic-tac-toe: centre, corners, edges), ties broken from
@@ -245,7 +245,7 @@ def _playable(model: dict[str, Any]) -> dict[int, float]:
 
 
 class QLearnBrain(Brain):
-    """Report 004's tabular Q-learning; win / block / centre where the table is silent."""
+    """Tabular Q-learning; win / block / centre where the table is silent."""
 
     name = "qlearn"
     OPTIONS: ClassVar[tuple[BrainOption, ...]] = (MODEL,)

@@ -1,4 +1,4 @@
-"""The ``table`` brain: report 000's "Smart" value dictionaries, for tic-tac-toe and Morris.
+"""The ``table`` brain: learned value dictionaries, for tic-tac-toe and Morris.
 
 **What is learned.** The value of a board right after a move, from the view of the
 player who made it ("the mover"): the key is the board with the mover's pieces first
@@ -6,24 +6,23 @@ player who made it ("the mover"): the key is the board with the mover's pieces f
 game every board in it is scored backwards from its mover's result — win 100, draw 50,
 loss 0 — multiplied by γ = 0.9 per earlier move of that player (the mover's last board
 gets the result itself, the one before 0.9 × it, …), and averaged into the table as
-[mean, count]. Morris keeps one dictionary per phase as the report split them:
-``placing`` (a piece in either hand), ``moving`` (nobody flying), ``agent_flying`` (the
-mover has three pieces), ``player_flying`` (the opponent has three), ``both_flying``.
+[mean, count]. Morris keeps one dictionary per phase: ``placing`` (a piece in either
+hand), ``moving`` (nobody flying), ``agent_flying`` (the mover has three pieces),
+``player_flying`` (the opponent has three), ``both_flying``.
 
-**Training** (``train``), in the spirit of the report's schedule (1M random games, 1M
-Smart vs random, 1M with 80 % exploit / 20 % explore), scaled to minutes: the games are
-split into thirds — random vs random; the table vs random; the table exploring 20 % of
-its moves vs random — and each later third runs in rounds that play from the table as
-it stood after the previous round. Both sides' boards are learned from in every game.
+**Training** (``train``) takes minutes: the games are split into thirds — random vs
+random; the table vs random; the table exploring 20 % of its moves vs random — and each
+later third runs in rounds that play from the table as it stood after the previous
+round. Both sides' boards are learned from in every game.
 Rare Morris boards are pruned (``min_count``) to keep the file a few MB.
 
-**Move choice**: for each legal move, the value of the resulting board plus the report's
+**Move choice**: for each legal move, the value of the resulting board plus two
 bonuses — +200 for a move that closes a mill (tic-tac-toe: completes a line) and +100
 for one that blocks an opponent's two-in-a-line (tic-tac-toe: the same). A finished
 game scores its result exactly (100 / 50 / 0). A board the table has never seen scores
-the mean value of its phase's table (a neutral prior: the report used 0, which reads an
-unknown board as a certain loss). Ties are broken from the brain's seed. Thoughts note
-how many of the candidate boards the table knew.
+the mean value of its phase's table (a neutral prior: 0 would read an unknown board as
+a certain loss). Ties are broken from the brain's seed. Thoughts note how many of the
+candidate boards the table knew.
 """
 
 from __future__ import annotations
@@ -289,7 +288,7 @@ def _playable(model: dict[str, Any]) -> tuple[dict[int, float], dict[str, float]
 
 
 class TableBrain(Brain):
-    """Report 000's value dictionaries: learned board values plus mill and block bonuses."""
+    """Learned board values plus mill and block bonuses."""
 
     name = "table"
     OPTIONS: ClassVar[tuple[BrainOption, ...]] = (MODEL,)

@@ -1,4 +1,4 @@
-"""English checkers (draughts) on three Python-int bitboards (RULES.md §3).
+"""English checkers (draughts) on three Python-int bitboards (docs/RULES.md, English checkers).
 
 Squares are numbered 1..32 in the standard way: Black at the top, four dark squares per
 row, left to right and top to bottom (row 1 = squares 1-4 on files b d f h, row 2 =

@@ -1,4 +1,4 @@
-"""Connect Four on two Python-int bitboards in Pascal Pons' layout (RULES.md §5).
+"""Connect Four on two Python-int bitboards in Pascal Pons' layout (docs/RULES.md, Connect Four).
 
 Board: 7 columns × 6 rows. Columns are numbered 0..6 left to right, rows 0..5 bottom to
 top. A move is the column number (an int 0..6); its notation is the column ``1``..``7``,

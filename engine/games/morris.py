@@ -1,7 +1,6 @@
-"""Five Men's Morris rules on two 16-bit bitboards (RULES.md §1).
+"""Five Men's Morris rules on two 16-bit bitboards (docs/RULES.md, Five Men's Morris).
 
-Points are numbered 0..15 row by row from the top, left to right (the seed report's
-letters ``a``..``p`` in the same order)::
+Points are numbered 0..15 row by row from the top, left to right::
 
     5  0 ------- 1 ------- 2        a5 ------- c5 ------- e5
        |         |         |        |          |          |
@@ -16,7 +15,7 @@ letters ``a``..``p`` in the same order)::
 so ``POINTS[p]`` is the name of point ``p`` and bit ``p`` of a bitboard is that point.
 
 A move is a tuple ``(frm, to, removed)`` of point numbers: ``frm`` is None for a
-placement, ``removed`` is None unless the move completes a mill. Notation (RULES.md):
+placement, ``removed`` is None unless the move completes a mill. Notation (docs/RULES.md):
 ``b4`` = ``(None, 3, None)``, ``a5-c5`` = ``(0, 1, None)``, ``b4xe3`` = ``(None, 3, 9)``,
 ``a5-c5xd2`` = ``(0, 1, 12)``. Legal moves come in a fixed order: by ``frm`` (placements
 first), then ``to``, then ``removed``.
@@ -49,7 +48,7 @@ _SIDES = ("a5 c5 e5", "e5 e3 e1", "a1 c1 e1", "a5 a3 a1",
 
 
 def _adjacency() -> tuple[tuple[int, ...], ...]:
-    """Neighbours of every point, from the rings and spokes of RULES.md."""
+    """Neighbours of every point, from the rings and spokes of docs/RULES.md."""
     links: set[tuple[int, int]] = set()
     for ring in _RINGS:
         pts = [POINT_INDEX[n] for n in ring.split()]

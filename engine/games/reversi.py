@@ -1,6 +1,6 @@
 """Reversi (Othello) on Python-int bitboards, with the RandomStart and FlipColor variants.
 
-Implements RULES.md §2 for boards of size ``n`` = 8, 6 or 4.
+Implements docs/RULES.md, Reversi, for boards of size ``n`` = 8, 6 or 4.
 
 Squares are numbered ``row * n + column``, where row 0 is rank ``1`` at the **top** and
 column 0 is file ``a`` (the Othello convention): on 8×8, a1=0, h1=7, a2=8, … h8=63; on
@@ -31,7 +31,7 @@ PASS = 64
 SIZES = (8, 6, 4)
 """Board sizes the game offers."""
 VARIANTS = ("standard", "randomstart", "flipcolor")
-"""Start variants (RULES.md §2)."""
+"""Start variants (docs/RULES.md, Reversi › Variants)."""
 FILES = "abcdefgh"
 
 _new = object.__new__

@@ -1,4 +1,4 @@
-"""Tic-tac-toe on two 9-bit bitboards (RULES.md §4).
+"""Tic-tac-toe on two 9-bit bitboards (docs/RULES.md, Tic-tac-toe).
 
 Cells are numbered 0..8 as ``file + 3 * (rank - 1)``: a1=0, b1=1, c1=2, a2=3, … c3=8.
 A move is the cell number. Every lookup a move needs (legal cells, three in a row) is a

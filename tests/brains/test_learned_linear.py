@@ -1,4 +1,4 @@
-"""The linear brain: report 003's LMS learner on each game's features, trained on a
+"""The linear brain: the LMS learner on each game's features, trained on a
 tiny budget, plays legal moves, takes wins, and refuses models that do not fit."""
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
-"""A deliberately naive English-checkers move generator, written from RULES.md §3 alone.
+"""A deliberately naive English-checkers move generator, written from docs/RULES.md
+(English checkers) alone.
 
 It shares no code with ``engine.games.checkers``: an 8×8 list of lists, one square at a
 time, whole-game history kept as a list. It exists only to check the engine (random
-playouts and perft numbers that RULES.md does not publish). Slow on purpose; clear
+playouts and perft numbers that docs/RULES.md does not publish). Slow on purpose; clear
 over fast.
 """
 

@@ -1,4 +1,5 @@
-"""Five Men's Morris: one test per clause of RULES.md §1, and the independent cross-check.
+"""Five Men's Morris: one test per clause of docs/RULES.md (Five Men's Morris), and the
+independent cross-check.
 
 Positions are reached by playing moves, or set up with ``MorrisState.from_board`` (board
 string in point order a5 c5 e5 b4 c4 d4 a3 b3 d3 e3 b2 c2 d2 a1 c1 e1).

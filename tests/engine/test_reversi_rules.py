@@ -1,4 +1,5 @@
-"""Reversi rules, one test per clause of RULES.md §2, plus notation and a reference check.
+"""Reversi rules, one test per clause of docs/RULES.md (Reversi), plus notation and a
+reference check.
 
 Positions come from move sequences, or from ``Reversi.setup`` (a documented test-only
 constructor: rows top to bottom, ``X`` Black, ``O`` White, ``.`` empty).
