@@ -176,7 +176,7 @@ def brain_class(name: str) -> type[Brain]:
     module, _, attr = path.partition(":")
     try:
         cls = getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError) as exc:
+    except (ImportError, AttributeError) as exc:  # registered but missing: an error, not a skip
         raise BrokenBrainError(
             f"brain {name!r} is registered as {path} but cannot be imported: {exc}") from exc
     if not (isinstance(cls, type) and issubclass(cls, Brain)):

@@ -152,7 +152,7 @@ def save_records(path: str | os.PathLike[str], records: GameRecord | Iterable[Ga
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException:  # even an interrupt: remove the partial file, then re-raise
         Path(tmp).unlink(missing_ok=True)
         raise
     return target

@@ -269,7 +269,7 @@ def save_model(model: Any, game: str, kind: str, models_dir: Path | None = None,
             fh.write(data)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException:  # even an interrupt: remove the partial file, then re-raise
         Path(tmp).unlink(missing_ok=True)
         raise
     models = read_manifest(models_dir)
