@@ -1,7 +1,7 @@
 # Parlor: `make play` opens the game, `make test` runs the tests; both set up .venv first.
 # `make play` installs only what playing needs; `make test` adds the dev extras (test
-# tools, and the setuptools the offline wheel test builds with). Each install is redone
-# when pyproject.toml changes.
+# tools, ruff and mypy, and the setuptools the offline wheel test builds with). Each
+# install is redone when pyproject.toml changes.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -26,7 +26,10 @@ $(DEV_STAMP): pyproject.toml | $(BIN)/python
 play: $(PLAY_STAMP)
 	$(BIN)/parlor
 
+# Lint and types first (configured in pyproject.toml); any failure fails the target.
 test: $(DEV_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy engine brains
 	$(BIN)/python -m pytest -q -m "not slow"; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
 
 bench: $(DEV_STAMP)

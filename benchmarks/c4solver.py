@@ -1,9 +1,11 @@
-"""Connect Four solver speed: Pons' 1,000 end-game positions, then middle-game positions.
+"""Connect Four solver speed: Pons' end-game positions, then middle-game positions.
 
 Usage: python -m benchmarks.c4solver [--file PATH] [--middle N] [--stones A-B] [--seed S]
     [--json]
-Part 1 solves every line of Pons' ``Test_L3_R1`` (a fresh solver per position, as in his
-benchmark) and prints the total time, positions/s, nodes/s and how many scores are exact.
+Part 1 solves every line of an end-game set (a fresh solver per position, as in Pons'
+benchmark): by default the repository's sample of his ``Test_L3_R1`` (every tenth of its
+1,000 positions); ``--file`` takes the whole file, or any ``MOVES SCORE`` file. It
+prints the total time, positions/s, nodes/s and how many scores are exact.
 Part 2 plays N seeded random games to A..B stones (never into an immediate win), solves
 each position exactly and prints per-position times and the median.
 """
@@ -20,15 +22,15 @@ from pathlib import Path
 
 from brains.c4solver import Position, Solver
 
-REFERENCE = Path(__file__).resolve().parent.parent.parent / "shared" / "reference" \
-    / "connect4" / "Test_L3_R1"
-"""Where the shared reference set lies beside the checkout."""
+SAMPLE = Path(__file__).resolve().parent.parent / "tests" / "data" / "c4" / "end_easy_sample.txt"
+"""Every tenth position of Pons' ``Test_L3_R1``, with its exact score."""
 
 
 def end_game(path: Path) -> dict[str, float | int]:
-    """Solve every ``MOVES SCORE`` line of ``path``; totals and the number exact."""
+    """Solve every ``MOVES SCORE`` line of ``path`` (``#`` starts a comment line); totals
+    and the number exact."""
     lines = [line.split() for line in path.read_text(encoding="utf-8").splitlines()
-             if line.strip()]
+             if line.strip() and not line.startswith("#")]
     solver = Solver()
     nodes = correct = 0
     times = []
@@ -84,7 +86,8 @@ def middle_game(count: int, low: int, high: int, seed: int,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.c4solver", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--file", type=Path, default=REFERENCE)
+    parser.add_argument("--file", type=Path, default=SAMPLE,
+                        help="MOVES SCORE lines to solve (default: the repository's sample)")
     parser.add_argument("--middle", type=int, default=10, metavar="N",
                         help="middle-game positions to time (default 10; 0 skips)")
     parser.add_argument("--stones", default="14-16", metavar="A-B")
@@ -94,17 +97,16 @@ def main(argv: list[str] | None = None) -> int:
     low, _, high = args.stones.partition("-")
     report: dict[str, object] = {}
     status = 0
-    if args.file.exists():
-        end = end_game(args.file)
-        report["end_game"] = end
-        status |= end["correct"] != end["positions"]
-        if not args.json:
-            print(f"{args.file.name}: {end['correct']}/{end['positions']} exact in "
-                  f"{end['seconds']:.2f} s (median {end['median_ms']} ms, max {end['max_ms']} ms a "
-                  f"position), {end['positions_per_s']} positions/s, "
-                  f"{end['nodes']} nodes, {end['nodes_per_s']} nodes/s", flush=True)
-    elif not args.json:
-        print(f"(no reference file at {args.file}; skipping the end-game set)")
+    if not args.file.is_file():
+        parser.error(f"--file: no such file: {str(args.file)[:60]}")
+    end = end_game(args.file)
+    report["end_game"] = end
+    status |= end["correct"] != end["positions"]
+    if not args.json:
+        print(f"{args.file.name}: {end['correct']}/{end['positions']} exact in "
+              f"{end['seconds']:.2f} s (median {end['median_ms']} ms, max {end['max_ms']} ms a "
+              f"position), {end['positions_per_s']} positions/s, "
+              f"{end['nodes']} nodes, {end['nodes_per_s']} nodes/s", flush=True)
     if args.middle > 0:
         if not args.json:
             print(f"middle game, {args.middle} random positions of {args.stones} stones "

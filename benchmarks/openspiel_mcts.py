@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         import pyspiel  # noqa: F401
-    except ImportError:
+    except ImportError:  # the peer is the optional bench extra; the message says so
         print("OpenSpiel is not installed (pip install open-spiel); skipping", file=sys.stderr)
         return 0
     print(f"{args.spec} vs OpenSpiel MCTSBot (random rollouts, {args.simulations} "

@@ -1,4 +1,4 @@
-"""Walk an OpenSpiel game tree with ``state.child(a)`` (the issue's reference peer).
+"""Walk an OpenSpiel game tree with ``state.child(a)``, to compare perft speed with a peer.
 
 Usage: python -m benchmarks.openspiel_perft GAME DEPTH   (GAME: an OpenSpiel game name)
 Prints the number of nodes at DEPTH. Needs ``pip install open-spiel`` (the ``bench`` extra).

@@ -57,7 +57,7 @@ def _median_wall(cmd: list[str], repeat: int) -> tuple[float, str]:
 def have_openspiel() -> bool:
     try:
         import pyspiel  # noqa: F401
-    except ImportError:
+    except ImportError:  # the optional bench extra; the output then says "no OpenSpiel peer"
         return False
     return True
 

@@ -1,4 +1,4 @@
-"""Round-robin tables of every search and learned brain, per game (report 001's tables).
+"""Round-robin tables of every search and learned brain, per game.
 
 Usage: python -m benchmarks.tournaments [--games N] [--jobs J] [--seed S] [--game G ...]
     [--out DIR] [--bootstrap B] [--index]
@@ -95,7 +95,7 @@ def run_game(game: str, games: int, seed: int, jobs: int, out: Path,
              "--seed", str(seed), "--jobs", str(jobs)]
     if bootstrap != 200:
         shown += ["--bootstrap", str(bootstrap)]
-    argv = shown[1:] + ["--csv", str(csv_path), "--json", str(json_path)]
+    argv = [*shown[1:], "--csv", str(csv_path), "--json", str(json_path)]
     shown += ["--csv", shown_path(csv_path), "--json", shown_path(json_path)]
     command = shlex.join(shown)
     print(f"$ {command}", flush=True)
@@ -113,7 +113,7 @@ def run_game(game: str, games: int, seed: int, jobs: int, out: Path,
     ratings = summary["tournaments"][0]["ratings"]
     return {
         "game": game, "command": command,
-        "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "games_per_pairing": games, "seed": seed, "jobs": jobs, "players": players,
         "pairings": len(players) * (len(players) - 1) // 2,
         "wall_seconds": round(wall, 1), "left_out": missing, "models": models,
@@ -150,7 +150,7 @@ def render_readme(runs: dict[str, Any]) -> str:
     lines = [
         "# Tournaments: every search and learned brain against every other",
         "",
-        "Report 001-style round robins, one per game, written by",
+        "Round robins, one per game, written by",
         "`python -m benchmarks.tournaments` (which runs `parlor tournament`). Each game has",
         "`GAME.txt` (the command, then the table as it prints), `GAME.csv` and `GAME.json`",
         "(every pairing's counts); `runs.json` holds what this page shows.",

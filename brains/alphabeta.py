@@ -10,6 +10,7 @@ per-move time management from :mod:`brains.timeman`.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterator
 from typing import Any, ClassVar
@@ -183,10 +184,8 @@ class AlphaBetaBrain(SearchBrain):
                 return
             solved = search.cuts == cuts
             if self.traps and solved:
-                try:
+                with contextlib.suppress(Stopped):  # out of time: keep the solved move
                     move = self._set_trap(search, state, order, depth, move, score)
-                except Stopped:
-                    pass
             best = (move, score)
             order.remove(move)
             order.insert(0, move)

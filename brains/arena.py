@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from brains.heuristics import check_games, game_module
 from brains.protocol import Brain, Budget
@@ -48,7 +49,8 @@ def derive_seed(*parts: object) -> int:
 
 def default_opening_plies(game_id: str) -> int:
     """The number of random opening plies used for ``game_id`` by default."""
-    return game_module(get_game(game_id).id).OPENING_PLIES
+    plies: int = game_module(get_game(game_id).id).OPENING_PLIES
+    return plies
 
 
 def _factory(factory: BrainFactory | None) -> BrainFactory:

@@ -30,8 +30,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Iterable
 
 from brains.c4solver import WIDTH, Position, Solver
 from saved import data_path, shipped_file
@@ -157,7 +157,8 @@ def positions_of(games: Iterable[str], low: int, high: int) -> list[str]:
     return list(seen)
 
 
-def _analyse_c(positions: list[str], cap: float, binary: str) -> Iterable[tuple[str, list[int | None]]]:
+def _analyse_c(positions: list[str], cap: float,
+               binary: str) -> Iterable[tuple[str, list[int | None]]]:
     for moves in positions:
         try:
             out = subprocess.run([binary], input=f"{moves or '-'} w\n", capture_output=True,
@@ -167,12 +168,16 @@ def _analyse_c(positions: list[str], cap: float, binary: str) -> Iterable[tuple[
         yield moves, [None if s == "x" else int(s) for s in out[1:]]
 
 
+def _past(deadline: float) -> Callable[[], bool]:
+    """A stop test that turns true once the monotonic clock passes ``deadline``."""
+    return lambda: time.monotonic() > deadline
+
+
 def _analyse_python(positions: list[str], cap: float) -> Iterable[tuple[str, list[int | None]]]:
     from brains.c4solver import SolverStopped
 
     for moves in positions:
-        deadline = time.monotonic() + cap
-        solver = Solver(stop=lambda: time.monotonic() > deadline)
+        solver = Solver(stop=_past(time.monotonic() + cap))
         try:
             yield moves, solver.analyse(Position.from_moves(moves), weak=True)
         except SolverStopped:

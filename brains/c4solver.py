@@ -19,7 +19,8 @@ a negative score is minus the opponent's winning score.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from engine.protocol import quote
 
@@ -70,14 +71,14 @@ def _has_four(stones: int) -> bool:
     return False
 
 
-def position_of(state: object) -> Position:
+def position_of(state: Any) -> Position:
     """The solver position of an engine Connect Four state (read via its ``cur``/``mask``).
 
     Duck-typed so that this module needs no engine import; raises ValueError for a
     finished game or anything else that is not a Connect Four state.
     """
     try:
-        current, mask = getattr(state, "cur"), getattr(state, "mask")
+        current, mask = state.cur, state.mask
     except AttributeError:
         raise ValueError(f"not a Connect Four state: {type(state).__name__}") from None
     return Position.from_bitboards(current, mask)
@@ -88,10 +89,10 @@ class Position:
 
     ``current`` holds the stones of the side to move, ``mask`` all stones. Columns are
     0-based here (``0`` is the leftmost); :meth:`from_moves` reads the 1-based digits of
-    RULES.md and Pons' test files.
+    docs/RULES.md (Connect Four) and Pons' test files.
     """
 
-    __slots__ = ("current", "mask", "moves", "history")
+    __slots__ = ("current", "history", "mask", "moves")
 
     current: int
     """Bitboard of the side to move's stones."""
@@ -259,7 +260,7 @@ class TranspositionTable:
     recent positions survive.
     """
 
-    __slots__ = ("size", "data")
+    __slots__ = ("data", "size")
 
     def __init__(self, size: int) -> None:
         """An empty table that keeps at most ``size`` (>= 2) positions."""

@@ -189,7 +189,7 @@ class EngineSession:
             method(args)
         except ValueError as exc:
             self._say(f"error {_one_line(exc)}")
-        except Exception as exc:  # a broken brain must not end the session
+        except Exception as exc:  # noqa: BLE001 - a broken brain must not end the session
             self._say(f"error internal: {type(exc).__name__}: {_one_line(exc)}")
         return True
 

@@ -1,4 +1,4 @@
-"""The greedy brain: one ply of lookahead on the game's heuristic (reports 000 and 001)."""
+"""The greedy brain: one ply of lookahead on the game's heuristic."""
 
 from __future__ import annotations
 

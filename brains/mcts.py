@@ -88,8 +88,8 @@ class MCTSBrain(Brain):
     def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
         """Each root move's mean reward mapped to [-1, 1] (unvisited moves are left out)."""
         root = None
-        for root, _ in self._search(state, (budget or self.default_budget())):
-            pass
+        for node, _ in self._search(state, (budget or self.default_budget())):
+            root = node  # the tree after the last iteration
         if root is None:
             return {}
         return {n.move: 2 * n.reward / n.visits - 1 for n in root.children if n.visits}

@@ -1,4 +1,4 @@
-"""Fixed-depth minimax (report 004), plain and with a transposition table.
+"""Fixed-depth minimax, plain and with a transposition table.
 
 Also home of what every depth-limited search here shares: the score scale and
 :class:`SearchBrain`, the base class that turns brain options and a :class:`Budget`
@@ -188,7 +188,7 @@ class SearchBrain(Brain):
 
 
 class MinimaxBrain(SearchBrain):
-    """Plain minimax to a fixed depth on the game's heuristic (report 004)."""
+    """Plain minimax to a fixed depth on the game's heuristic."""
 
     name = "minimax"
 
@@ -258,7 +258,7 @@ class MinimaxBrain(SearchBrain):
 
 
 class MinimaxTTBrain(MinimaxBrain):
-    """Minimax to a fixed depth with a transposition table (report 004)."""
+    """Minimax to a fixed depth with a transposition table."""
 
     name = "minimax-tt"
     OPTIONS: ClassVar[tuple[BrainOption, ...]] = (*SearchBrain.OPTIONS, TT_SIZE)

@@ -192,9 +192,11 @@ def solver_position(state: State) -> Any:
     stones), so the position is copied, not replayed.
     """
     from brains import c4solver
+    from engine.games.connect4 import ConnectFourState
 
+    assert isinstance(state, ConnectFourState)
     position = c4solver.Position()
-    position.current = state.cur  # type: ignore[attr-defined]
-    position.mask = state.mask  # type: ignore[attr-defined]
+    position.current = state.cur
+    position.mask = state.mask
     position.moves = state.ply
     return position

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from brains.protocol import Brain, Budget, Thought
 from engine.protocol import State
@@ -12,7 +13,6 @@ class RandomBrain(Brain):
     """Plays a uniformly random legal move."""
 
     name = "random"
-    OPTIONS: ClassVar[dict[str, type]] = {}
 
     def think(self, state: State, budget: Budget) -> Iterator[Thought]:
         """One thought: a random legal move (nothing if the game is over)."""

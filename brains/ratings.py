@@ -12,9 +12,10 @@ against a 0-Elo anchor for Bradley-Terry), so every number stays finite and JSON
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # numpy is imported only when a Bradley-Terry fit runs
     import numpy as np
@@ -29,7 +30,7 @@ def elo_from_score(score: float) -> float:
 
 def score_from_elo(diff: float) -> float:
     """The expected score of a player ``diff`` Elo above the opponent."""
-    return 1.0 / (1.0 + 10.0 ** (-diff / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -diff / 400.0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +113,8 @@ def fit_bradley_terry(players: Sequence[str], results: PairResults, *,
     Each player also has ``prior`` virtual drawn games against a fixed anchor of
     strength 0 Elo, which keeps unbeaten and winless players finite.
     """
-    return _fit(_win_matrix(players, results), prior, tol, max_iter).tolist()
+    strengths: list[float] = _fit(_win_matrix(players, results), prior, tol, max_iter).tolist()
+    return strengths
 
 
 def _win_matrix(players: Sequence[str], results: PairResults) -> np.ndarray:
@@ -151,8 +153,8 @@ def _fit(w: np.ndarray, prior: float, tol: float, max_iter: int) -> np.ndarray:
         t = t - step
         if np.max(np.abs(step)) < tol:
             break
-    elo = 400.0 / math.log(10.0) * t
-    return elo - elo.mean() + 0.0
+    elo: np.ndarray = 400.0 / math.log(10.0) * t
+    return elo - float(elo.mean()) + 0.0
 
 
 def bradley_terry(players: Sequence[str], results: PairResults, *, bootstrap: int = 200,
@@ -172,12 +174,13 @@ def bradley_terry(players: Sequence[str], results: PairResults, *, bootstrap: in
     pairs = [(pair, counts) for pair, counts in results.items() if sum(counts) > 0]
     samples = np.empty((bootstrap, len(players)))
     for k in range(bootstrap):
-        redrawn = {}
+        redrawn: dict[tuple[str, str], tuple[int, int, int]] = {}
         for pair, (a_wins, draws, b_wins) in pairs:
             total = a_wins + draws + b_wins
             smoothed = [a_wins + 0.5, draws, b_wins + 0.5]  # one virtual game, split
-            redrawn[pair] = tuple(int(c) for c in rng.multinomial(
+            a, d, b = (int(c) for c in rng.multinomial(
                 total, [c / (total + 1.0) for c in smoothed]))
+            redrawn[pair] = (a, d, b)
         samples[k] = _fit(_win_matrix(players, redrawn), prior, 1e-8, 10_000)
     tail = (1.0 - confidence) / 2.0 * 100.0
     lo = np.percentile(samples, tail, axis=0) if bootstrap else base

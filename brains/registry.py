@@ -22,6 +22,7 @@ search. A registered brain whose class cannot be imported is an error, never ski
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,7 +82,7 @@ ENDGAME: dict[str, bool] = {game: True for game, module in _GAME_MODULES.items()
 move's time) which moves keep the best outcome, and searches among those only."""
 
 
-def _per_game(table: dict[str, tuple[int, ...]], index: int) -> dict[str, int]:
+def _per_game(table: Mapping[str, tuple[int, ...]], index: int) -> dict[str, int]:
     return {game: depths[index] for game, depths in table.items()}
 
 
@@ -176,7 +177,7 @@ def brain_class(name: str) -> type[Brain]:
     module, _, attr = path.partition(":")
     try:
         cls = getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError) as exc:
+    except (ImportError, AttributeError) as exc:  # registered but missing: an error, not a skip
         raise BrokenBrainError(
             f"brain {name!r} is registered as {path} but cannot be imported: {exc}") from exc
     if not (isinstance(cls, type) and issubclass(cls, Brain)):

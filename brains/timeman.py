@@ -1,31 +1,32 @@
-"""Per-move time management for a game clock, after report 002 (checkers).
+"""Per-move time management for a game clock.
 
 The base allotment is the time left on the brain's clock divided by the moves it still
-expects to play, plus a small constant (report 002: ``remaining / moves + 0.05 s``). It
-is then scaled by how critical the position is, in report 002's order of priority:
+expects to play, plus a small constant (``remaining / moves + 0.05 s``). It is then
+scaled by how critical the position is, the first rule that applies deciding:
 
 - a single legal move is played at once (no time);
 - a piece is attacked but can escape: 180 % (some of our moves let the opponent capture,
   others do not);
 - a piece will be lost whatever we do: 150 % (every move lets the opponent capture);
-- otherwise a game may supply its own factor (report 002 gives 130 % when two or more
+- otherwise a game may supply its own factor (checkers gives 130 % when two or more
   pieces hold the centre) through its heuristics module's optional ``time_factor(state)``.
 
-Captures are recognised from the notation alone (RULES.md writes every capture with an
-``x``: ``15x24``, ``b4xe3``), so no game is special-cased here. A heuristics module may
+Captures are recognised from the notation alone (docs/RULES.md writes every capture with
+an ``x``: ``15x24``, ``b4xe3``), so no game is special-cased here. A heuristics module may
 also define ``moves_left(state)``, the moves the side to move still expects to play;
 otherwise ``DEFAULT_MOVES_LEFT`` is used. No move is allotted more than ``SAFETY * max_seconds``.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from brains.heuristics import game_module
 from engine.protocol import State
 
 MARGIN = 0.05
-"""Seconds added to every allotment (report 002)."""
+"""Seconds added to every allotment."""
 ATTACKED_CAN_ESCAPE = 1.8
 PIECE_WILL_BE_LOST = 1.5
 SAFETY = 0.85

@@ -18,9 +18,10 @@ import importlib
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 KINDS: dict[str, str] = {
     "table": "brains.learned.table",

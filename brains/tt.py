@@ -10,7 +10,8 @@ every depth. When full, the oldest entry is dropped to make room.
 
 from __future__ import annotations
 
-from typing import Any, Hashable
+from collections.abc import Hashable
+from typing import Any
 
 EXACT, LOWER, UPPER = 0, 1, 2
 """Bound flags: the stored score is exact, a lower bound or an upper bound."""
@@ -23,7 +24,7 @@ Entry = tuple[int, int, float, Any]
 class TranspositionTable:
     """Search results by position key, at most ``capacity`` of them."""
 
-    __slots__ = ("capacity", "_data", "hits", "stores")
+    __slots__ = ("_data", "capacity", "hits", "stores")
 
     def __init__(self, capacity: int = 500_000):
         if capacity < 1:

@@ -152,5 +152,6 @@ def stream_reader(stream: Any) -> Callable[[int], Any]:
         fd = stream.fileno()
     except (AttributeError, OSError, ValueError):
         buffer = getattr(stream, "buffer", stream)
-        return buffer.read1 if hasattr(buffer, "read1") else buffer.read
+        read: Callable[[int], Any] = buffer.read1 if hasattr(buffer, "read1") else buffer.read
+        return read
     return lambda n: os.read(fd, n)

@@ -50,7 +50,7 @@ def read_perft_file(path: Path) -> list[PerftCase]:
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
 
-        def bad(why: str) -> ValueError:
+        def bad(why: str, lineno: int = lineno, line: str = line) -> ValueError:
             return ValueError(f"{path}:{lineno}: {line[:QUOTE]!r}: {why}")
 
         if not line or line.startswith("#"):

@@ -13,7 +13,7 @@ import re
 from collections.abc import Hashable
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
 
 if TYPE_CHECKING:  # numpy is imported lazily, only by ``encode``
     import numpy as np
@@ -173,7 +173,7 @@ class State:
                 return move
         return self._illegal(text)
 
-    def _illegal(self, text: str) -> Any:
+    def _illegal(self, text: str) -> NoReturn:
         """Raise the error for a well-formed move that is not legal here."""
         if self.outcome() is not None:
             raise IllegalMoveError(f"illegal move {quote(text.strip())}: the game is over")
@@ -271,7 +271,9 @@ class Game:
             for name, opt in known.items()
         }
 
-    def _initial(self, **options: Any) -> State:
+    def _initial(self, *args: Any, **options: Any) -> State:
+        """The start position for resolved ``options``. Each game overrides it with its own
+        keyword options; the open ``*args, **options`` signature lets any override fit."""
         raise NotImplementedError
 
     def __repr__(self) -> str:

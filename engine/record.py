@@ -152,7 +152,7 @@ def save_records(path: str | os.PathLike[str], records: GameRecord | Iterable[Ga
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException:  # even an interrupt: remove the partial file, then re-raise
         Path(tmp).unlink(missing_ok=True)
         raise
     return target
@@ -185,7 +185,7 @@ def parse_records(data: str | bytes, source: str = "<string>") -> list[GameRecor
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            line = data[: exc.start].count(b"\n") + 1
+            line = exc.object[: exc.start].count(b"\n") + 1
             raise RecordError(f"{source}: line {line}: not a text file (invalid UTF-8)") from None
     elif len(data) > MAX_BYTES:
         raise RecordError(f"{source}: line 1: file too large ({len(data)} characters)")
@@ -256,7 +256,8 @@ class _Reader:
             raise self.fail(line, str(exc)) from None
         result, result_line = tags.pop("Result", ("*", start))
         if result not in RESULTS:
-            raise self.fail(result_line, f"bad Result {quote(result)} (expected 1-0, 0-1, 1/2-1/2 or *)")
+            raise self.fail(result_line,
+                            f"bad Result {quote(result)} (expected 1-0, 0-1, 1/2-1/2 or *)")
         termination, term_line = tags.pop("Termination", (None, start))
         if termination is not None and termination.lower() not in TERMINATIONS:
             known = ", ".join(TERMINATIONS)
@@ -270,7 +271,8 @@ class _Reader:
             for m in _TOKEN.finditer(text):
                 tok = m.group(0)
                 if end_token is not None:
-                    raise self.fail(lineno, f"text {quote(tok, 30)} after the result {end_token[0]}")
+                    raise self.fail(lineno,
+                                    f"text {quote(tok, 30)} after the result {end_token[0]}")
                 if tok.startswith("{"):
                     if not tok.endswith("}") or len(tok) == 1:
                         raise self.fail(lineno, "unclosed comment (comments are { … } on one line)")

@@ -35,7 +35,7 @@ def test_brains_module_declares_every_part(game):
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_board_widget_draws_the_game(game):
-    assert board_class(game).GAME == game
+    assert game == board_class(game).GAME
 
 
 @pytest.mark.parametrize("game", list(GAMES))

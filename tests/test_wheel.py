@@ -76,7 +76,8 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
-def _run_parlor(target: Path, code_or_args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+def _run_parlor(target: Path, code_or_args: list[str],
+                cwd: Path) -> subprocess.CompletedProcess[str]:
     """Python with only ``target`` importable (besides the installed dependencies)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env.update(PYTHONPATH=str(target), XDG_DATA_HOME=str(cwd / "data"))

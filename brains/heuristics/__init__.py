@@ -42,8 +42,9 @@ Search code never imports a game: it asks :func:`get_heuristic` for a function.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from brains.protocol import UnknownBrainError
 from engine.protocol import State
@@ -166,9 +167,10 @@ def get_heuristic(game_id: str, name: str | None = None) -> Heuristic:
     module = game_module(game_id)
     key = module.DEFAULT if name is None else name.strip().lower().replace("-", "_")
     try:
-        return module.HEURISTICS[key]
+        heuristic: Heuristic = module.HEURISTICS[key]
     except KeyError:
         known = ", ".join(list_heuristics(game_id))
         raise UnknownBrainError(
             f"unknown heuristic {str(name)[:60]!r} for {game_id}; known: {known}"
         ) from None
+    return heuristic

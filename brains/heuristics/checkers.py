@@ -1,7 +1,7 @@
-"""English checkers knowledge: report 002's two evaluations, features and time hooks.
+"""English checkers knowledge: two evaluations, their features and the time hooks.
 
-Every value is from the side to move's view. ``material`` is the simple player's
-(men 1, kings 1.5). ``improved`` is report 002's better heuristic: men 5, kings 7.5,
+Every value is from the side to move's view. ``material`` counts pieces only
+(men 1, kings 1.5). ``improved`` adds positional terms: men 5, kings 7.5,
 +0.8 for a man still on its own back row, +0.5 for a piece in the centre (rows 4-5,
 files c-f: squares 14 15 18 19), +0.1 for one on the sides of the centre (13 16 17 20),
 -0.6 for a piece the opponent could capture if it were its move, +0.6 for a piece that
@@ -12,7 +12,8 @@ one side can reach, so they lie in [-1, 1].
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from engine.games.checkers import CROWN, VALID, CheckersState, is_capture, mask_of, squares_of
 from engine.protocol import State
@@ -32,7 +33,7 @@ ATTACKED, PROTECTED = -0.6, 0.6
 _IMPROVED_SCALE = 12 * (KING + CENTRE_BONUS + PROTECTED)
 """The most one side can score with ``improved`` (twelve protected centre kings)."""
 CENTRE_TIME_FACTOR = 1.3
-"""Report 002: 130 % of the average time when two or more pieces hold the centre."""
+"""130 % of the average time when two or more own pieces hold the centre."""
 
 FEATURE_NAMES = (
     "men", "kings", "back_row", "centre", "centre_sides", "attacked", "protected",
@@ -45,7 +46,8 @@ the no-progress counter over the 40-move limit."""
 
 def _sides(state: State) -> tuple[int, int]:
     """(own, opponent) bitboards of a checkers state."""
-    s: CheckersState = state  # type: ignore[assignment]
+    assert isinstance(state, CheckersState)
+    s = state
     return (s.white, s.black) if s.to_move else (s.black, s.white)
 
 
@@ -72,8 +74,9 @@ def _side_terms(state: CheckersState, player: int, pieces: int) -> tuple[int, ..
 
 
 def material(state: State) -> float:
-    """Men 1, kings 1.5: own minus the opponent's, over 18 (report 002's simple player)."""
-    s: CheckersState = state  # type: ignore[assignment]
+    """Men 1, kings 1.5: own minus the opponent's, over 18 (the most one side can have)."""
+    assert isinstance(state, CheckersState)
+    s = state
     own, opp = _sides(s)
     k = s.kings
     return ((own.bit_count() - opp.bit_count())
@@ -87,8 +90,9 @@ def _improved_side(terms: tuple[int, ...]) -> float:
 
 
 def improved(state: State) -> float:
-    """Report 002's better heuristic (see the module docstring), in [-1, 1]."""
-    s: CheckersState = state  # type: ignore[assignment]
+    """Material plus the positional terms of the module docstring, in [-1, 1]."""
+    assert isinstance(state, CheckersState)
+    s = state
     me = s.to_move
     own, opp = _sides(s)
     value = (_improved_side(_side_terms(s, me, own))
@@ -98,7 +102,8 @@ def improved(state: State) -> float:
 
 def features(state: State) -> list[float]:
     """The :data:`FEATURE_NAMES` values of ``state``, side to move first."""
-    s: CheckersState = state  # type: ignore[assignment]
+    assert isinstance(state, CheckersState)
+    s = state
     me = s.to_move
     own, opp = _sides(s)
     out = [n / 12.0 for n in _side_terms(s, me, own) + _side_terms(s, 1 - me, opp)]
@@ -120,13 +125,15 @@ DEFAULT = "improved"
 def attacked_pieces(state: State) -> tuple[int, ...]:
     """Squares of the side to move's pieces that the opponent could capture now
     (if it were the opponent's move; multi-jump victims included)."""
-    s: CheckersState = state  # type: ignore[assignment]
+    assert isinstance(state, CheckersState)
+    s = state
     return squares_of(s.attacked(s.to_move))
 
 
 def escape_moves(state: State) -> tuple[tuple[int, ...], ...]:
     """The legal moves after which the opponent has no capture."""
-    s: CheckersState = state  # type: ignore[assignment]
+    assert isinstance(state, CheckersState)
+    s = state
     me = s.to_move
     return tuple(m for m in s.legal_moves() if not s.play(m).attacked(me))
 
@@ -141,7 +148,8 @@ def longest_captures(state: State) -> tuple[tuple[int, ...], ...]:
 
 
 def time_factor(state: State) -> float:
-    """Report 002's last time rule: 1.3 when two or more own pieces hold the centre."""
+    """The game's time factor for :mod:`brains.timeman`: 1.3 when two or more own pieces
+    hold the centre, else 1."""
     own, _ = _sides(state)
     return CENTRE_TIME_FACTOR if (own & CENTRE).bit_count() >= 2 else 1.0
 

@@ -1,10 +1,10 @@
-"""Connect Four knowledge: report 004's window count (with diagonals) and a threat heuristic.
+"""Connect Four knowledge: a window count and a threat heuristic.
 
 Everything is from the side to move's view ("own" discs against the opponent's) and
 works on the engine's Pons-layout bitboards (:mod:`engine.games.connect4`):
 
-- ``window`` — report 004's heuristic over every 4-cell window (69: horizontal,
-  vertical and both diagonals; the report forgot the diagonals): a window with no
+- ``window`` — a count over every 4-cell window (69: horizontal, vertical and both
+  diagonals, since a four on a diagonal wins like any other): a window with no
   opponent disc scores +10 for three own discs, +5 for two; the same windows of the
   opponent score -10 and -5. Centre bonus: +5 per own disc in the centre column and +2
   in each of its two neighbours, minus the same for the opponent.
@@ -19,7 +19,8 @@ Both map the raw score ``s`` into (-1, 1) as ``s / (|s| + SCALE)``, so a proven 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from brains.c4solver import BOARD, BOTTOM, winning_cells
 from engine.games.connect4 import ConnectFourState, bit
@@ -73,7 +74,7 @@ def _sides(state: State) -> tuple[int, int, int]:
 
 
 def _window_raw(own: int, opp: int) -> int:
-    """Report 004's raw score, all four directions, with the symmetric centre bonus."""
+    """The raw window score, all four directions, with the symmetric centre bonus."""
     own3, own2 = _windows(own, opp)
     opp3, opp2 = _windows(opp, own)
     centre = (own & _CENTRE).bit_count() - (opp & _CENTRE).bit_count()
@@ -117,7 +118,7 @@ def features(state: State) -> list[float]:
 
 
 def window(state: State) -> float:
-    """Report 004's window count over all 69 windows plus the centre bonus, in (-1, 1)."""
+    """The window count over all 69 windows plus the centre bonus, in (-1, 1)."""
     final = _final(state)
     if final is not None:
         return final
@@ -178,7 +179,8 @@ def exact_outcomes(state: State, stop: Callable[[], bool],
     """
     from brains import c4book, c4solver
 
-    hit = c4book.book().lookup(state.cur, state.mask)  # type: ignore[attr-defined]
+    assert isinstance(state, ConnectFourState)
+    hit = c4book.book().lookup(state.cur, state.mask)
     if hit is not None:  # a solved opening position: its book move keeps the outcome
         return {state.parse_move(str(hit[0] + 1)): hit[1]}
     if state.ply < EXACT_FROM_STONES:  # out of reach in a move's time: leave it all to search
@@ -187,7 +189,7 @@ def exact_outcomes(state: State, stop: Callable[[], bool],
     if solver is None:
         solver = cache["solver"] = c4solver.Solver()
     solver.stop = stop
-    position = c4solver.Position.from_bitboards(state.cur, state.mask)  # type: ignore[attr-defined]
+    position = c4solver.Position.from_bitboards(state.cur, state.mask)
     outcomes: dict[Any, int] = {}
     try:
         for column in c4solver.ORDER:  # a move that wins at once needs no search

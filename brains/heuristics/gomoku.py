@@ -15,7 +15,8 @@ into (-0.5, 0.5) as ``s / (|s| + SCALE)``. A finished game gives its exact value
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from engine.games.gomoku import GomokuState
 from engine.protocol import State
@@ -83,7 +84,7 @@ def run_value(state: State) -> float:
         return -0.9
     if own[2] and not opp[1]:
         return 0.6
-    raw = sum(w * (a - b) for w, a, b in zip(WEIGHTS, own, opp))
+    raw = sum(w * (a - b) for w, a, b in zip(WEIGHTS, own, opp, strict=True))
     return 0.5 * raw / (abs(raw) + SCALE)
 
 

@@ -1,26 +1,27 @@
-"""Five Men's Morris knowledge: report 000's mill and block bonuses, material, mobility.
+"""Five Men's Morris knowledge: mill and block bonuses, material, mobility.
 
-Everything is from the side to move's view. Report 000 scored each candidate move as
-the learned value of the resulting board, +200 if the move closes a mill and +100 if it
-blocks an opponent's two-in-a-line; :func:`closes_mill`, :func:`blocks_two` and
-:func:`move_bonus` give those bonuses to the learned brains. The ``mills`` heuristic
-turns the same ideas into a position evaluation: material and mobility, plus own mills,
-own open two-in-a-lines (a mill one piece away) and opponent two-in-a-lines we block.
-(The report's own block test looked at the board after the move, where the moved-to
-point is no longer empty, so it never fired; here it is tested before the move.)
+Everything is from the side to move's view. The ``table`` brain scores each candidate
+move as the learned value of the resulting board, +200 if the move closes a mill and
++100 if it blocks an opponent's two-in-a-line; :func:`closes_mill`, :func:`blocks_two`
+and :func:`move_bonus` give it those bonuses. The ``mills`` heuristic turns the same
+ideas into a position evaluation: material and mobility, plus own mills, own open
+two-in-a-lines (a mill one piece away) and opponent two-in-a-lines we block. The block
+test looks at the board before the move: after it, the moved-to point is no longer
+empty, so a test there would never find the two it blocks.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from engine.games.morris import ADJACENT, MILL_MASKS, completes_mill
+from engine.games.morris import ADJACENT, MILL_MASKS, MorrisState, completes_mill
 from engine.protocol import State
 
 MILL_BONUS = 200
-"""Report 000's bonus for a move that closes a mill."""
+"""Bonus for a move that closes a mill."""
 BLOCK_BONUS = 100
-"""Report 000's bonus for a move that blocks an opponent's two-in-a-line."""
+"""Bonus for a move that blocks an opponent's two-in-a-line."""
 
 _ADJ_MASK = tuple(sum(1 << q for q in ADJACENT[p]) for p in range(16))
 _MILLS_AT = tuple(tuple(m for m in MILL_MASKS if m >> p & 1) for p in range(16))
@@ -37,9 +38,9 @@ FEATURE_NAMES: tuple[str, ...] = (
 
 def _sides(state: State) -> tuple[int, int, int, int]:
     """(own pieces, opponent pieces, own in hand, opponent in hand)."""
+    assert isinstance(state, MorrisState)
     me = state.to_move
-    return (state.pieces(me), state.pieces(me ^ 1),  # type: ignore[attr-defined]
-            state.in_hand(me), state.in_hand(me ^ 1))  # type: ignore[attr-defined]
+    return (state.pieces(me), state.pieces(me ^ 1), state.in_hand(me), state.in_hand(me ^ 1))
 
 
 def _mobility(own: int, empty: int, hand: int) -> int:
@@ -101,7 +102,7 @@ def mobility(state: State) -> float:
 
 
 def mills(state: State) -> float:
-    """Report 000's bonuses as an evaluation (the default).
+    """The mill and block ideas as a position evaluation (the default).
 
     0.5 material + 0.1 mobility + 0.15 (mills difference / 2) + 0.15 (open twos
     difference / 4) + 0.1 (blocks difference / 4), each term clipped to [-1, 1]. The
@@ -150,8 +151,9 @@ DEFAULT = "mills"
 
 def closes_mill(state: State, move: Any) -> bool:
     """True if ``move`` (legal in ``state``) completes a mill of the side to move."""
+    assert isinstance(state, MorrisState)
     frm, to, _ = move
-    own = state.pieces(state.to_move)  # type: ignore[attr-defined]
+    own = state.pieces(state.to_move)
     if frm is not None:
         own &= ~(1 << frm)
     return completes_mill(own | 1 << to, to)
@@ -159,13 +161,14 @@ def closes_mill(state: State, move: Any) -> bool:
 
 def blocks_two(state: State, move: Any) -> bool:
     """True if ``move`` puts a piece on the empty third point of an opponent's two."""
+    assert isinstance(state, MorrisState)
     to = move[1]
-    opp = state.pieces(state.to_move ^ 1)  # type: ignore[attr-defined]
+    opp = state.pieces(state.to_move ^ 1)
     return any((opp & m).bit_count() == 2 for m in _MILLS_AT[to])
 
 
 def move_bonus(state: State, move: Any) -> int:
-    """Report 000's move bonus: +200 for closing a mill, +100 for blocking a two."""
+    """The move bonus: +200 for closing a mill, +100 for blocking a two."""
     return (MILL_BONUS if closes_mill(state, move) else 0) + (
         BLOCK_BONUS if blocks_two(state, move) else 0)
 

@@ -1,4 +1,4 @@
-"""Reversi knowledge: report 001's six heuristics, on the engine's bitboards.
+"""Reversi knowledge: six heuristics, on the engine's bitboards.
 
 Every value is from the side to move's view ("own" discs against the opponent's) and
 lies in [-1, 1]; all of them work on every board size and variant (FlipColor's drawn
@@ -21,8 +21,9 @@ squares change only which colour a placed disc ends up, so no heuristic needs th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
-from typing import Any, Callable
+from typing import Any
 
 from engine.games.reversi import Geometry, ReversiState, geometry
 from engine.protocol import State
@@ -40,8 +41,15 @@ COMBINED_WEIGHTS = {"base": 0.10, "filled_cell": 0.10, "legal_moves": 0.25,
 class _Tables:
     """Masks the heuristics need for one board size."""
 
-    __slots__ = ("geo", "not_first", "not_last", "weight_masks", "weight_total", "corners",
-                 "corner_guards")
+    __slots__ = (
+        "corner_guards",
+        "corners",
+        "geo",
+        "not_first",
+        "not_last",
+        "weight_masks",
+        "weight_total",
+    )
 
     def __init__(self, geo: Geometry):
         n = geo.n
@@ -115,7 +123,7 @@ class _Tables:
 
 
 def square_weight(n: int, square: int) -> int:
-    """Report 001's weight of ``square`` on an ``n``×``n`` board.
+    """The positional weight of ``square`` on an ``n``×``n`` board.
 
     Corners 100; edge squares next to a corner -25; squares diagonally next to a corner
     -50; other edge squares 10; the centre four 5 (they win over the corner rule on
@@ -244,7 +252,7 @@ HEURISTICS: dict[str, Callable[[State], float]] = {
     "vulnerable": vulnerable,
     "weight_place": weight_place,
 }
-"""Report 001's heuristics by name, each in [-1, 1] from the side to move's view."""
+"""The heuristics by name, each in [-1, 1] from the side to move's view."""
 
 DEFAULT = "combined"
 """The heuristic used when none is named."""

@@ -1,4 +1,4 @@
-"""Tic-tac-toe knowledge: report 003's six line features and a heuristic over them.
+"""Tic-tac-toe knowledge: six line features and a heuristic over them.
 
 From the side to move's view ("x" = own marks, "o" = the opponent's):
 ``x1``/``o1`` count lines with two own marks and one empty cell, ``x2``/``o2`` lines
@@ -7,13 +7,14 @@ with one own mark and two empty cells, ``x3``/``o3`` lines of three.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from engine.games.tictactoe import LINE_MASKS
+from engine.games.tictactoe import LINE_MASKS, TicTacToeState
 from engine.protocol import State
 
 FEATURE_NAMES = ("x1", "o1", "x2", "o2", "x3", "o3")
-"""Report 003's feature names, side-to-move first."""
+"""The feature names, side-to-move first."""
 
 
 def _count(own: int, opp: int) -> tuple[int, int, int]:
@@ -34,7 +35,8 @@ def _count(own: int, opp: int) -> tuple[int, int, int]:
 
 def features(state: State) -> tuple[int, ...]:
     """(x1, o1, x2, o2, x3, o3) of ``state`` from the side to move's view."""
-    own, opp = (state.o, state.x) if state.to_move else (state.x, state.o)  # type: ignore[attr-defined]
+    assert isinstance(state, TicTacToeState)
+    own, opp = (state.o, state.x) if state.to_move else (state.x, state.o)
     x1, x2, x3 = _count(own, opp)
     o1, o2, o3 = _count(opp, own)
     return (x1, o1, x2, o2, x3, o3)

@@ -1,13 +1,13 @@
-"""The ``linear`` brain: report 003's least-mean-squares linear evaluation.
+"""The ``linear`` brain: a least-mean-squares linear evaluation.
 
 The value of a position, from the side to move's view, is ``w0 + w . f(s)`` where
 ``f`` is the game's feature vector from ``brains.heuristics.<game>.features`` (for
-tic-tac-toe the report's six line counts x1, o1, x2, o2, x3, o3). The weights are
-learned as in the report (Mitchell's checkers learner): after each game every position
-is moved towards a training value by least mean squares, the training value being the
-learner's own estimate of the position two plies later (the "critic"), or the game's
-result, +1 / 0 / -1, once it is over. Training runs first against a random player, as
-the report did, then against itself (both sides learn).
+tic-tac-toe the six line counts x1, o1, x2, o2, x3, o3). The weights are learned as in
+Mitchell's checkers learner (Machine Learning, chapter 1): after each game every
+position is moved towards a training value by least mean squares, the training value
+being the learner's own estimate of the position two plies later (the "critic"), or the
+game's result, +1 / 0 / -1, once it is over. Training runs first against a random
+player, then against itself (both sides learn).
 
 The brain looks one ply ahead: each move is worth minus the value of the position it
 leads to (that value is from the opponent's view), or the exact result when the move
@@ -17,7 +17,8 @@ ends the game. Ties are broken by the brain's seeded rng.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, ClassVar, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
 
 from brains.heuristics import check_games, game_module
 from brains.learned import store, tabular
@@ -37,7 +38,7 @@ GAMES: tuple[str, ...] = tuple(DEFAULTS)
 """The games with a linear recipe, in the engine registry's order."""
 
 LEARNING_RATE = 0.1
-"""Step of the normalised LMS update (the report's update constant, 0.1)."""
+"""Step of the normalised LMS update."""
 EPSILON = 0.1
 """Share of random moves the learner makes while training, to see more positions."""
 CHUNK = 16
@@ -66,7 +67,7 @@ def feature_names(game_id: str) -> tuple[str, ...]:
 def _value(weights: list[float], feats: Any) -> float:
     """``w0 + w . f`` in plain Python (faster than numpy for a dozen numbers)."""
     total = weights[0]
-    for w, f in zip(weights[1:], feats):
+    for w, f in zip(weights[1:], feats, strict=True):
         total += w * f
     return total
 
@@ -94,16 +95,20 @@ def _pick(values: list[tuple[float, Any]], rng: random.Random) -> Any:
     return rng.choice([m for v, m in values if v == best])
 
 
+TrainingGame = tuple[list[tuple[float, ...]], list[int], list[bool], int | None]
+"""One training game: features per state, side to move per state, whether the state is
+trained on, and the winner or None."""
+
+
 def _play_chunk(game_id: str, weights: list[float], seed: int, first_index: int,
-                count: int, self_play: bool) -> list[tuple[list[tuple[int, ...]], list[int],
-                                                          list[bool], Any]]:
+                count: int, self_play: bool) -> list[TrainingGame]:
     """Play ``count`` training games; each as (features per state, side to move per
     state, whether the state is trained on, winner or None)."""
     from brains.arena import derive_seed
     from engine.registry import new_game
 
     features = feature_function(game_id)
-    games = []
+    games: list[TrainingGame] = []
     for k in range(count):
         index = first_index + k
         rng = random.Random(derive_seed("linear", seed, index))
@@ -117,9 +122,7 @@ def _play_chunk(game_id: str, weights: list[float], seed: int, first_index: int,
             legal = state.legal_moves()
             if not legal:
                 break
-            if not self_play and state.to_move != learner_side:
-                move = rng.choice(legal)
-            elif rng.random() < EPSILON:
+            if (not self_play and state.to_move != learner_side) or rng.random() < EPSILON:
                 move = rng.choice(legal)
             else:
                 move = _pick(_move_values(state, weights, features), rng)
@@ -129,11 +132,11 @@ def _play_chunk(game_id: str, weights: list[float], seed: int, first_index: int,
     return games
 
 
-def _targets(weights: list[float], game: Any, lam: float) -> list[float]:
-    """Report 003's critic: each position's training value is the learner's estimate of
+def _targets(weights: list[float], game: TrainingGame, lam: float) -> list[float]:
+    """The critic: each position's training value is the learner's estimate of
     the position two plies later (from the same side's view), or the result once the game
     is over. With ``lam`` > 0 the estimate is mixed with the later training value, as in
-    TD(lambda) over two-ply steps (``lam`` = 0 is the report's critic)."""
+    TD(lambda) over two-ply steps (``lam`` = 0 is the plain critic)."""
     feats, movers, _trained, winner = game
     n = len(feats)
     out = [0.0] * n
@@ -151,9 +154,9 @@ def _targets(weights: list[float], game: Any, lam: float) -> list[float]:
     return out
 
 
-def _update(weights: list[float], game: Any, rate: float, lam: float = 0.0) -> int:
-    """The LMS update for one game, towards targets computed before it (as the report's
-    critic does); returns the number of positions learned from."""
+def _update(weights: list[float], game: TrainingGame, rate: float, lam: float = 0.0) -> int:
+    """The LMS update for one game, towards targets all computed before it (so a game's
+    own updates do not move its targets); returns the number of positions learned from."""
     feats, _movers, trained, _winner = game
     targets = _targets(weights, game, lam)
     learned = 0
@@ -172,7 +175,7 @@ def _update(weights: list[float], game: Any, rate: float, lam: float = 0.0) -> i
 def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
           progress: Callable[[int, int], None] | None = None,
           rate: float = LEARNING_RATE, self_play: float = 0.5,
-          lam: float = 0.0) -> tuple[dict[str, Any], dict]:
+          lam: float = 0.0) -> tuple[dict[str, Any], dict[str, Any]]:
     """Learn the weights from ``games`` training games: the first ``1 - self_play`` share
     against a random player, the rest against itself. Same seed, same weights, whatever
     ``jobs`` is: games are played in fixed units with frozen weights and the updates
@@ -183,7 +186,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
         raise ValueError(f"linear does not apply to {game_id}")
     names = feature_names(game_id)
     weights = [0.0] * (len(names) + 1)
-    against_random = games - int(round(games * self_play))
+    against_random = games - round(games * self_play)
     done = positions = 0
     wins = [0, 0, 0]  # learner wins, draws, losses in the games against random
     while done < games:
@@ -197,7 +200,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
             start += count
         results = tabular.run_chunks(
             _play_chunk, [(game_id, weights, seed, s, c, sp) for s, c, sp in units], jobs)
-        for (s, _c, sp), chunk in zip(units, results):
+        for (s, _c, sp), chunk in zip(units, results, strict=True):
             for k, game in enumerate(chunk):
                 positions += _update(weights, game, rate, lam)
                 if not sp:
@@ -220,6 +223,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
 def load(game_id: str, path: str | None = None) -> dict[str, Any]:
     """The verified model for ``game_id`` (see :func:`brains.learned.store.load`); a
     ModelError if it was trained on other features than the game's heuristics have now."""
+    model: dict[str, Any]
     model, _entry = store.load(game_id, KIND, path)
     try:
         trained_on = list(model.get("features", []))
@@ -240,7 +244,7 @@ def _score(value: float) -> float:
 
 
 class LinearBrain(Brain):
-    """Report 003's learned linear evaluation over the game's features, one ply deep."""
+    """A learned linear evaluation over the game's features, one ply deep."""
 
     name = "linear"
     OPTIONS: ClassVar[tuple[BrainOption, ...]] = (MODEL,)

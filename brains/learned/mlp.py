@@ -1,13 +1,13 @@
-"""MLP value networks (report 000's "Genius", report 001's ensembles) on the engine's encode().
+"""MLP value networks on the engine's encode().
 
 One scikit-learn :class:`~sklearn.neural_network.MLPRegressor` per game (an ensemble of
-small nets averaged for Reversi, as report 001 did; one net per phase for Morris, as
-report 000 splits its tables) predicts the value of a position for the side to move, in
-[-1, 1]. Training data are the positions of noisy self-play (greedy on the heuristic,
-and in some games a player following the search values below); each position's target
-mixes the game's final outcome with a shallow alpha-beta value on the game's
-hand-written heuristic (exact values in tic-tac-toe). :data:`CONFIG` holds each game's
-recipe (declared in the game's brains module, ``LEARNED["mlp"]``).
+small nets averaged for Reversi; one net per phase, placing and moving, for Morris)
+predicts the value of a position for the side to move, in [-1, 1]. Training data are the
+positions of noisy self-play (greedy on the heuristic, and in some games a player
+following the search values below); each position's target mixes the game's final
+outcome with a shallow alpha-beta value on the game's hand-written heuristic (exact
+values in tic-tac-toe). :data:`CONFIG` holds each game's recipe (declared in the game's
+brains module, ``LEARNED["mlp"]``).
 
 At play time the forward pass runs with numpy on the fitted ``coefs_``/``intercepts_``:
 the ``mlp`` brain encodes all children of a position into one matrix and evaluates them
@@ -23,7 +23,8 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from typing import Any, Callable, ClassVar, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
 
 from brains.heuristics import check_games, game_module, get_heuristic
 from brains.learned import store
@@ -83,11 +84,9 @@ def input_builder(game_id: str, layout: tuple[str, ...] | list[str]) -> Callable
         if name == "encode":
             parts.append(lambda state: np.asarray(state.encode(), dtype=np.float64).ravel())
         elif name == "features":
-            feats = game_module(game_id).features
-            parts.append(lambda state: np.asarray(feats(state), dtype=np.float64))
+            parts.append(_features_part(game_module(game_id).features))
         elif name == "heuristic":
-            h = get_heuristic(game_id)
-            parts.append(lambda state: np.array([max(-1.0, min(1.0, h(state)))]))
+            parts.append(_heuristic_part(get_heuristic(game_id)))
         else:
             raise store.ModelError(f"mlp: unknown input part {name!r:.60}")
 
@@ -95,6 +94,20 @@ def input_builder(game_id: str, layout: tuple[str, ...] | list[str]) -> Callable
         return np.concatenate([part(state) for part in parts])
 
     return row
+
+
+def _features_part(features: Callable[[State], Any]) -> Callable[[State], Any]:
+    """state -> the game's heuristic features as a float64 vector."""
+    import numpy as np
+
+    return lambda state: np.asarray(features(state), dtype=np.float64)
+
+
+def _heuristic_part(heuristic: Callable[[State], float]) -> Callable[[State], Any]:
+    """state -> a one-element vector: ``heuristic``'s value clipped to [-1, 1]."""
+    import numpy as np
+
+    return lambda state: np.array([max(-1.0, min(1.0, heuristic(state)))])
 
 
 def _seed(*parts: object) -> int:
@@ -156,8 +169,9 @@ def _greedy_move(state: State, moves: tuple[Any, ...], heuristic: Callable[[Stat
 def _self_play_chunk(game_id: str, seed: int, games: int, depth: int, mix: float,
                      eps: float, children: bool = False,
                      mixed: bool = False, child_depth: int | None = None,
-                     layout: tuple[str, ...] = ("encode",)) -> tuple[list, list]:
-    """Positions (encoded) and targets from ``games`` noisy greedy self-play games.
+                     layout: tuple[str, ...] = ("encode",)) -> tuple[Any, Any]:
+    """Positions (encoded, a float32 array; [] if none) and targets (a float64 array)
+    from ``games`` noisy greedy self-play games.
 
     With ``children`` every child of a visited position is learned too (with its
     search value ``child_depth`` deep, by default one ply shallower), which is what the
@@ -171,8 +185,8 @@ def _self_play_chunk(game_id: str, seed: int, games: int, depth: int, mix: float
     heuristic = get_heuristic(game_id)
     row_of = input_builder(game_id, layout)
     rng = random.Random(seed)
-    xs: list = []
-    ys: list = []
+    xs: list[Any] = []
+    ys: list[float] = []
     game = get_game(game_id)
     memo: dict[Any, float] = {}  # search values of positions seen before in this chunk
     child_depth = max(depth - 1, 0) if child_depth is None else child_depth
@@ -240,7 +254,7 @@ def phase_of_rows(X: Any, phases: tuple[str, ...]) -> Any:
 
 def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
           progress: Callable[[int, int], None] | None = None,
-          **overrides: Any) -> tuple[dict, dict]:
+          **overrides: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """Self-play ``games`` games, then fit the value network(s); returns (model, meta).
 
     ``overrides`` change :data:`CONFIG` entries (for experiments: ``hidden``, ``nets``,
@@ -263,7 +277,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
              bool(cfg.get("children")), bool(cfg.get("mixed")), cfg.get("child_depth"),
              tuple(cfg.get("inputs", ("encode",))))
             for i, n in enumerate(sizes)]
-    chunks: list = []
+    chunks: list[tuple[Any, Any]] = []
     if jobs > 1:
         from joblib import Parallel, delayed
 
@@ -285,10 +299,10 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
     residual = float(cfg.get("residual", 0.0))
     if residual and layout[-1] != "heuristic":
         raise ValueError("mlp: a residual model needs the heuristic as its last input")
-    base = residual * X[:, -1] if residual else 0.0
+    base: Any = residual * X[:, -1] if residual else 0.0
     phases = ("placing", "moving") if cfg.get("phases") else ("all",)
     rows = phase_of_rows(X, phases)
-    nets: dict[str, list] = {}
+    nets: dict[str, list[Any]] = {}
     losses: dict[str, float] = {}
     for p, phase in enumerate(phases):
         Xp, yp = X[rows == p], y[rows == p]
@@ -321,7 +335,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
     if layout != ("encode",):  # older models (encode() only) keep their exact bytes
         model["layout"] = list(layout)
         model["residual"] = residual
-    meta = {"data": int(len(X)), "encoding_version": state_cls.ENCODING_VERSION,
+    meta = {"data": len(X), "encoding_version": state_cls.ENCODING_VERSION,
             "target": f"{cfg['mix']} * outcome + {1 - cfg['mix']} * alphabeta depth "
                       f"{cfg['depth']} on the default heuristic",
             "hidden": list(cfg["hidden"]), "nets": cfg["nets"], "phases": list(phases),
@@ -339,7 +353,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
 
 
 def _weights(net: Any) -> list[tuple[Any, Any]]:
-    return list(zip(net.coefs_, net.intercepts_))
+    return list(zip(net.coefs_, net.intercepts_, strict=True))
 
 
 def forward(layers: list[tuple[Any, Any]], X: Any) -> Any:
@@ -358,7 +372,7 @@ def forward(layers: list[tuple[Any, Any]], X: Any) -> Any:
 class Network:
     """A loaded model's weights as numpy arrays: ``values(X)`` for encoded rows."""
 
-    def __init__(self, model: dict, name: str = ""):
+    def __init__(self, model: dict[str, Any], name: str = "") -> None:
         import numpy as np
 
         if not isinstance(model, dict) or model.get("kind") != KIND or "nets" not in model:
@@ -413,7 +427,7 @@ class Network:
         return float(self.values(self.row(state))[0])
 
 
-def _network(model: dict) -> Network:
+def _network(model: dict[str, Any]) -> Network:
     import numpy as np
 
     network = Network(model, store.model_filename(model.get("game", "?"), KIND))
@@ -426,7 +440,8 @@ def load_network(game_id: str, path: str | None = None) -> Network:
     """The verified network for ``game_id``: the shipped one, or the file at ``path``
     (named ``<game>-mlp.joblib`` and listed in the manifest beside it); loaded and
     cached by :func:`brains.learned.store.load`."""
-    return store.load(game_id, KIND, path, prepare=_network)[0]
+    network: Network = store.load(game_id, KIND, path, prepare=_network)[0]
+    return network
 
 
 def heuristic(game_id: str, path: str | None = None) -> Callable[[State], float]:
@@ -445,7 +460,7 @@ def heuristic(game_id: str, path: str | None = None) -> Callable[[State], float]
 
 
 class MLPBrain(Brain):
-    """One ply on an MLP value network trained by self-play (report 000's Genius)."""
+    """One ply on an MLP value network trained by self-play."""
 
     name = "mlp"
     OPTIONS: ClassVar[tuple[BrainOption, ...]] = (MODEL,)
@@ -472,7 +487,7 @@ class MLPBrain(Brain):
                 rows.append(self.net.row(child))
         if rows:
             values = self.net.values(np.stack(rows))
-            for (move, flip), v in zip(pending, values):
+            for (move, flip), v in zip(pending, values, strict=True):
                 scores[move] = SCALE * float(-v if flip else v)
         return scores
 

@@ -1,23 +1,23 @@
-"""The ``qlearn`` brain: report 004's tabular Q-learning, for Connect Four and tic-tac-toe.
+"""The ``qlearn`` brain: tabular Q-learning, for Connect Four and tic-tac-toe.
 
-**The report's recipe**: Q(s, a) starts at 0 and is updated by
+**The recipe**: Q(s, a) starts at 0 and is updated by
 ``Q ← Q + α (r + γ max_a' Q(s', a') − Q)`` with α = 0.5, γ = 0.5, ε = 0.5 (ε-greedy
 exploration) and a reward of +1000 for a win, −1000 for a loss and 0 otherwise (a draw
 included). Here ``s`` is a position from the view of the side to move (so one table
 serves both colours) and ``s'`` is the same player's next position, after the
 opponent's reply; a move that wins, or a reply that wins for the opponent, ends the
-transition with +1000 / −1000 and nothing to bootstrap from. (The report's own code
-looked up ``s'`` before the opponent moved, from the wrong side's view.)
+transition with +1000 / −1000 and nothing to bootstrap from. (Looking ``s'`` up
+before the opponent's reply would read it from the wrong side's view.)
 
-**Training** is offline (``parlor train``; the report trained lazily before the first
-move): self-play in which both sides play ε-greedily from the table. Games are played in
+**Training** is offline (``parlor train``, so the first move of a game waits for
+nothing): self-play in which both sides play ε-greedily from the table. Games are played in
 rounds; within a round seeded chunks of games are played (in parallel with ``jobs``)
 from the table as it stood at the start of the round, and then their transitions are
 applied in chunk order, each game backwards from its end so a result reaches the
 opening in one pass. The same seed gives the same table whatever ``jobs`` is.
 
 **Move choice**: the table decides when it holds a non-zero value for a legal move here:
-the move with the highest Q (unseen moves count 0, as in the report). Otherwise — and
+the move with the highest Q (unseen moves count 0). Otherwise — and
 among moves the table values equally — a documented fallback chooses: a move that wins
 at once, else one that blocks the opponent's immediate win, else the most central
 column (Connect Four) or cell (tic-tac-toe: centre, corners, edges), ties broken from
@@ -28,11 +28,14 @@ play are not in the table, so the fallback plays most middle-game moves.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, ClassVar, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
 
 from brains.learned import store, tabular
 from brains.options import MODEL, BrainOption
 from brains.protocol import Brain, Budget, Thought
+from engine.games.connect4 import ConnectFourState, bit, has_four
+from engine.games.tictactoe import LINE_MASKS, TicTacToeState
 from engine.protocol import State
 
 KIND = "qlearn"
@@ -67,12 +70,14 @@ _CENTRE = {
 
 
 def _ttt_key(state: State) -> int:
-    own, opp = (state.o, state.x) if state.to_move else (state.x, state.o)  # type: ignore[attr-defined]
+    assert isinstance(state, TicTacToeState)
+    own, opp = (state.o, state.x) if state.to_move else (state.x, state.o)
     return own | opp << 9
 
 
 def _c4_key(state: State) -> int:
-    return state.cur + state.mask  # type: ignore[attr-defined]
+    assert isinstance(state, ConnectFourState)
+    return state.cur + state.mask
 
 
 _KEY: dict[str, Callable[[State], int]] = {"tictactoe": _ttt_key, "connect4": _c4_key}
@@ -87,18 +92,14 @@ def _wins(state: State, move: Any) -> bool:
 
 def _opponent_wins_at(state: State) -> set[Any]:
     """The moves with which the opponent would win at once if it were their turn."""
-    if state.GAME == "tictactoe":
-        from engine.games.tictactoe import LINE_MASKS
-
-        opp = state.o if state.to_move == 0 else state.x  # type: ignore[attr-defined]
+    if isinstance(state, TicTacToeState):
+        opp = state.o if state.to_move == 0 else state.x
         return {c for c in state.legal_moves()
                 if any((opp | 1 << c) & m == m for m in LINE_MASKS)}
     # Connect Four: the opponent's discs plus the one that would land in each column.
-    from engine.games.connect4 import bit, has_four
-
-    opp = state.discs(1 - state.to_move)  # type: ignore[attr-defined]
-    return {c for c in state.legal_moves()
-            if has_four(opp | bit(c, state.height(c)))}  # type: ignore[attr-defined]
+    assert isinstance(state, ConnectFourState)
+    opp = state.discs(1 - state.to_move)
+    return {c for c in state.legal_moves() if has_four(opp | bit(c, state.height(c)))}
 
 
 def fallback(state: State, moves: list[Any], rng: random.Random) -> tuple[Any, str]:
@@ -121,7 +122,8 @@ def q_values(state: State, q: dict[int, float]) -> dict[Any, float]:
     return {m: q.get(base | m, 0.0) for m in state.legal_moves()}
 
 
-def choose(state: State, q: dict[int, float], rng: random.Random) -> tuple[Any, str, dict]:
+def choose(state: State, q: dict[int, float],
+           rng: random.Random) -> tuple[Any, str, dict[Any, float]]:
     """(move, who decided: ``table`` or the fallback's reason, Q per legal move)."""
     values = q_values(state, q)
     moves = list(values)
@@ -139,7 +141,8 @@ def choose(state: State, q: dict[int, float], rng: random.Random) -> tuple[Any, 
 # --------------------------------------------------------------------------- training
 
 
-def _play_chunk(game: str, games: int, seed: int, table: Any) -> list[tuple]:
+def _play_chunk(game: str, games: int, seed: int,
+                table: Any) -> list[tuple[list[int], list[int], int | None]]:
     """Self-play ``games`` seeded ε-greedy games; each as (Q keys, legal masks, winner).
 
     ``table`` is the Q dict, or ``("packed", arrays)`` when sent to a worker process.
@@ -150,7 +153,7 @@ def _play_chunk(game: str, games: int, seed: int, table: Any) -> list[tuple]:
     rng = random.Random(seed)
     key_of, shift = _KEY[game], _SHIFT[game]
     start = new_game(game)
-    out = []
+    out: list[tuple[list[int], list[int], int | None]] = []
     for _ in range(games):
         state = start
         keys: list[int] = []
@@ -198,7 +201,8 @@ def _learn(q: dict[int, float], visits: dict[int, int], game: str,
 
 
 def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
-          progress: Callable[[int, int], None] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+          progress: Callable[[int, int], None] | None = None,
+          ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Q-learn from ``games`` self-play games; (model, meta)."""
     if game_id not in GAMES:
         raise ValueError(f"qlearn does not play {game_id}")
@@ -241,7 +245,7 @@ def _playable(model: dict[str, Any]) -> dict[int, float]:
 
 
 class QLearnBrain(Brain):
-    """Report 004's tabular Q-learning; win / block / centre where the table is silent."""
+    """Tabular Q-learning; win / block / centre where the table is silent."""
 
     name = "qlearn"
     OPTIONS: ClassVar[tuple[BrainOption, ...]] = (MODEL,)

@@ -89,8 +89,8 @@ class RefusedGlobal(pickle.UnpicklingError):
 
 def shorten(text: Any, limit: int = 60) -> str:
     """``text`` as one line of at most about ``limit`` characters, for error messages."""
-    text = str(text).replace("\n", " ").replace("\r", " ")
-    return text if len(text) <= limit else text[:limit] + "…"
+    line = str(text).replace("\n", " ").replace("\r", " ")
+    return line if len(line) <= limit else line[:limit] + "…"
 
 
 def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
@@ -132,7 +132,7 @@ def decompress(data: bytes, limit: int | None = None) -> bytes:
 def _unpickler_class() -> type:
     from joblib.numpy_pickle import NumpyUnpickler
 
-    class Restricted(NumpyUnpickler):
+    class Restricted(NumpyUnpickler):  # type: ignore[misc]  # joblib ships no type information
         """joblib's unpickler (arrays stored beside the pickle opcodes) resolving only
         :data:`ALLOWED` names. joblib's unpickler is pickle's Python implementation, so
         every route to a global (GLOBAL, STACK_GLOBAL, INST, OBJ, the EXT codes, and

@@ -31,7 +31,9 @@ from typing import Any
 
 from brains.learned import safeload
 from brains.learned.safeload import shorten
-from saved import MODELS_DIR  # the shipped models (read-only package data of saved/)
+
+# The shipped models (read-only package data of saved/), re-exported for callers of store.
+from saved import MODELS_DIR as MODELS_DIR
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = 1
@@ -267,7 +269,7 @@ def save_model(model: Any, game: str, kind: str, models_dir: Path | None = None,
             fh.write(data)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException:  # even an interrupt: remove the partial file, then re-raise
         Path(tmp).unlink(missing_ok=True)
         raise
     models = read_manifest(models_dir)
@@ -284,7 +286,8 @@ def update_entry(path: Path, **fields: Any) -> dict[str, Any]:
     models = read_manifest(path.parent)
     models[path.name] = {**verify(path), **fields}
     _write_manifest(path.parent, models)
-    return models[path.name]
+    entry: dict[str, Any] = models[path.name]
+    return entry
 
 
 def list_models(models_dir: Path = MODELS_DIR) -> dict[str, Any]:

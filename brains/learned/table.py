@@ -1,4 +1,4 @@
-"""The ``table`` brain: report 000's "Smart" value dictionaries, for tic-tac-toe and Morris.
+"""The ``table`` brain: learned value dictionaries, for tic-tac-toe and Morris.
 
 **What is learned.** The value of a board right after a move, from the view of the
 player who made it ("the mover"): the key is the board with the mover's pieces first
@@ -6,36 +6,37 @@ player who made it ("the mover"): the key is the board with the mover's pieces f
 game every board in it is scored backwards from its mover's result — win 100, draw 50,
 loss 0 — multiplied by γ = 0.9 per earlier move of that player (the mover's last board
 gets the result itself, the one before 0.9 × it, …), and averaged into the table as
-[mean, count]. Morris keeps one dictionary per phase as the report split them:
-``placing`` (a piece in either hand), ``moving`` (nobody flying), ``agent_flying`` (the
-mover has three pieces), ``player_flying`` (the opponent has three), ``both_flying``.
+[mean, count]. Morris keeps one dictionary per phase: ``placing`` (a piece in either
+hand), ``moving`` (nobody flying), ``agent_flying`` (the mover has three pieces),
+``player_flying`` (the opponent has three), ``both_flying``.
 
-**Training** (``train``), in the spirit of the report's schedule (1M random games, 1M
-Smart vs random, 1M with 80 % exploit / 20 % explore), scaled to minutes: the games are
-split into thirds — random vs random; the table vs random; the table exploring 20 % of
-its moves vs random — and each later third runs in rounds that play from the table as
-it stood after the previous round. Both sides' boards are learned from in every game.
+**Training** (``train``) takes minutes: the games are split into thirds — random vs
+random; the table vs random; the table exploring 20 % of its moves vs random — and each
+later third runs in rounds that play from the table as it stood after the previous
+round. Both sides' boards are learned from in every game.
 Rare Morris boards are pruned (``min_count``) to keep the file a few MB.
 
-**Move choice**: for each legal move, the value of the resulting board plus the report's
+**Move choice**: for each legal move, the value of the resulting board plus two
 bonuses — +200 for a move that closes a mill (tic-tac-toe: completes a line) and +100
 for one that blocks an opponent's two-in-a-line (tic-tac-toe: the same). A finished
 game scores its result exactly (100 / 50 / 0). A board the table has never seen scores
-the mean value of its phase's table (a neutral prior: the report used 0, which reads an
-unknown board as a certain loss). Ties are broken from the brain's seed. Thoughts note
-how many of the candidate boards the table knew.
+the mean value of its phase's table (a neutral prior: 0 would read an unknown board as
+a certain loss). Ties are broken from the brain's seed. Thoughts note how many of the
+candidate boards the table knew.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, ClassVar, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar
 
 from brains.heuristics.morris import move_bonus
 from brains.learned import store, tabular
 from brains.options import MODEL, BrainOption
 from brains.protocol import Brain, Budget, Thought
-from engine.games.tictactoe import LINE_MASKS
+from engine.games.morris import MorrisState
+from engine.games.tictactoe import LINE_MASKS, TicTacToeState
 from engine.protocol import State
 
 KIND = "table"
@@ -70,9 +71,10 @@ PHASES: dict[str, tuple[str, ...]] = {
 
 def _ttt_key(child: State) -> int:
     """The board after a move, mover's marks in bits 0-8 and the opponent's in 9-17."""
+    assert isinstance(child, TicTacToeState)
     if child.to_move:  # X just moved
-        return child.x | child.o << 9  # type: ignore[attr-defined]
-    return child.o | child.x << 9  # type: ignore[attr-defined]
+        return child.x | child.o << 9
+    return child.o | child.x << 9
 
 
 def _ttt_phase(key: int) -> str:
@@ -80,7 +82,8 @@ def _ttt_phase(key: int) -> str:
 
 
 def _ttt_bonus(state: State, move: int) -> float:
-    own, opp = (state.o, state.x) if state.to_move else (state.x, state.o)  # type: ignore[attr-defined]
+    assert isinstance(state, TicTacToeState)
+    own, opp = (state.o, state.x) if state.to_move else (state.x, state.o)
     bit = 1 << move
     wins = any((own | bit) & m == m for m in LINE_MASKS)
     blocks = any((opp & m).bit_count() == 2 and m & bit for m in LINE_MASKS)
@@ -90,9 +93,10 @@ def _ttt_bonus(state: State, move: int) -> float:
 def _morris_key(child: State) -> int:
     """The board after a move from the mover's view: mover's points (bits 0-15), the
     opponent's (16-31), the mover's hand (32-34) and the opponent's (35-37)."""
+    assert isinstance(child, MorrisState)
     mover, other = 1 - child.to_move, child.to_move
-    return (child.pieces(mover) | child.pieces(other) << 16  # type: ignore[attr-defined]
-            | child.in_hand(mover) << 32 | child.in_hand(other) << 35)  # type: ignore[attr-defined]
+    return (child.pieces(mover) | child.pieces(other) << 16
+            | child.in_hand(mover) << 32 | child.in_hand(other) << 35)
 
 
 def _morris_phase(key: int) -> str:
@@ -255,7 +259,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
     while sum(1 for _, c in sums.values() if c >= threshold) > MAX_ENTRIES:
         threshold += 1
     phase_of = _PHASE[game_id]
-    tables: dict[str, dict[int, tuple[float, int]]] = {p: {} for p in PHASES[game_id]}
+    tables: dict[str, dict[int, tuple[float, float]]] = {p: {} for p in PHASES[game_id]}
     for key, (total, count) in sums.items():
         if count >= threshold:
             tables[phase_of(key)][key] = (total / count, count)
@@ -284,7 +288,7 @@ def _playable(model: dict[str, Any]) -> tuple[dict[int, float], dict[str, float]
 
 
 class TableBrain(Brain):
-    """Report 000's value dictionaries: learned board values plus mill and block bonuses."""
+    """Learned board values plus mill and block bonuses."""
 
     name = "table"
     OPTIONS: ClassVar[tuple[BrainOption, ...]] = (MODEL,)

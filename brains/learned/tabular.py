@@ -13,7 +13,8 @@ through :func:`run_chunks` too).
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 CHUNK_GAMES = 1000
 """Games per self-play chunk (fixed, so the chunking does not depend on ``jobs``)."""
@@ -37,7 +38,7 @@ def pack(table: dict[int, Any], columns: int = 1, dtype: str = "float32") -> dic
 
 def unpack(packed: dict[str, Any]) -> dict[int, float]:
     """``key -> value`` from :func:`pack`'s arrays (counts are not needed to play)."""
-    return dict(zip(packed["keys"].tolist(), packed["values"].tolist()))
+    return dict(zip(packed["keys"].tolist(), packed["values"].tolist(), strict=True))
 
 
 def chunk_seed(seed: int, *parts: object) -> int:
@@ -55,7 +56,8 @@ def split(games: int, size: int | None = None) -> list[int]:
     return out
 
 
-def run_chunks(fn: Callable[..., Any], calls: Sequence[tuple], jobs: int = 1) -> list[Any]:
+def run_chunks(fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
+               jobs: int = 1) -> list[Any]:
     """``[fn(*args) for args in calls]``, in worker processes when ``jobs > 1``."""
     if jobs <= 1 or len(calls) <= 1:
         return [fn(*args) for args in calls]

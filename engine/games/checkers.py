@@ -1,4 +1,4 @@
-"""English checkers (draughts) on three Python-int bitboards (RULES.md §3).
+"""English checkers (draughts) on three Python-int bitboards (docs/RULES.md, English checkers).
 
 Squares are numbered 1..32 in the standard way: Black at the top, four dark squares per
 row, left to right and top to bottom (row 1 = squares 1-4 on files b d f h, row 2 =
@@ -19,10 +19,11 @@ bit or outside the word. ``black``, ``white`` and ``kings`` are such bitboards;
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from enum import Enum
-from typing import Any, Hashable
+from typing import Any
 
 from engine.protocol import Game, IllegalMoveError, InvalidMoveError, Outcome, Result, State
 
@@ -44,13 +45,12 @@ def _file(square: int) -> int:
     return 2 * i + 1 if _row(square) % 2 == 0 else 2 * i
 
 
-BIT_OF_SQUARE: tuple[int, ...] = (-1,) + tuple(
-    (9 * _row(s) + _file(s) - 1) // 2 for s in SQUARES)
+BIT_OF_SQUARE: tuple[int, ...] = (-1, *((9 * _row(s) + _file(s) - 1) // 2 for s in SQUARES))
 """Bit index of each square (index 0 unused)."""
 SQUARE_OF_BIT: tuple[int, ...] = tuple(
     BIT_OF_SQUARE.index(b) if b in BIT_OF_SQUARE[1:] else 0 for b in range(35))
 """Square at each bit index, 0 for the three ghost bits."""
-MASK_OF_SQUARE: tuple[int, ...] = (0,) + tuple(1 << BIT_OF_SQUARE[s] for s in SQUARES)
+MASK_OF_SQUARE: tuple[int, ...] = (0, *(1 << BIT_OF_SQUARE[s] for s in SQUARES))
 """Single-bit mask of each square (index 0 unused)."""
 VALID = sum(MASK_OF_SQUARE)
 """Mask of the 32 real squares."""
@@ -101,15 +101,15 @@ _KING_JUMPS = _jump_table(DIRECTIONS)
 
 # _STEP_MOVES[d][bit_length of target mask] -> the move tuple (from, to) for step d
 _STEP_MOVES: dict[int, tuple[tuple[int, int] | None, ...]] = {
-    d: (None,) + tuple(
+    d: (None, *(
         (SQUARE_OF_BIT[t - d], SQUARE_OF_BIT[t])
         if 0 <= t - d < 35 and VALID >> t & 1 and VALID >> (t - d) & 1 else None
-        for t in range(35))
+        for t in range(35)))
     for d in DIRECTIONS
 }
 
 # (from, to) of every step and single jump -> (from mask, to mask, captured mask)
-_PAIR_INFO: dict[tuple[int, int], tuple[int, int, int]] = {}
+_PAIR_INFO: dict[tuple[int, ...], tuple[int, int, int]] = {}
 for _b in range(35):
     if VALID >> _b & 1:
         for _d in DIRECTIONS:
@@ -129,7 +129,7 @@ def is_capture(move: tuple[int, ...]) -> bool:
 def _path_info(move: tuple[int, ...]) -> tuple[int, int, int] | None:
     """(from mask, to mask, captured mask) of a multi-jump path, None if malformed."""
     cap = 0
-    for a, b in zip(move, move[1:]):
+    for a, b in itertools.pairwise(move):
         info = _PAIR_INFO.get((a, b))
         if info is None or not info[2]:
             return None
@@ -145,7 +145,7 @@ def _add_jumps(b: int, path: tuple[int, ...], opp: int, empty: int,
     for mid, land, lb, lsq in table[b]:
         if opp & mid and empty & land:
             extended = True
-            nxt = path + (lsq,)
+            nxt = (*path, lsq)
             if land & crown:  # a man crowned: the move ends here
                 out.append(nxt)
             else:
@@ -199,7 +199,7 @@ class CheckersState(State):
     threefold repetition is a count over a short tuple; ``key()`` leaves both out.
     """
 
-    __slots__ = ("black", "white", "kings", "to_move", "ply", "quiet", "history", "_moves")
+    __slots__ = ("_moves", "black", "history", "kings", "ply", "quiet", "to_move", "white")
     GAME = "checkers"
     PLAYERS = _PLAYERS
     MOVE_SYNTAX = re.compile(r"\d{1,2}(?:-\d{1,2}|(?:x\d{1,2})+)")
@@ -285,6 +285,7 @@ class CheckersState(State):
                 table = _STEP_MOVES[d]
                 while t:
                     low = t & -t
+                    # t holds real target squares only, so the slot is never None
                     add(table[low.bit_length()])  # type: ignore[arg-type]
                     t ^= low
         moves.sort()
@@ -311,7 +312,8 @@ class CheckersState(State):
         if move not in moves:
             self._illegal(self._text(move))
         info = _PAIR_INFO.get(move) or _path_info(move)
-        fm, tm, cap = info  # type: ignore[misc]
+        assert info is not None  # a legal move's path is well formed
+        fm, tm, cap = info
         kings = self.kings
         child = _new(CheckersState)
         if self.to_move:
@@ -334,7 +336,7 @@ class CheckersState(State):
             else:
                 child.kings = (kings & ~fm) | tm
                 child.quiet = self.quiet + 1
-                child.history = self.history + (self.key(),)
+                child.history = (*self.history, self.key())
         else:
             child.kings = (kings & ~cap) | (tm & crown)
             child.quiet = 0
@@ -448,7 +450,7 @@ class CheckersState(State):
             jumpers ^= low
         out = 0
         for path in paths:
-            for a, b2 in zip(path, path[1:]):
+            for a, b2 in itertools.pairwise(path):
                 out |= _PAIR_INFO[(a, b2)][2]
         return out
 

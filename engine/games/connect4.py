@@ -1,4 +1,4 @@
-"""Connect Four on two Python-int bitboards in Pascal Pons' layout (RULES.md §5).
+"""Connect Four on two Python-int bitboards in Pascal Pons' layout (docs/RULES.md, Connect Four).
 
 Board: 7 columns × 6 rows. Columns are numbered 0..6 left to right, rows 0..5 bottom to
 top. A move is the column number (an int 0..6); its notation is the column ``1``..``7``,
@@ -77,7 +77,7 @@ class ConnectFourState(State):
     any move after the game ended raises :class:`IllegalMoveError`.
     """
 
-    __slots__ = ("cur", "mask", "_moves")
+    __slots__ = ("_moves", "cur", "mask")
     GAME = "connect4"
     PLAYERS = ("Red", "Yellow")
     MOVE_SYNTAX = re.compile(r"[1-7]")
@@ -91,6 +91,7 @@ class ConnectFourState(State):
     _moves: tuple[int, ...] | None
 
     # -- the protocol ---------------------------------------------------------------
+    # ply and to_move are attributes in State; here they are derived from the discs.
     @property
     def ply(self) -> int:  # type: ignore[override]
         """Moves played so far (the number of discs on the board)."""

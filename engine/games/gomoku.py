@@ -20,8 +20,9 @@ four shifts and ands.
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from functools import cache
-from typing import Any, Hashable
+from typing import Any
 
 from engine.protocol import Game, IllegalMoveError, InvalidMoveError, Option, Outcome, Result, State
 
@@ -34,7 +35,7 @@ FILES = "abcdefghijklmno"
 class Board:
     """The tables for one board size (shared by every state of that size)."""
 
-    __slots__ = ("n", "width", "cells", "full", "names", "index", "directions")
+    __slots__ = ("cells", "directions", "full", "index", "n", "names", "width")
 
     def __init__(self, n: int):
         self.n = n
@@ -80,7 +81,7 @@ _new = object.__new__
 class GomokuState(State):
     """A Gomoku position: Black's and White's stones as bitboards, and who has five."""
 
-    __slots__ = ("black", "white", "to_move", "ply", "winner", "_board")
+    __slots__ = ("_board", "black", "ply", "to_move", "white", "winner")
     GAME = "gomoku"
     PLAYERS = ("Black", "White")
     MOVE_SYNTAX = re.compile(r"[a-o](?:1[0-5]|[1-9])")

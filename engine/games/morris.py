@@ -1,7 +1,6 @@
-"""Five Men's Morris rules on two 16-bit bitboards (RULES.md §1).
+"""Five Men's Morris rules on two 16-bit bitboards (docs/RULES.md, Five Men's Morris).
 
-Points are numbered 0..15 row by row from the top, left to right (the seed report's
-letters ``a``..``p`` in the same order)::
+Points are numbered 0..15 row by row from the top, left to right::
 
     5  0 ------- 1 ------- 2        a5 ------- c5 ------- e5
        |         |         |        |          |          |
@@ -16,7 +15,7 @@ letters ``a``..``p`` in the same order)::
 so ``POINTS[p]`` is the name of point ``p`` and bit ``p`` of a bitboard is that point.
 
 A move is a tuple ``(frm, to, removed)`` of point numbers: ``frm`` is None for a
-placement, ``removed`` is None unless the move completes a mill. Notation (RULES.md):
+placement, ``removed`` is None unless the move completes a mill. Notation (docs/RULES.md):
 ``b4`` = ``(None, 3, None)``, ``a5-c5`` = ``(0, 1, None)``, ``b4xe3`` = ``(None, 3, 9)``,
 ``a5-c5xd2`` = ``(0, 1, 12)``. Legal moves come in a fixed order: by ``frm`` (placements
 first), then ``to``, then ``removed``.
@@ -32,7 +31,7 @@ pieces, then blocked) takes precedence over a draw (threefold repetition, then t
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 from engine.protocol import Game, IllegalMoveError, InvalidMoveError, Outcome, Result, State
 
@@ -49,11 +48,11 @@ _SIDES = ("a5 c5 e5", "e5 e3 e1", "a1 c1 e1", "a5 a3 a1",
 
 
 def _adjacency() -> tuple[tuple[int, ...], ...]:
-    """Neighbours of every point, from the rings and spokes of RULES.md."""
+    """Neighbours of every point, from the rings and spokes of docs/RULES.md."""
     links: set[tuple[int, int]] = set()
     for ring in _RINGS:
         pts = [POINT_INDEX[n] for n in ring.split()]
-        for a, b in zip(pts, pts[1:] + pts[:1]):
+        for a, b in zip(pts, pts[1:] + pts[:1], strict=True):
             links |= {(a, b), (b, a)}
     for spoke in _SPOKES:
         a, b = (POINT_INDEX[n] for n in spoke.split())
@@ -89,6 +88,16 @@ _MOVE = tuple(
           for t in range(16))
     for f in range(17))
 _SYNTAX = re.compile(r"(?:([a-e][1-5])-)?([a-e][1-5])(?:x([a-e][1-5]))?")
+
+
+def _parsed(match: re.Match[str]) -> tuple[int | None, int, int | None] | None:
+    """(from, to, removed) point indices of a ``_SYNTAX`` match; None if a name is not a
+    point of the board."""
+    frm, to, removed = match.groups()
+    if any(n is not None and n not in POINT_INDEX for n in (frm, to, removed)):
+        return None
+    return (None if frm is None else POINT_INDEX[frm], POINT_INDEX[to],
+            None if removed is None else POINT_INDEX[removed])
 
 _new = object.__new__
 
@@ -134,8 +143,18 @@ _NO_REMOVAL = Outcome(Result.DRAW, "100 plies without removal")
 class MorrisState(State):
     """A Five Men's Morris position: whose pieces stand where, hands, and draw counters."""
 
-    __slots__ = ("_own", "_opp", "_own_hand", "_opp_hand", "to_move", "ply",
-                 "no_removal", "history", "_moves", "_legal")
+    __slots__ = (
+        "_legal",
+        "_moves",
+        "_opp",
+        "_opp_hand",
+        "_own",
+        "_own_hand",
+        "history",
+        "no_removal",
+        "ply",
+        "to_move",
+    )
     GAME = "morris"
     PLAYERS = ("White", "Black")
     MOVE_SYNTAX = _SYNTAX
@@ -255,7 +274,7 @@ class MorrisState(State):
         if removed is None:
             child._own = opp
             child.no_removal = self.no_removal + 1
-            child.history = () if frm is None else self.history + (self.key(),)
+            child.history = () if frm is None else (*self.history, self.key())
         else:
             child._own = opp ^ _BIT[removed]
             child.no_removal = 0
@@ -313,11 +332,11 @@ class MorrisState(State):
         """The legal move written ``text`` (``b4``, ``a5-c5``, ``b4xe3``, any case)."""
         norm = text.strip().lower()
         match = _SYNTAX.fullmatch(norm)
-        if match is None or any(n is not None and n not in POINT_INDEX
-                                for n in match.groups()):
+        points = None if match is None else _parsed(match)
+        if points is None:
             raise InvalidMoveError(f"invalid morris move {text.strip()!r}: expected a "
                                    "point like b4, a move like a5-c5, or b4xe3 / a5-c5xd2")
-        frm, to, removed = (None if n is None else POINT_INDEX[n] for n in match.groups())
+        frm, to, removed = points
         move = _MOVE[16 if frm is None else frm][to][16 if removed is None else removed]
         if self._legal is None:
             self._legal = frozenset(self.legal_moves())
@@ -371,16 +390,13 @@ class MorrisState(State):
         except (TypeError, ValueError, IndexError):
             return repr(move)
 
-    def _illegal(self, text: str) -> Any:
+    def _illegal(self, text: str) -> NoReturn:
         """Raise IllegalMoveError for ``text``, with the reason when it is a simple one."""
         if not self.legal_moves():
             super()._illegal(text)
         match = _SYNTAX.fullmatch(text.strip().lower())
-        reason = ""
-        if match is not None and all(n is None or n in POINT_INDEX for n in match.groups()):
-            frm, to, removed = (None if n is None else POINT_INDEX[n]
-                                for n in match.groups())
-            reason = self._why(frm, to, removed)
+        points = None if match is None else _parsed(match)
+        reason = "" if points is None else self._why(*points)
         who = self.PLAYERS[self.to_move]
         raise IllegalMoveError(f"illegal move {text.strip()!r} for {who} at ply "
                                f"{self.ply}{': ' + reason if reason else ''}")

@@ -1,6 +1,6 @@
 """Reversi (Othello) on Python-int bitboards, with the RandomStart and FlipColor variants.
 
-Implements RULES.md §2 for boards of size ``n`` = 8, 6 or 4.
+Implements docs/RULES.md, Reversi, for boards of size ``n`` = 8, 6 or 4.
 
 Squares are numbered ``row * n + column``, where row 0 is rank ``1`` at the **top** and
 column 0 is file ``a`` (the Othello convention): on 8×8, a1=0, h1=7, a2=8, … h8=63; on
@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Hashable
 from functools import cache
-from typing import Any, Hashable, NoReturn
+from typing import Any, NoReturn
 
 from engine.protocol import Game, IllegalMoveError, InvalidMoveError, Option, Outcome, Result, State
 
@@ -30,7 +31,7 @@ PASS = 64
 SIZES = (8, 6, 4)
 """Board sizes the game offers."""
 VARIANTS = ("standard", "randomstart", "flipcolor")
-"""Start variants (RULES.md §2)."""
+"""Start variants (docs/RULES.md, Reversi › Variants)."""
 FILES = "abcdefgh"
 
 _new = object.__new__
@@ -39,7 +40,7 @@ _new = object.__new__
 class Geometry:
     """Precomputed tables for one board size (shared by every state of that size)."""
 
-    __slots__ = ("n", "full", "inner", "names", "index", "pos_rays", "neg_rays", "syntax")
+    __slots__ = ("full", "index", "inner", "n", "names", "neg_rays", "pos_rays", "syntax")
 
     def __init__(self, n: int):
         self.n = n
@@ -165,7 +166,7 @@ def _squares(mask: int) -> tuple[int, ...]:
 class Setup:
     """What a game fixes at its start: board size, options and FlipColor's drawn squares."""
 
-    __slots__ = ("geo", "size", "variant", "seed", "drawn")
+    __slots__ = ("drawn", "geo", "seed", "size", "variant")
 
     def __init__(self, size: int, variant: str, seed: int, drawn: int = 0):
         self.geo = geometry(size)
@@ -187,7 +188,7 @@ class ReversiState(State):
     :attr:`drawn_squares`, :meth:`square_name`, :meth:`counts`.
     """
 
-    __slots__ = ("me", "them", "to_move", "ply", "_moves", "_setup")
+    __slots__ = ("_moves", "_setup", "me", "ply", "them", "to_move")
     GAME = "reversi"
     PLAYERS = ("Black", "White")
     MOVE_SYNTAX = re.compile(r"[a-h][1-8]|pass")

@@ -1,4 +1,4 @@
-"""Tic-tac-toe on two 9-bit bitboards (RULES.md §4).
+"""Tic-tac-toe on two 9-bit bitboards (docs/RULES.md, Tic-tac-toe).
 
 Cells are numbered 0..8 as ``file + 3 * (rank - 1)``: a1=0, b1=1, c1=2, a2=3, … c3=8.
 A move is the cell number. Every lookup a move needs (legal cells, three in a row) is a
@@ -8,7 +8,8 @@ precomputed table indexed by a 9-bit mask.
 from __future__ import annotations
 
 import re
-from typing import Any, Hashable
+from collections.abc import Hashable
+from typing import Any
 
 from engine.protocol import Game, Outcome, Result, State
 
@@ -33,7 +34,7 @@ _new = object.__new__
 class TicTacToeState(State):
     """A tic-tac-toe position: X's and O's cells as bitmasks."""
 
-    __slots__ = ("x", "o", "to_move", "ply")
+    __slots__ = ("o", "ply", "to_move", "x")
     GAME = "tictactoe"
     PLAYERS = ("X", "O")
     MOVE_SYNTAX = re.compile(r"[a-c][1-3]")

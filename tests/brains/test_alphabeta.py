@@ -67,8 +67,9 @@ CORPUS: dict[str, list[str]] = {
     "reversi": ["f5 d6 c3", "e6 d6 c4 d3", "f5 f4 g3 f6 d3 g5"],
     "tictactoe": ["b2 a3", "c3 a1", "a2"],
 }
-"""Positions reached by seeded random play (Gomoku's with ten empty points left and no four on the board), chosen so that plain minimax to DEEP plies
-stays small (a few thousand to some tens of thousands of nodes)."""
+"""Positions reached by seeded random play (Gomoku's with ten empty points left and no
+four on the board), chosen so that plain minimax to DEEP plies stays small (a few thousand
+to some tens of thousands of nodes)."""
 
 
 def test_alphabeta_with_its_table_equals_minimax_deep(game_id: str) -> None:
@@ -105,14 +106,16 @@ def test_stop_flag_from_another_thread(game_id: str) -> None:
 def test_prefers_the_faster_win() -> None:
     # X: a1 b1, O: a3 b3; X to move wins at once with c1 (a slower win also exists)
     state = new_game("tictactoe").play_line("a1 a3 b1 b3")
-    thoughts = list(make_brain("alphabeta,depth=none", "tictactoe", seed=0).think(state, Budget().start()))
+    brain = make_brain("alphabeta,depth=none", "tictactoe", seed=0)
+    thoughts = list(brain.think(state, Budget().start()))
     assert state.format_move(thoughts[-1].move) == "c1"
     assert thoughts[-1].score > PROVEN and thoughts[-1].final
 
 
 def test_iterative_deepening_reports_each_depth() -> None:
     state = new_game("tictactoe").play_line("b2")
-    depths = [t.depth for t in make_brain("alphabeta,depth=4", "tictactoe", seed=0).think(state, Budget().start())]
+    brain = make_brain("alphabeta,depth=4", "tictactoe", seed=0)
+    depths = [t.depth for t in brain.think(state, Budget().start())]
     assert depths == sorted(depths) and depths[0] == 1
 
 

@@ -3,7 +3,8 @@ openings that differ, tournaments and the records they write."""
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 

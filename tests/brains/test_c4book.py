@@ -82,7 +82,7 @@ def test_deepest_book_entries_are_proven_by_the_python_solver():
     for moves, column, outcome in sorted(lines, key=lambda e: -len(e[0]))[:5]:
         position = Position.from_moves(moves)
         deadline = time.monotonic() + 60
-        solver = Solver(stop=lambda: time.monotonic() > deadline)
+        solver = Solver(stop=lambda end=deadline: time.monotonic() > end)
         try:
             best = solver.solve(position, weak=True)
             col = int(column) - 1

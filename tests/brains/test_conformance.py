@@ -78,7 +78,8 @@ def test_same_seed_same_move(game_id: str, spec: str) -> None:
         assert a == b, f"{spec} is not repeatable in\n{state}"
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "alphabeta:easy,depth=2", "mcts:easy,simulations=40"])
+@pytest.mark.parametrize(
+    "spec", ["random", "greedy", "alphabeta:easy,depth=2", "mcts:easy,simulations=40"])
 def test_thoughts_are_well_formed(game_id: str, spec: str) -> None:
     brain = make_brain(spec, game_id, seed=3)
     state = positions(game_id, seed=5, count=1)[-1]

@@ -1,4 +1,4 @@
-"""Checkers heuristics (report 002): symmetry, bounds and the orderings they promise."""
+"""Checkers heuristics: symmetry, bounds and the orderings they promise."""
 
 from __future__ import annotations
 

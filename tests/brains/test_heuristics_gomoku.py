@@ -15,7 +15,7 @@ def play(line: str, size: int = 9):
 
 
 def named(state) -> dict[str, int]:
-    return {k: v for k, v in zip(FEATURE_NAMES, features(state)) if v}
+    return {k: v for k, v in zip(FEATURE_NAMES, features(state), strict=True) if v}
 
 
 def test_open_and_closed_runs_are_counted_from_the_side_to_move_view():

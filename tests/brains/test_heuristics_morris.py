@@ -70,8 +70,8 @@ def test_features_follow_the_side_to_move():
         assert features(swapped(state)) == pytest.approx(mine)
         hands = (state.in_hand(0), state.in_hand(1))
         flipped = MorrisState.from_board(state.board_string(), state.to_move ^ 1, hands)
-        theirs = dict(zip(FEATURE_NAMES, features(flipped)))
-        mine_named = dict(zip(FEATURE_NAMES, mine))
+        theirs = dict(zip(FEATURE_NAMES, features(flipped), strict=True))
+        mine_named = dict(zip(FEATURE_NAMES, mine, strict=True))
         assert mine_named["material"] == pytest.approx(-theirs["material"])
         for name in FEATURE_NAMES:
             if name.startswith("own_"):
@@ -105,14 +105,14 @@ def test_own_mill_beats_opponent_mill_at_equal_material():
                                               b2="W", d3="W", c1="W"), in_hand=(2, 2))
     assert material(own_mill) == 0
     assert mills(own_mill) > 0 > mills(their_mill)
-    assert dict(zip(FEATURE_NAMES, features(own_mill)))["own_mills"] == 0.5
+    assert dict(zip(FEATURE_NAMES, features(own_mill), strict=True))["own_mills"] == 0.5
 
 
 def test_open_two_raises_the_mills_value():
     with_two = MorrisState.from_board(board(a5="W", c5="W", b2="B", d3="B"), in_hand=(3, 3))
     without = MorrisState.from_board(board(a5="W", c1="W", b2="B", d3="B"), in_hand=(3, 3))
     assert mills(with_two) > mills(without)
-    assert dict(zip(FEATURE_NAMES, features(with_two)))["own_twos"] == 0.25
+    assert dict(zip(FEATURE_NAMES, features(with_two), strict=True))["own_twos"] == 0.25
 
 
 def test_blocking_an_opponent_two_raises_the_mills_value():

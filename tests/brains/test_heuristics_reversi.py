@@ -42,7 +42,7 @@ def board_text(state: ReversiState, swap: bool = False) -> str:
     return text.translate(str.maketrans("XO", "OX")) if swap else text
 
 
-def test_reversi_heuristics_are_the_reports_six_with_combined_default():
+def test_reversi_heuristics_are_six_with_combined_default():
     assert set(HEURISTICS) == {"base", "filled_cell", "legal_moves", "vulnerable",
                                "weight_place", "combined"}
     assert DEFAULT == "combined"

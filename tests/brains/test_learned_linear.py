@@ -1,10 +1,11 @@
-"""The linear brain: report 003's LMS learner on each game's features, trained on a
+"""The linear brain: the LMS learner on each game's features, trained on a
 tiny budget, plays legal moves, takes wins, and refuses models that do not fit."""
 
 from __future__ import annotations
 
 import pickle
 import random
+import re
 
 import numpy as np
 import pytest
@@ -100,7 +101,7 @@ def test_same_seed_same_weights_and_seed_matters():
 def test_misnamed_or_foreign_model_is_refused(tmp_path):
     model, _ = linear.train("tictactoe", games=4, seed=0)
     store.save_model(model, "tictactoe", "linear", tmp_path)
-    with pytest.raises(ModelError, match="must be named connect4-linear.joblib"):
+    with pytest.raises(ModelError, match=re.escape("must be named connect4-linear.joblib")):
         make_brain(f"linear,model={tmp_path / 'tictactoe-linear.joblib'}", "connect4")
     store.save_model(model, "connect4", "linear", tmp_path)  # tic-tac-toe weights
     with pytest.raises(ModelError, match="not a linear model for connect4"):

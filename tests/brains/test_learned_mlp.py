@@ -151,7 +151,7 @@ def test_featured_residual_model_adds_the_heuristic(game):
     from brains.heuristics import get_heuristic
     from brains.learned.linear import feature_function
 
-    model, meta = tiny_model(game, phases=game == "morris", **FEATURED)
+    model, _meta = tiny_model(game, phases=game == "morris", **FEATURED)
     assert model["layout"] == list(FEATURED["inputs"]) and model["residual"] == mlp.SCALE
     width = len(get_game(game).initial().encode().ravel())
     assert model["inputs"] == width + len(feature_function(game)(get_game(game).initial())) + 1

@@ -1,4 +1,5 @@
-"""The ``qlearn`` brain: tiny training runs, reproducibility, fallback, loading through the store."""
+"""The ``qlearn`` brain: tiny training runs, reproducibility, fallback, loading through the
+store."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def _play_out(brain, game, seed):
     return state
 
 
-def test_update_follows_the_report_formula():
+def test_update_follows_the_q_learning_formula():
     q: dict[int, float] = {}
     visits: dict[int, int] = {}
     # X plays a1 b1 c1 (wins), O plays a2 b2: keys are invented, legal masks all-empty
@@ -60,7 +61,7 @@ def test_tiny_training_and_the_brain_plays(ttt_model, tmp_path):
 
 
 def test_connect4_tiny_training_plays_and_falls_back(tmp_path):
-    model, meta = qlearn.train("connect4", games=200, seed=0)
+    model, _meta = qlearn.train("connect4", games=200, seed=0)
     _save(model, "connect4", tmp_path)
     brain = make_brain(f"qlearn,model={tmp_path / 'connect4-qlearn.joblib'}", "connect4", seed=0)
     for seed in (0, 1):
@@ -90,6 +91,14 @@ def test_modified_model_is_refused(ttt_model, tmp_path):
     data[len(data) // 2] ^= 0xFF
     path.write_bytes(bytes(data))
     with pytest.raises(ModelError, match="sha256 mismatch"):
+        make_brain(f"qlearn,model={path}", "tictactoe")
+
+
+def test_keys_and_values_of_different_lengths_are_refused(ttt_model, tmp_path):
+    model = dict(ttt_model[0])
+    model["q"] = {**model["q"], "values": model["q"]["values"][:-1]}  # one value short
+    path = _save(model, "tictactoe", tmp_path)
+    with pytest.raises(ModelError, match="not a usable qlearn model"):
         make_brain(f"qlearn,model={path}", "tictactoe")
 
 

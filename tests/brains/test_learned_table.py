@@ -41,7 +41,8 @@ def test_tiny_training_learns_discounted_values(ttt_model):
     assert meta["data"] == len(values) > 100
     assert all(0.0 <= v <= 100.0 for v in values.values())
     # a board where the mover has just completed a line is always worth exactly 100
-    won = {k: v for k, v in values.items() if any(k & m == m for m in (7, 56, 448, 73, 146, 292, 273, 84))}
+    lines = (7, 56, 448, 73, 146, 292, 273, 84)
+    won = {k: v for k, v in values.items() if any(k & m == m for m in lines)}
     assert won and all(v == pytest.approx(100.0) for v in won.values())
 
 

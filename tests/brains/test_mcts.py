@@ -24,7 +24,8 @@ def test_analyse_ranks_the_win_first() -> None:
 
 def test_seed_repeats_and_thoughts_count_simulations() -> None:
     state = new_game("tictactoe").play_line("b2")
-    runs = [list(make_brain("mcts,simulations=300", "tictactoe", seed=9).think(state, Budget().start()))
+    runs = [list(make_brain("mcts,simulations=300", "tictactoe", seed=9)
+                 .think(state, Budget().start()))
             for _ in range(2)]
     assert runs[0][-1].move == runs[1][-1].move
     assert runs[0][-1].nodes == 300 and runs[0][-1].final

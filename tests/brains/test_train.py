@@ -8,8 +8,15 @@ import pytest
 from brains.heuristics import LEARNERS, game_module
 from brains.learned import store
 from brains.learned.store import ModelError, read_manifest, sha256_of
-from brains.train import (KINDS, MODELS, TrainError, check_request, train_all,
-                          train_and_save, train_command)
+from brains.train import (
+    KINDS,
+    MODELS,
+    TrainError,
+    check_request,
+    train_all,
+    train_and_save,
+    train_command,
+)
 from engine.protocol import UnknownGameError
 from engine.registry import GAMES, new_game
 
@@ -40,7 +47,7 @@ def test_same_seed_same_sha_other_seed_differs(tmp_path):
                            evaluate=False)
     b, eb = train_and_save("tictactoe", "linear", games=50, seed=1, out=tmp_path / "b",
                            evaluate=False)
-    c, ec = train_and_save("tictactoe", "linear", games=50, seed=2, out=tmp_path / "c",
+    _c, ec = train_and_save("tictactoe", "linear", games=50, seed=2, out=tmp_path / "c",
                            evaluate=False)
     assert ea["sha256"] == eb["sha256"] == sha256_of(a) == sha256_of(b)
     assert ec["sha256"] != ea["sha256"]
@@ -95,4 +102,4 @@ def test_train_all_checks_every_row_before_training(tmp_path, monkeypatch):
     with pytest.raises(TrainError, match="unknown learned kind 'deep'"):
         train_all(tmp_path, evaluate=False)
     assert read_manifest(tmp_path) == {}
-    assert store.MODELS_DIR != tmp_path
+    assert tmp_path != store.MODELS_DIR

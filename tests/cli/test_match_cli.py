@@ -108,7 +108,8 @@ def test_tournament_tables_and_files(capsys: pytest.CaptureFixture[str], tmp_pat
     assert status == 0
     assert out.count("round robin") == 3 and "variant=flipcolor" in out
     rows = list(csv.DictReader((tmp_path / "t.csv").open()))
-    assert [r["variant"] for r in rows] == ["standard"] * 2 + ["randomstart"] * 2 + ["flipcolor"] * 2
+    variants = ["standard"] * 2 + ["randomstart"] * 2 + ["flipcolor"] * 2
+    assert [r["variant"] for r in rows] == variants
     for variant in ("standard", "randomstart", "flipcolor"):
         pair = {r["player"]: r for r in rows if r["variant"] == variant}
         assert float(pair["random"]["vs greedy"]) + float(pair["greedy"]["vs random"]) == 1.0

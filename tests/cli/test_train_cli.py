@@ -42,7 +42,8 @@ def test_train_json_is_the_manifest_entry(capsys, tmp_path):
 @pytest.mark.parametrize("argv, message", [
     (("train", "chess", "linear"), "unknown game 'chess'"),
     (("train", "tictactoe", "deep"), "unknown learned kind 'deep'"),
-    (("train", "tictactoe", "linear", "--games", "0"), "--games: '0' is out of range; allowed: 1 to"),
+    (("train", "tictactoe", "linear", "--games", "0"),
+     "--games: '0' is out of range; allowed: 1 to"),
     (("train", "tictactoe", "linear", "--jobs", "0"), "--jobs: '0' is out of range; allowed: 1 to"),
     (("train", "tictactoe", "linear", "--jobs", "1000"), "--jobs: '1000' is out of range"),
     (("train", "tictactoe", "linear", "--seed", "-1"), "--seed: '-1' is out of range"),

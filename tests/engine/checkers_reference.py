@@ -1,13 +1,15 @@
-"""A deliberately naive English-checkers move generator, written from RULES.md §3 alone.
+"""A deliberately naive English-checkers move generator, written from docs/RULES.md
+(English checkers) alone.
 
 It shares no code with ``engine.games.checkers``: an 8×8 list of lists, one square at a
 time, whole-game history kept as a list. It exists only to check the engine (random
-playouts and perft numbers that RULES.md does not publish). Slow on purpose; clear
+playouts and perft numbers that docs/RULES.md does not publish). Slow on purpose; clear
 over fast.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 EMPTY = "."
@@ -93,7 +95,7 @@ class RefGame:
             after[row][col] = EMPTY
             after[mr][mc] = EMPTY
             after[lr][lc] = cell
-            new_path = path + [square_number(lr, lc)]
+            new_path = [*path, square_number(lr, lc)]
             if cell.islower() and lr == self._far_row():
                 found.append(new_path)  # crowned: the move ends
                 continue
@@ -152,7 +154,7 @@ class RefGame:
         man_moved = cell.islower()
         board[r0][c0] = EMPTY
         captured = False
-        for a, b in zip(move, move[1:]):
+        for a, b in itertools.pairwise(move):
             ra, ca = square_coords(a)
             rb, cb = square_coords(b)
             if abs(rb - ra) == 2:
@@ -163,8 +165,8 @@ class RefGame:
             cell = cell.upper()
         board[r1][c1] = cell
         return RefGame(board=board, to_move=1 - self.to_move,
-                       seen=self.seen + [(self.text(), self.to_move)],
-                       irreversible=self.irreversible + [captured or man_moved])
+                       seen=[*self.seen, (self.text(), self.to_move)],
+                       irreversible=[*self.irreversible, captured or man_moved])
 
 
 def perft(game: RefGame, depth: int) -> int:

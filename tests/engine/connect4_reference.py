@@ -1,10 +1,10 @@
-"""A deliberately naive Connect Four move generator, written from RULES.md §5 only.
+"""A deliberately naive Connect Four move generator, written from docs/RULES.md (Connect Four) only.
 
 It shares no code with ``engine.games.connect4``: the board is a list of 6 rows of 7
 cells (row 0 at the bottom), a disc falls to the lowest empty cell of its column, and
 a win is found by walking every cell in every direction. It is slow and obviously
 right, so the engine is checked against it (legal moves along random games, and perft
-counts not published in RULES.md).
+counts not published in docs/RULES.md).
 """
 
 from __future__ import annotations

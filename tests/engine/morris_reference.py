@@ -1,4 +1,5 @@
-"""A deliberately naive Five Men's Morris move generator, written from RULES.md §1 only.
+"""A deliberately naive Five Men's Morris move generator, written from docs/RULES.md
+(Five Men's Morris) only.
 
 It shares no code with ``engine.games.morris``: points are names, the board is a dict,
 moves are notation strings, and every rule is checked the slow, literal way. Tests
@@ -12,11 +13,11 @@ from dataclasses import dataclass, field
 POINT_NAMES = ["a5", "c5", "e5", "b4", "c4", "d4", "a3", "b3",
                "d3", "e3", "b2", "c2", "d2", "a1", "c1", "e1"]
 
-# RULES.md: "outer ring a5-c5-e5-e3-e1-c1-a1-a3-a5, inner ring b4-c4-d4-d3-d2-c2-b2-b3-b4,
+# docs/RULES.md: "outer ring a5-c5-e5-e3-e1-c1-a1-a3-a5, inner ring b4-c4-d4-d3-d2-c2-b2-b3-b4,
 # spokes c5-c4, a3-b3, e3-d3, c1-c2."
 SEGMENTS_TEXT = ("a5-c5-e5-e3-e1-c1-a1-a3-a5", "b4-c4-d4-d3-d2-c2-b2-b3-b4",
                  "c5-c4", "a3-b3", "e3-d3", "c1-c2")
-# RULES.md: "a5 c5 e5 · e5 e3 e1 · a1 c1 e1 · a5 a3 a1 · b4 c4 d4 · d4 d3 d2 · b2 c2 d2 ·
+# docs/RULES.md: "a5 c5 e5 · e5 e3 e1 · a1 c1 e1 · a5 a3 a1 · b4 c4 d4 · d4 d3 d2 · b2 c2 d2 ·
 # b4 b3 b2".
 MILLS_TEXT = "a5 c5 e5 · e5 e3 e1 · a1 c1 e1 · a5 a3 a1 · b4 c4 d4 · d4 d3 d2 · b2 c2 d2 · b4 b3 b2"
 

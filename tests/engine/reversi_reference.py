@@ -1,4 +1,4 @@
-"""A deliberately naive Reversi move generator, written from RULES.md §2 alone.
+"""A deliberately naive Reversi move generator, written from docs/RULES.md (Reversi) alone.
 
 It shares no code with ``engine.games.reversi``: the board is a list of lists of
 ``"B"``, ``"W"`` or ``None``, moves are square names (``"f5"``) or ``"pass"``, and every
@@ -89,7 +89,7 @@ def from_cells(n: int, black: list[str], white: list[str], drawn: list[str] = ()
 
 
 def standard_start(n: int) -> RefPosition:
-    """RULES.md's start: d4, e5 White and d5, e4 Black on 8×8 (the same centre for n)."""
+    """docs/RULES.md's start: d4, e5 White and d5, e4 Black on 8×8 (the same centre for n)."""
     lo, hi = "abcdefgh"[n // 2 - 1], "abcdefgh"[n // 2]
     r1, r2 = str(n // 2), str(n // 2 + 1)
     return from_cells(n, black=[lo + r2, hi + r1], white=[lo + r1, hi + r2])

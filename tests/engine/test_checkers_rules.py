@@ -1,5 +1,6 @@
-"""English checkers rules (RULES.md §3): one test per clause, plus notation and a
-comparison with the independent reference generator on seeded random playouts.
+"""English checkers rules (docs/RULES.md, English checkers): one test per clause, plus
+notation and a comparison with the independent reference generator on seeded random
+playouts.
 
 Board diagram used to build the positions below (Black at the top):
 

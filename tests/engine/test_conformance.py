@@ -77,7 +77,7 @@ def check_position(state) -> None:
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_playouts_conform(game_id, seed):
-    final, moves = random_playout(game_id, seed, check_position)
+    final, _moves = random_playout(game_id, seed, check_position)
     assert final.outcome() is not None
 
 
@@ -118,7 +118,7 @@ def test_start_position_basics(game_id):
     state = new_game(game_id)
     assert state.ply == 0 and state.to_move == 0
     assert state.outcome() is None and state.legal_moves()
-    assert state.GAME == game_id
+    assert game_id == state.GAME
     assert len(state.PLAYERS) == 2
 
 

@@ -1,4 +1,5 @@
-"""Connect Four rules, one test per clause of RULES.md §5, plus notation and errors.
+"""Connect Four rules, one test per clause of docs/RULES.md (Connect Four), plus
+notation and errors.
 
 Positions are built by playing game strings (``"4453"``: one column digit per move).
 The engine is also compared with the naive reference generator in

@@ -1,4 +1,5 @@
-"""Five Men's Morris: one test per clause of RULES.md §1, and the independent cross-check.
+"""Five Men's Morris: one test per clause of docs/RULES.md (Five Men's Morris), and the
+independent cross-check.
 
 Positions are reached by playing moves, or set up with ``MorrisState.from_board`` (board
 string in point order a5 c5 e5 b4 c4 d4 a3 b3 d3 e3 b2 c2 d2 a1 c1 e1).
@@ -46,7 +47,7 @@ def test_morris_adjacency_rings_and_spokes_without_diagonals():
 
     for ring in ("a5 c5 e5 e3 e1 c1 a1 a3", "b4 c4 d4 d3 d2 c2 b2 b3"):
         pts = ring.split()
-        assert all(linked(a, b) for a, b in zip(pts, pts[1:] + pts[:1]))
+        assert all(linked(a, b) for a, b in zip(pts, pts[1:] + pts[:1], strict=True))
     assert all(linked(*s.split()) for s in ("c5 c4", "a3 b3", "e3 d3", "c1 c2"))
     assert not linked("a5", "b4") and not linked("c4", "c2")
     assert sum(len(n) for n in ADJACENT) == 2 * (8 + 8 + 4)
@@ -266,7 +267,7 @@ def test_morris_invalid_text_raises_invalid_move_error(text):
 
 def test_morris_illegal_moves_raise_illegal_move_error_naming_the_input():
     state = new_game("morris").play_line("b4")
-    with pytest.raises(IllegalMoveError, match="'b4'.*occupied"):
+    with pytest.raises(IllegalMoveError, match=r"'b4'.*occupied"):
         state.parse_move("b4")
     with pytest.raises(IllegalMoveError, match="'a5-c5'"):
         state.parse_move("a5-c5")

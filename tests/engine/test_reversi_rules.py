@@ -1,4 +1,5 @@
-"""Reversi rules, one test per clause of RULES.md §2, plus notation and a reference check.
+"""Reversi rules, one test per clause of docs/RULES.md (Reversi), plus notation and a
+reference check.
 
 Positions come from move sequences, or from ``Reversi.setup`` (a documented test-only
 constructor: rows top to bottom, ``X`` Black, ``O`` White, ``.`` empty).
@@ -7,6 +8,7 @@ constructor: rows top to bottom, ``X`` Black, ``O`` White, ``.`` empty).
 from __future__ import annotations
 
 import random
+
 import pytest
 
 from engine import IllegalMoveError, InvalidMoveError, OptionError, Result, new_game
@@ -263,7 +265,7 @@ def test_reversi_invalid_text_raises_invalid_move_error_naming_it(text):
 
 
 def test_reversi_square_off_a_small_board_is_invalid():
-    with pytest.raises(InvalidMoveError, match="'e5'.*a1-d4"):
+    with pytest.raises(InvalidMoveError, match=r"'e5'.*a1-d4"):
         new_game("reversi", size=4).parse_move("e5")
 
 

@@ -1,4 +1,4 @@
-"""Tic-tac-toe rules, one test per clause of RULES.md §4."""
+"""Tic-tac-toe rules, one test per clause of docs/RULES.md (Tic-tac-toe)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Unspaced transcripts (RULES.md: Reversi `f5d6c3d3c4`, Connect Four `4453`)."""
+"""Unspaced transcripts (docs/RULES.md, Notation and records: Reversi `f5d6c3d3c4`,
+Connect Four `4453`)."""
 
 from __future__ import annotations
 

@@ -96,7 +96,7 @@ async def test_a_game_is_played_to_its_end_by_keys(game: str) -> None:
             await enter_move(pilot, move)
             assert screen.state.key() == expected.key()
             assert autosaved_moves(screen) == [s.format_move(m) for s, m in
-                                               zip(screen.history, screen.moves)]
+                                               zip(screen.history, screen.moves, strict=False)]
         assert screen.moves == line
         outcome = screen.state.outcome()
         assert outcome is not None and outcome == expected.outcome()

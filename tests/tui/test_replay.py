@@ -112,7 +112,8 @@ async def test_browser_lists_games_and_reports_a_damaged_file() -> None:
         assert isinstance(browser, BrowserScreen)
         rows = {e.path.name: e for e in browser.entries}
         assert rows["good.pgn"].record is not None
-        assert rows["broken.pgn"].error.endswith("line 3: move 1: invalid connect4 move '9': expected a column 1-7")
+        assert rows["broken.pgn"].error.endswith(
+            "line 3: move 1: invalid connect4 move '9': expected a column 1-7")
         names = [e.path.name for e in browser.entries]
         await pilot.press(*["down"] * names.index("broken.pgn"), "enter")
         await pilot.pause()
@@ -159,5 +160,5 @@ async def test_a_finished_game_can_be_replayed_from_the_browser_at_once() -> Non
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, ReplayScreen)
-        texts = [s.format_move(m) for s, m in zip(played.history, played.moves)]
+        texts = [s.format_move(m) for s, m in zip(played.history, played.moves, strict=False)]
         assert app.screen.record.moves == texts and app.screen.record.result != "*"

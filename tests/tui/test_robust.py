@@ -161,7 +161,7 @@ async def test_both_sides_pieces_stand_out_from_every_square() -> None:
             app.start_game(game, {}, ("human", "first"))
             await settle(pilot)
             board = app.screen.query_one(BoardWidget)
-            assert board.GAME == game
+            assert game == board.GAME
             backgrounds = [board.style("dark").bgcolor, board.background_colors[1].rich_color]
             for side in ("first", "second"):
                 colour = board.style(side).color

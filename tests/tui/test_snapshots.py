@@ -16,7 +16,8 @@ from tui.widgets.checkers_board import square_cell
 SIZE = (80, 24)
 
 
-def game_app(game: str, options: dict[str, Any] | None = None, *, ascii_board: bool = False) -> ParlorApp:
+def game_app(game: str, options: dict[str, Any] | None = None, *,
+             ascii_board: bool = False) -> ParlorApp:
     """An app opened on a new game of ``game`` against the instant "first" brain."""
     return ParlorApp(Launch(kind="play", game=game, options=options or {},
                             players=("human", "first")), ascii_board=ascii_board, seed=1)

@@ -36,7 +36,7 @@ def board_class(game_id: str) -> type[BoardWidget]:
                                 "add its line to tui.widgets.BOARDS")
     module, _, name = BOARDS[game_id].partition(":")
     cls: type[BoardWidget] = getattr(importlib.import_module(module), name)
-    if cls.GAME != game_id:
+    if game_id != cls.GAME:
         raise MissingBoardError(f"tui.widgets.BOARDS maps {game_id!r} to {cls.__name__}, "
                                 f"which draws {cls.GAME!r}")
     return cls

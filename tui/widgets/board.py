@@ -15,7 +15,8 @@ are chosen to stay legible on the dark squares in 16-colour and ``NO_COLOR`` ter
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Hashable, Iterable
+from collections.abc import Hashable, Iterable
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
