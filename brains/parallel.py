@@ -1,0 +1,148 @@
+"""Where the arena's games and the learners' self-play run: here, in local worker
+processes, or on a Dask cluster.
+
+Everything parallel in Parlor goes through :func:`run_unordered` or :func:`run_calls`:
+
+- with no cluster, ``jobs <= 1`` runs the calls one after the other in this process
+  and ``jobs > 1`` runs them in ``jobs`` local worker processes (joblib's loky backend);
+- inside ``with dask_cluster(address):`` they run through joblib's Dask backend on the
+  cluster whose scheduler is at ``address`` (``jobs`` is then the cluster's business:
+  every worker thread takes calls).
+
+Each call is a module-level function and its picklable arguments (brain specs, seeds,
+weights), and every result comes back with the call's position, so the results never
+depend on where or in which order the calls ran. The functions are pickled by
+reference: a Dask worker needs the same version of Parlor installed.
+
+Dask is optional (``pip install "parlor[dask]"``); nothing here imports it until a
+cluster is asked for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from contextvars import ContextVar
+from typing import Any, Callable, Iterator, Sequence
+
+from engine.protocol import quote
+
+CONNECT_TIMEOUT = 10.0
+"""Seconds to reach a scheduler and to see at least one worker there."""
+
+INSTALL_HINT = 'pip install "parlor[dask]"'
+"""What to run when Dask is missing."""
+
+_CLIENT: ContextVar[Any] = ContextVar("parlor_dask_client", default=None)
+"""The Dask client of the innermost :func:`dask_cluster` block (None: run locally)."""
+
+
+class ClusterError(ValueError):
+    """A Dask cluster that cannot be used: Dask missing, a scheduler out of reach, no
+    workers, or a cluster that failed during the run. The message is one line."""
+
+
+def on_cluster() -> bool:
+    """True inside a :func:`dask_cluster` block (and not inside :func:`locally`)."""
+    return _CLIENT.get() is not None
+
+
+@contextlib.contextmanager
+def dask_cluster(address: str, timeout: float | None = None) -> Iterator[Any]:
+    """Run the parallel work of the block on the Dask cluster at ``address``.
+
+    Connects a ``distributed.Client`` (within ``timeout`` seconds, default
+    :data:`CONNECT_TIMEOUT`, and waits as long for a worker), yields it, and closes it
+    at the end. Raises :class:`ClusterError` when Dask is not installed or the scheduler
+    cannot be used.
+    """
+    timeout = CONNECT_TIMEOUT if timeout is None else timeout
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError(f"--scheduler needs Dask, which is not installed: "
+                           f"{INSTALL_HINT}") from None
+    where = quote(address)
+    try:
+        client = distributed.Client(address, timeout=timeout, set_as_default=False)
+    except Exception as exc:  # OSError, TimeoutError, ValueError for a bad address, …
+        raise ClusterError(f"cannot reach the Dask scheduler at {where} within "
+                           f"{timeout:g} s: {_reason(exc)}") from None
+    try:
+        try:
+            client.wait_for_workers(1, timeout=timeout)
+        except Exception as exc:
+            raise ClusterError(f"the Dask scheduler at {where} has no workers "
+                               f"(none joined within {timeout:g} s): {_reason(exc)}") from None
+        token = _CLIENT.set(client)
+        try:
+            yield client
+        finally:
+            _CLIENT.reset(token)
+    finally:
+        with contextlib.suppress(Exception):
+            client.close(timeout=timeout)
+
+
+@contextlib.contextmanager
+def locally() -> Iterator[None]:
+    """Run the parallel work of the block here, even inside a :func:`dask_cluster` block
+    (for work that reads files only this machine has)."""
+    token = _CLIENT.set(None)
+    try:
+        yield
+    finally:
+        _CLIENT.reset(token)
+
+
+def run_unordered(fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
+                  jobs: int = 1) -> Iterator[tuple[int, Any]]:
+    """``(k, fn(*calls[k]))`` for every call, as each finishes (in order when serial).
+
+    An exception raised by ``fn`` comes back as itself; a failure of the cluster
+    (a lost worker or scheduler) is a :class:`ClusterError`.
+    """
+    client = _CLIENT.get()
+    if client is None and (jobs <= 1 or len(calls) <= 1):
+        for k, args in enumerate(calls):
+            yield k, fn(*args)
+        return
+    from joblib import Parallel, delayed, parallel_config
+
+    numbered = [delayed(_numbered)(fn, k, args) for k, args in enumerate(calls)]
+    if client is None:
+        yield from Parallel(n_jobs=min(jobs, len(calls)), backend="loky",
+                            return_as="generator_unordered")(numbered)
+        return
+    try:
+        with parallel_config(backend="dask", client=client):
+            yield from Parallel(return_as="generator_unordered")(numbered)
+    except Exception as exc:
+        if _from_dask(exc):
+            raise ClusterError(f"the Dask cluster failed during the run: "
+                               f"{_reason(exc)}") from None
+        raise
+
+
+def run_calls(fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
+              jobs: int = 1) -> list[Any]:
+    """``[fn(*args) for args in calls]``, run as :func:`run_unordered` runs them."""
+    results = dict(run_unordered(fn, calls, jobs))
+    return [results[k] for k in range(len(calls))]
+
+
+def _numbered(fn: Callable[..., Any], position: int,
+              args: tuple[Any, ...]) -> tuple[int, Any]:
+    """``fn(*args)`` with the call's position, for workers that finish out of order."""
+    return position, fn(*args)
+
+
+def _from_dask(exc: BaseException) -> bool:
+    """True for errors of the cluster itself rather than of the work it ran."""
+    module = type(exc).__module__ or ""
+    return module.split(".")[0] in ("distributed", "tornado", "dask")
+
+
+def _reason(exc: BaseException) -> str:
+    """The error as a short phrase on one line."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 160 else text[:159] + "…"
