@@ -21,6 +21,7 @@ cluster is asked for.
 from __future__ import annotations
 
 import contextlib
+import logging
 from contextvars import ContextVar
 from typing import Any, Callable, Iterator, Sequence
 
@@ -61,6 +62,13 @@ def dask_cluster(address: str, timeout: float | None = None) -> Iterator[Any]:
     except ImportError:
         raise ClusterError(f"--scheduler needs Dask, which is not installed: "
                            f"{INSTALL_HINT}") from None
+    with _quiet_dask_logs(), _connected(distributed, address, timeout) as client:
+        yield client
+
+
+@contextlib.contextmanager
+def _connected(distributed: Any, address: str, timeout: float) -> Iterator[Any]:
+    """The body of :func:`dask_cluster`: connect, wait for a worker, yield, close."""
     where = quote(address)
     try:
         client = distributed.Client(address, timeout=timeout, set_as_default=False)
@@ -81,6 +89,21 @@ def dask_cluster(address: str, timeout: float | None = None) -> Iterator[Any]:
     finally:
         with contextlib.suppress(Exception):
             client.close(timeout=timeout)
+
+
+@contextlib.contextmanager
+def _quiet_dask_logs() -> Iterator[None]:
+    """Hold back Dask's own log output (tracebacks of lost connections) for the block:
+    what goes wrong reaches the caller as one :class:`ClusterError` instead."""
+    handlers = logging.getLogger("distributed").handlers
+    levels = [h.level for h in handlers]
+    for handler in handlers:
+        handler.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for handler, level in zip(handlers, levels):
+            handler.setLevel(level)
 
 
 @contextlib.contextmanager
@@ -114,7 +137,7 @@ def run_unordered(fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
                             return_as="generator_unordered")(numbered)
         return
     try:
-        with parallel_config(backend="dask", client=client):
+        with parallel_config(backend=_cluster_backend(client)):
             yield from Parallel(return_as="generator_unordered")(numbered)
     except Exception as exc:
         if _from_dask(exc):
@@ -128,6 +151,22 @@ def run_calls(fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
     """``[fn(*args) for args in calls]``, run as :func:`run_unordered` runs them."""
     results = dict(run_unordered(fn, calls, jobs))
     return [results[k] for k in range(len(calls))]
+
+
+def _cluster_backend(client: Any) -> Any:
+    """Joblib's Dask backend on ``client``, never taken for a single job.
+
+    Joblib runs the calls in this process when the backend counts one job, which the
+    Dask backend does for a cluster of one worker thread; counting at least two keeps
+    the work on the cluster, as ``--scheduler`` asks.
+    """
+    from joblib._dask import DaskDistributedBackend
+
+    class ClusterBackend(DaskDistributedBackend):  # type: ignore[misc]
+        def effective_n_jobs(self, n_jobs: int) -> int:
+            return max(2, int(super().effective_n_jobs(n_jobs)))
+
+    return ClusterBackend(client=client)
 
 
 def _numbered(fn: Callable[..., Any], position: int,

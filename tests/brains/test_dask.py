@@ -16,7 +16,7 @@ import pytest
 
 from brains import parallel
 from brains.arena import match, tournament
-from brains.parallel import ClusterError, dask_cluster, on_cluster
+from brains.parallel import ClusterError, dask_cluster, on_cluster, run_calls
 from brains.train import train_and_save
 from tui.cli import main
 
@@ -151,3 +151,21 @@ def test_bad_scheduler_addresses_are_refused_by_the_parser(
     assert main(["match", "tictactoe", "random", "greedy", "--scheduler", address]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "is not a scheduler address" in err and "\x1b" not in err
+
+
+def test_work_goes_to_the_workers_even_with_one_worker_thread() -> None:
+    """Joblib would run the calls in this process for a cluster it counts as one job."""
+    import distributed
+
+    with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=1,
+                                  dashboard_address=":0", silence_logs=logging.ERROR) as one:
+        with dask_cluster(one.scheduler_address):
+            threads = run_calls(worker_name, [(k,) for k in range(4)])
+    assert threads == [threads[0]] * 4 and threads[0] != "MainThread"
+
+
+def worker_name(_: int) -> str:
+    """The name of the thread that runs this call."""
+    import threading
+
+    return threading.current_thread().name
