@@ -14,8 +14,8 @@ works: a player rated against levels measured on another scale simply starts at
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 SCALE = 173.7178
 """Glicko points per Glicko-2 unit (400 / ln 10)."""
@@ -55,7 +55,7 @@ class Glicko:
         return self.rating - 1.96 * self.deviation, self.rating + 1.96 * self.deviation
 
 
-def check_rating(rating: float, deviation: float, volatility: float = INITIAL_VOLATILITY
+def check_rating(rating: object, deviation: object, volatility: object = INITIAL_VOLATILITY
                  ) -> None:
     """ValueError unless the three are finite numbers in their ranges: ``|rating|`` at
     most :data:`MAX_ABS_RATING`, deviation above 0 and at most
@@ -65,6 +65,8 @@ def check_rating(rating: float, deviation: float, volatility: float = INITIAL_VO
         if isinstance(value, bool) or not isinstance(value, (int, float)) \
                 or not math.isfinite(value):
             raise ValueError(f"a Glicko {name} must be a finite number, not {value!r:.40}")
+    assert isinstance(rating, (int, float)) and isinstance(deviation, (int, float)) \
+        and isinstance(volatility, (int, float))  # checked just above; for the type checker
     if abs(rating) > MAX_ABS_RATING:
         raise ValueError(f"a Glicko rating must be within ±{MAX_ABS_RATING:g}, not {rating:g}")
     if not 0 < deviation <= INITIAL_DEVIATION:

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from engine.protocol import quote
 
@@ -72,13 +73,13 @@ def _connected(distributed: Any, address: str, timeout: float) -> Iterator[Any]:
     where = quote(address)
     try:
         client = distributed.Client(address, timeout=timeout, set_as_default=False)
-    except Exception as exc:  # OSError, TimeoutError, ValueError for a bad address, …
+    except Exception as exc:  # noqa: BLE001 (OSError, TimeoutError, ValueError for a bad address, …)
         raise ClusterError(f"cannot reach the Dask scheduler at {where} within "
                            f"{timeout:g} s: {_reason(exc)}") from None
     try:
         try:
             client.wait_for_workers(1, timeout=timeout)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 (TimeoutError, or a lost connection)
             raise ClusterError(f"the Dask scheduler at {where} has no workers "
                                f"(none joined within {timeout:g} s): {_reason(exc)}") from None
         token = _CLIENT.set(client)

@@ -9,8 +9,9 @@ import logging
 import os
 import socket
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -136,9 +137,9 @@ def test_an_unreachable_scheduler_is_one_line_within_the_timeout(
 def test_missing_dask_names_the_extra(monkeypatch: pytest.MonkeyPatch,
                                       capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
-    with pytest.raises(ClusterError, match=r'pip install "parlor\[dask\]"'):
-        with dask_cluster("tcp://127.0.0.1:8786"):
-            pass
+    with pytest.raises(ClusterError, match=r'pip install "parlor\[dask\]"'), \
+            dask_cluster("tcp://127.0.0.1:8786"):
+        pass
     assert main(["match", "tictactoe", "random", "greedy", "-n", "2",
                  "--scheduler", "tcp://127.0.0.1:8786"]) == 2
     out, err = capsys.readouterr()
@@ -157,10 +158,10 @@ def test_work_goes_to_the_workers_even_with_one_worker_thread() -> None:
     """Joblib would run the calls in this process for a cluster it counts as one job."""
     import distributed
 
-    with distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=1,
-                                  dashboard_address=":0", silence_logs=logging.ERROR) as one:
-        with dask_cluster(one.scheduler_address):
-            threads = run_calls(worker_name, [(k,) for k in range(4)])
+    one = distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=1,
+                                   dashboard_address=":0", silence_logs=logging.ERROR)
+    with one, dask_cluster(one.scheduler_address):
+        threads = run_calls(worker_name, [(k,) for k in range(4)])
     assert threads == [threads[0]] * 4 and threads[0] != "MainThread"
 
 
