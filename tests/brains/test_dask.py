@@ -17,7 +17,7 @@ import pytest
 
 from brains import parallel
 from brains.arena import match, tournament
-from brains.parallel import ClusterError, dask_cluster, on_cluster, run_calls
+from brains.parallel import ClusterError, dask_cluster, on_cluster, run_calls, run_unordered
 from brains.train import train_and_save
 from tui.cli import main
 
@@ -76,7 +76,7 @@ def client_workers(address: str) -> list[str]:
 
 
 def test_a_match_on_the_cluster_matches_the_local_one(address: str) -> None:
-    local = match("connect4", "greedy", "random", 6, seed=3, jobs=2)
+    local = match("connect4", "greedy", "random", 6, seed=3, jobs=1)
     with dask_cluster(address):
         remote = match("connect4", "greedy", "random", 6, seed=3, jobs=1)
     assert games_of(remote) == games_of(local)
@@ -170,3 +170,23 @@ def worker_name(_: int) -> str:
     import threading
 
     return threading.current_thread().name
+
+
+def test_a_cluster_lost_during_the_run_is_a_cluster_error() -> None:
+    import distributed
+
+    lost = distributed.LocalCluster(n_workers=1, processes=False, threads_per_worker=1,
+                                    dashboard_address=":0", silence_logs=logging.ERROR)
+    with pytest.raises(ClusterError, match="the Dask cluster failed during the run"), \
+            dask_cluster(lost.scheduler_address, timeout=1):
+        for _ in run_unordered(pause, [(0.2,)] * 20):
+            lost.close()
+    assert not on_cluster()
+
+
+def pause(seconds: float) -> float:
+    """Wait ``seconds``, then return them."""
+    import time
+
+    time.sleep(seconds)
+    return seconds
