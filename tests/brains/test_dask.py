@@ -17,7 +17,13 @@ import pytest
 
 from brains import parallel
 from brains.arena import match, tournament
-from brains.parallel import ClusterError, dask_cluster, on_cluster, run_calls, run_unordered
+from brains.parallel import (
+    ClusterError,
+    dask_cluster,
+    on_cluster,
+    run_calls,
+    run_unordered,
+)
 from brains.train import train_and_save
 from tui.cli import main
 
