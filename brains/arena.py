@@ -3,9 +3,10 @@
 Everything is reproducible from one seed. Each game is a pure function of its
 :class:`GameTask` (game, options, the two brain specs, the seeds derived from the match
 seed and the game's index, and the number of random opening plies), so games can run in
-any order or in parallel worker processes (``jobs``, joblib's loky backend) and give the
-same results. Brains are made fresh for every game from their specs, so no state leaks
-from one game to the next. Time-limited brains are only as reproducible as the clock.
+any order, in parallel worker processes (``jobs``, joblib's loky backend) or on a Dask
+cluster (:mod:`brains.parallel`), and give the same results. Brains are made fresh for
+every game from their specs, so no state leaks from one game to the next. Time-limited
+brains are only as reproducible as the clock.
 
 In a match the two brains alternate sides game by game; games ``2k`` and ``2k + 1`` share
 the same random opening (and, for games with a ``seed`` option, the same random start),
@@ -173,35 +174,20 @@ def run_task(task: GameTask, brain_factory: BrainFactory | None = None) -> GameR
 
 def run_tasks(tasks: Sequence[GameTask], jobs: int = 1, progress: Progress | None = None,
               brain_factory: BrainFactory | None = None) -> list[GameResult]:
-    """Play every task, ``jobs`` at a time (worker processes when > 1), in task order.
+    """Play every task, ``jobs`` at a time (worker processes when > 1, or the Dask
+    cluster of a :func:`brains.parallel.dask_cluster` block), and return them in task order.
 
-    The results do not depend on ``jobs``: each game depends only on its task.
+    The results do not depend on ``jobs`` nor on where the games ran: each game depends
+    only on its task.
     """
-    results: dict[int, GameResult] = {}
+    from brains.parallel import run_unordered
 
-    def done(position: int, result: GameResult) -> None:
+    results: dict[int, GameResult] = {}
+    for position, result in run_unordered(run_task, [(t, brain_factory) for t in tasks], jobs):
         results[position] = result
         if progress is not None:
             progress(len(results), len(tasks), result)
-
-    if jobs <= 1 or len(tasks) <= 1:
-        for position, task in enumerate(tasks):
-            done(position, run_task(task, brain_factory))
-    else:
-        from joblib import Parallel, delayed
-
-        parallel = Parallel(n_jobs=min(jobs, len(tasks)), backend="loky",
-                            return_as="generator_unordered")
-        for position, result in parallel(delayed(_run_numbered)(k, t, brain_factory)
-                                         for k, t in enumerate(tasks)):
-            done(position, result)
     return [results[k] for k in range(len(tasks))]
-
-
-def _run_numbered(position: int, task: GameTask,
-                  brain_factory: BrainFactory | None) -> tuple[int, GameResult]:
-    """:func:`run_task` that also returns the task's position (for unordered workers)."""
-    return position, run_task(task, brain_factory)
 
 
 def check_setup(game_id: str, specs: Iterable[str], options: dict[str, Any] | None = None,

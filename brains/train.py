@@ -143,7 +143,8 @@ def train_and_save(game: str, kind: str, *, games: int | None = None, seed: int 
 
     ``games=None`` uses the kind's ``DEFAULTS[game]``. With ``evaluate`` the new model
     plays ``eval_games`` seeded games against ``random`` and ``greedy`` and the scores go
-    into the entry's ``strength``.
+    into the entry's ``strength``. Inside a :func:`brains.parallel.dask_cluster` block the
+    self-play runs on the cluster (the model is the same) and the strength matches here.
     """
     from brains.learned import store
     from engine.registry import new_game
@@ -173,8 +174,13 @@ def train_and_save(game: str, kind: str, *, games: int | None = None, seed: int 
         record["train_meta"] = meta
     path = store.save_model(model, game_id, kind, models_dir=models_dir, **record)
     if evaluate:
-        strength = measure_strength(game_id, kind, path, games=eval_games, seed=seed,
-                                    jobs=jobs)
+        from brains.parallel import locally
+
+        # The new model file is on this machine only, so its matches are played here
+        # even when the self-play ran on a Dask cluster.
+        with locally():
+            strength = measure_strength(game_id, kind, path, games=eval_games, seed=seed,
+                                        jobs=jobs)
         return path, store.update_entry(path, strength=strength)
     return path, store.read_manifest(models_dir)[path.name]
 

@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 from brains.heuristics import check_games, game_module, get_heuristic
 from brains.learned import store
 from brains.options import MODEL, BrainOption
+from brains.parallel import on_cluster, run_calls
 from brains.protocol import Brain, Budget, Thought
 from engine.protocol import State
 from engine.registry import get_game
@@ -278,10 +279,8 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
              tuple(cfg.get("inputs", ("encode",))))
             for i, n in enumerate(sizes)]
     chunks: list[tuple[Any, Any]] = []
-    if jobs > 1:
-        from joblib import Parallel, delayed
-
-        chunks = list(Parallel(n_jobs=jobs)(delayed(_self_play_chunk)(*a) for a in args))
+    if jobs > 1 or on_cluster():
+        chunks = run_calls(_self_play_chunk, args, jobs)
         if progress:
             progress(games, games)
     else:

@@ -5,9 +5,10 @@ through :func:`run_chunks` too).
 - Packing: tables are trained as Python dicts keyed by ints and shipped as sorted numpy
   arrays (:func:`pack` / :func:`unpack`), which pickle small and survive refactors.
 - Parallel self-play: :func:`run_chunks` runs a list of seeded chunks, in worker
-  processes when ``jobs > 1``, and returns their results in chunk order, so the model is
-  the same whatever ``jobs`` is. :func:`chunk_seed` derives each chunk's seed from the
-  master seed; :func:`split` cuts a number of games into fixed-size chunks.
+  processes when ``jobs > 1`` (or on a Dask cluster), and returns their results in
+  chunk order, so the model is the same whatever ``jobs`` is. :func:`chunk_seed` derives
+  each chunk's seed from the master seed; :func:`split` cuts a number of games into
+  fixed-size chunks.
 """
 
 from __future__ import annotations
@@ -58,9 +59,8 @@ def split(games: int, size: int | None = None) -> list[int]:
 
 def run_chunks(fn: Callable[..., Any], calls: Sequence[tuple[Any, ...]],
                jobs: int = 1) -> list[Any]:
-    """``[fn(*args) for args in calls]``, in worker processes when ``jobs > 1``."""
-    if jobs <= 1 or len(calls) <= 1:
-        return [fn(*args) for args in calls]
-    from joblib import Parallel, delayed
+    """``[fn(*args) for args in calls]``, in worker processes when ``jobs > 1`` or on
+    the Dask cluster of a :func:`brains.parallel.dask_cluster` block; in call order."""
+    from brains.parallel import run_calls
 
-    return list(Parallel(n_jobs=jobs, backend="loky")(delayed(fn)(*args) for args in calls))
+    return run_calls(fn, calls, jobs)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 from collections.abc import Callable
+from typing import Any
 
 from engine.protocol import OptionError, quote
 
@@ -80,6 +82,38 @@ seed_type = int_range(0, MAX_SEED)
 
 seconds_type = float_range(0.0, MAX_SECONDS, above=True)
 """An argparse ``type`` for a time limit in seconds."""
+
+
+MAX_ADDRESS = 200
+"""Longest ``--scheduler`` address accepted, in characters."""
+
+
+def scheduler_type(text: str) -> str:
+    """An argparse ``type`` for ``--scheduler``: a Dask scheduler address such as
+    ``tcp://10.0.0.5:8786`` (one word, printable, at most :data:`MAX_ADDRESS` characters)."""
+    address = text.strip()
+    if not address or len(address) > MAX_ADDRESS or not address.isprintable() \
+            or any(c.isspace() for c in address):
+        raise argparse.ArgumentTypeError(
+            f"{quote(text)} is not a scheduler address (e.g. tcp://10.0.0.5:8786)")
+    return address
+
+
+def add_scheduler_argument(parser: argparse.ArgumentParser) -> None:
+    """``--scheduler ADDRESS``: run the games on a Dask cluster."""
+    parser.add_argument("--scheduler", type=scheduler_type, default=None, metavar="ADDRESS",
+                        help="play the games on the Dask cluster whose scheduler is at "
+                             "ADDRESS (e.g. tcp://10.0.0.5:8786; needs parlor[dask]); "
+                             "same seed, same results as locally")
+
+
+def cluster(address: str | None) -> contextlib.AbstractContextManager[Any]:
+    """The block's games on the Dask cluster at ``address``; locally when it is None."""
+    if address is None:
+        return contextlib.nullcontext()
+    from brains.parallel import dask_cluster
+
+    return dask_cluster(address)
 
 
 def one_line(exc: BaseException | str, limit: int = 300) -> str:

@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from tui.commands.common import (
     MAX_SEED,
+    add_scheduler_argument,
     int_range,
     jobs_type,
     max_jobs,
@@ -44,7 +45,9 @@ def add_arena_arguments(parser: argparse.ArgumentParser, games: int, what: str) 
                              "(default 0)")
     parser.add_argument("-j", "--jobs", type=jobs_type, default=1,
                         help=f"games played at once in worker processes, 1 to {max_jobs()} "
-                             "(4 per CPU; default 1)")
+                             "(4 per CPU; default 1; with --scheduler the cluster's "
+                             "workers set the pace)")
+    add_scheduler_argument(parser)
     parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
                         help="game option, e.g. -o variant=flipcolor (repeatable)")
     parser.add_argument("--opening", type=int_range(0, MAX_OPENING), default=None, metavar="N",
@@ -109,11 +112,12 @@ def safe_name(text: str) -> str:
 def run(args: argparse.Namespace) -> int:
     from brains.arena import ArenaError, default_opening_plies, match
     from engine.record import save_records
-    from tui.commands.common import one_line, parse_options
+    from tui.commands.common import cluster, one_line, parse_options
 
     try:
         options = parse_options(args.option)
-        with ProgressReporter(f"{args.game}: {args.a} vs {args.b}", args.games) as progress:
+        with cluster(args.scheduler), \
+                ProgressReporter(f"{args.game}: {args.a} vs {args.b}", args.games) as progress:
             result = match(args.game, args.a, args.b, args.games, seed=args.seed,
                            jobs=args.jobs, options=options, opening_plies=args.opening,
                            budget_seconds=args.seconds, progress=progress)

@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from brains.arena import ArenaError, tournament
     from engine.registry import get_game
-    from tui.commands.common import one_line, parse_options
+    from tui.commands.common import cluster, one_line, parse_options
 
     results = []
     try:
@@ -49,14 +49,15 @@ def run(args: argparse.Namespace) -> int:
             if "variant" in options:
                 raise ValueError("--variants runs every variant; leave out -o variant=...")
             runs = [{**options, "variant": v} for v in variant.choices]
-        for run_options in runs:
-            label = " ".join([args.game, *(f"{k}={v}" for k, v in run_options.items())])
-            pairs = len(args.players) * (len(args.players) - 1) // 2
-            with ProgressReporter(label, pairs * args.games) as progress:
-                results.append(tournament(
-                    args.game, args.players, args.games, seed=args.seed, jobs=args.jobs,
-                    options=run_options, opening_plies=args.opening,
-                    budget_seconds=args.seconds, progress=progress))
+        with cluster(args.scheduler):
+            for run_options in runs:
+                label = " ".join([args.game, *(f"{k}={v}" for k, v in run_options.items())])
+                pairs = len(args.players) * (len(args.players) - 1) // 2
+                with ProgressReporter(label, pairs * args.games) as progress:
+                    results.append(tournament(
+                        args.game, args.players, args.games, seed=args.seed, jobs=args.jobs,
+                        options=run_options, opening_plies=args.opening,
+                        budget_seconds=args.seconds, progress=progress))
     except ArenaError as exc:
         print(f"parlor tournament: {one_line(exc)}", file=sys.stderr)
         return 1

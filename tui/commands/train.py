@@ -7,7 +7,14 @@ import json
 import sys
 import time
 
-from tui.commands.common import MAX_SEED, int_range, jobs_type, max_jobs, seed_type
+from tui.commands.common import (
+    MAX_SEED,
+    int_range,
+    jobs_type,
+    max_jobs,
+    scheduler_type,
+    seed_type,
+)
 
 MAX_TRAIN_GAMES = 10_000_000
 """Most training games."""
@@ -24,6 +31,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-j", "--jobs", type=jobs_type, default=1,
                         help=f"worker processes for self-play and the strength matches, 1 to "
                              f"{max_jobs()} (the model does not depend on it; default 1)")
+    parser.add_argument("--scheduler", type=scheduler_type, default=None, metavar="ADDRESS",
+                        help="play the self-play games on the Dask cluster whose scheduler is "
+                             "at ADDRESS (e.g. tcp://10.0.0.5:8786; needs parlor[dask]); the "
+                             "model is the same as locally, the strength matches run here")
     parser.add_argument("--out", metavar="DIR", default=None,
                         help="models folder to write (default: the shipped saved/models)")
     parser.add_argument("--no-eval", action="store_true",
@@ -35,8 +46,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tui.commands.common import cluster
+
     try:
-        return _train_all(args) if args.all else _train_one(args)
+        with cluster(args.scheduler):
+            return _train_all(args) if args.all else _train_one(args)
     except (ValueError, ImportError, RecursionError) as exc:  # TrainError, ModelError, …
         from tui.commands.common import one_line
 

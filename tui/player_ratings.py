@@ -1,0 +1,325 @@
+"""The player's own rating in each game (Glicko-2), kept in the user's data directory.
+
+Every rated game the player finishes updates their rating for that game
+(:func:`brains.glicko.update`, each game its own rating period). The ratings live in
+one JSON file, ``ratings.json`` in :func:`tui.paths.data_dir`::
+
+    {"format": "parlor-player-ratings", "version": 1,
+     "games": {"connect4": {"rating": 1523.4, "deviation": 87.1, "volatility": 0.06,
+                            "games": 12, "updated": "2026-11-23T18:02:11+00:00"}}}
+
+What is read is checked field by field (engine.files.read_capped, then every value's
+type and range). A game whose entry is damaged starts fresh, the others keep theirs, and
+:attr:`PlayerRatings.problem` says so in one line; the damaged file is kept beside the
+new one as ``ratings.json.damaged`` when the next rating is saved, so nothing is lost.
+
+Writes are atomic (a temporary file, then ``os.replace``), and every read-modify-write
+holds an exclusive ``flock`` on ``ratings.json.lock``, so two Parlor sessions finishing
+games at the same moment both count.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import re
+import stat
+import tempfile
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, cast
+
+from brains.glicko import (
+    INITIAL_DEVIATION,
+    INITIAL_RATING,
+    INITIAL_VOLATILITY,
+    Glicko,
+    check_rating,
+    update,
+)
+from engine.files import FileReadError, read_capped
+from engine.protocol import quote
+from engine.registry import get_game
+
+try:
+    import fcntl
+except ImportError:  # not on this platform: sessions are not serialised
+    fcntl = None  # type: ignore[assignment]
+
+FILE_NAME = "ratings.json"
+FORMAT = "parlor-player-ratings"
+VERSION = 1
+MAX_BYTES = 1 << 20
+"""Largest ratings file read (a real one is a few hundred bytes a game)."""
+MAX_GAMES_COUNT = 10**9
+"""Most rated games one entry may claim."""
+LOCK_SECONDS = 5.0
+"""How long a session waits for another to finish saving before giving up on saving."""
+PROVISIONAL_DEVIATION = 110.0
+"""A rating whose deviation is above this is provisional (shown with a ``?``)."""
+_GAME_KEY = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRating:
+    """The player's rating in one game."""
+
+    game: str
+    rating: float = INITIAL_RATING
+    deviation: float = INITIAL_DEVIATION
+    volatility: float = INITIAL_VOLATILITY
+    games: int = 0
+    """Rated games played."""
+    updated: str | None = None
+    """When the last rated game ended (ISO 8601, UTC), or None before the first."""
+
+    @property
+    def glicko(self) -> Glicko:
+        """The rating as :class:`brains.glicko.Glicko`."""
+        return Glicko(self.rating, self.deviation, self.volatility)
+
+    @property
+    def provisional(self) -> bool:
+        """True while the deviation is above :data:`PROVISIONAL_DEVIATION`."""
+        return self.deviation > PROVISIONAL_DEVIATION
+
+    def text(self) -> str:
+        """``1523 ± 174`` (the 95 % interval), with ``?`` while provisional."""
+        mark = "?" if self.provisional else ""
+        return f"{self.rating:.0f}{mark} ± {1.96 * self.deviation:.0f}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as it is stored."""
+        return {"rating": self.rating, "deviation": self.deviation,
+                "volatility": self.volatility, "games": self.games, "updated": self.updated}
+
+
+def ratings_path() -> Path:
+    """The ratings file in the user's data directory."""
+    from tui.paths import data_dir
+
+    return data_dir() / FILE_NAME
+
+
+class PlayerRatings:
+    """The ratings file at ``path`` (default :func:`ratings_path`).
+
+    Trouble with the file never raises: :attr:`problem` holds one line about the last
+    read or write that went wrong (a damaged entry, a file that cannot be saved), else
+    None. Bad arguments (an unknown game, a score outside 0..1) are ValueErrors.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None):
+        self.path = Path(path) if path is not None else ratings_path()
+        self.problem: str | None = None
+
+    # ----------------------------------------------------------------- reading
+
+    def all(self) -> dict[str, PlayerRating]:
+        """Every game's rating in the file (those damaged left out)."""
+        entries, _ = self._read()
+        return entries
+
+    def current(self, game_id: str) -> PlayerRating:
+        """The player's rating in ``game_id`` (a fresh one before the first rated game)."""
+        game = get_game(game_id).id
+        entries, _ = self._read()
+        return entries.get(game) or PlayerRating(game)
+
+    def fair_level(self, game_id: str, levels: Mapping[str, float]) -> str:
+        """The spec of ``levels`` (spec -> rating, on the scale of the player's rating)
+        rated closest to the player; on a tie the weaker one."""
+        return closest_level(self.current(game_id).rating, levels)
+
+    # ----------------------------------------------------------------- writing
+
+    def record_game(self, game_id: str, opponent_rating: float, opponent_rd: float,
+                    score: float) -> PlayerRating:
+        """Count one finished rated game: ``score`` is the player's 1 (win), 0.5 (draw)
+        or 0 (loss) against an opponent rated ``opponent_rating`` with deviation
+        ``opponent_rd`` (0 for an exactly known rating; above 350 counts as 350).
+
+        Returns the new rating. It is saved under the lock; when saving fails the new
+        rating is still returned and :attr:`problem` says why it was not kept.
+        """
+        game = get_game(game_id).id
+        if isinstance(opponent_rd, (int, float)) and not isinstance(opponent_rd, bool) \
+                and math.isfinite(opponent_rd) and opponent_rd >= 0:
+            opponent_rd = min(max(float(opponent_rd), 1e-6), INITIAL_DEVIATION)
+        opponent = Glicko(opponent_rating, opponent_rd)  # ValueError for a bad one
+        try:
+            with self._locked():
+                entries, damaged = self._read()
+                before = entries.get(game) or PlayerRating(game)
+                after = _rated(before, opponent, score)
+                entries[game] = after
+                self._write(entries, damaged)
+        except (OSError, TimeoutError) as exc:
+            after = _rated(self.current(game), opponent, score)
+            self.problem = (f"cannot save the player's rating in {self.path}: "
+                            f"{getattr(exc, 'strerror', None) or exc}")
+        return after
+
+    # ----------------------------------------------------------------- the file
+
+    def _read(self) -> tuple[dict[str, PlayerRating], bool]:
+        """The valid entries, and whether anything in the file was damaged (then
+        :attr:`problem` says what)."""
+        self.problem = None
+        if not os.path.lexists(self.path):
+            return {}, False
+        try:
+            data = json.loads(read_capped(self.path, MAX_BYTES).decode("utf-8"))
+        except FileReadError as exc:
+            return self._damaged({}, exc.reason)
+        except UnicodeDecodeError:
+            return self._damaged({}, "not UTF-8 text")
+        except (ValueError, RecursionError) as exc:
+            return self._damaged({}, f"not JSON ({str(exc)[:60]})")
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            return self._damaged({}, "not a Parlor ratings file")
+        if data.get("version") != VERSION:
+            version = data.get("version")
+            shown = quote(version) if isinstance(version, str) else repr(version)[:40]
+            return self._damaged({}, f"version {shown}, not {VERSION}")
+        games = data.get("games")
+        if not isinstance(games, dict):
+            return self._damaged({}, "no table of games")
+        entries: dict[str, PlayerRating] = {}
+        bad: list[str] = []
+        for key, value in games.items():
+            try:
+                entries[key] = _entry(key, value)
+            except ValueError as exc:
+                bad.append(f"{quote(key)}: {exc}")
+        if bad:
+            more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+            return self._damaged(entries, f"entry {bad[0]}{more}")
+        return entries, False
+
+    def _damaged(self, entries: dict[str, PlayerRating], reason: str
+                 ) -> tuple[dict[str, PlayerRating], bool]:
+        which = "those ratings start" if entries else "the ratings start"
+        self.problem = (f"{self.path}: {reason}; {which} fresh (the file is kept as "
+                        f"{self.path.name}.damaged when a rating is next saved)")
+        return entries, True
+
+    def _write(self, entries: dict[str, PlayerRating], damaged: bool) -> None:
+        folder = self.path.parent
+        folder.mkdir(parents=True, exist_ok=True)
+        data = {"format": FORMAT, "version": VERSION,
+                "games": {game: entries[game].to_json() for game in sorted(entries)}}
+        text = json.dumps(data, indent=1, allow_nan=False) + "\n"
+        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+                fh.flush()
+                os.fsync(fh.fileno())
+            if damaged and os.path.lexists(self.path):
+                os.replace(self.path, self.path.with_name(self.path.name + ".damaged"))
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """An exclusive lock on the lock file beside the ratings, for one read-modify-write
+        (TimeoutError when another session holds it longer than :data:`LOCK_SECONDS`)."""
+        if fcntl is None:
+            yield
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        lock = self.path.with_name(self.path.name + ".lock")
+        flags = (os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+                 | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(lock, flags, 0o600)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise OSError(f"{lock.name} is not a regular file")
+            deadline = time.monotonic() + LOCK_SECONDS
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise TimeoutError("another Parlor session keeps the ratings "
+                                           "locked") from None
+                    time.sleep(0.01)
+            try:
+                yield
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)
+
+
+def _rated(before: PlayerRating, opponent: Glicko, score: float) -> PlayerRating:
+    """``before`` after one game against ``opponent``."""
+    new = update(before.glicko, [(opponent, score)])
+    stamp = datetime.now(UTC).replace(microsecond=0).isoformat()
+    return PlayerRating(before.game, new.rating, new.deviation, new.volatility,
+                        min(before.games + 1, MAX_GAMES_COUNT), stamp)
+
+
+def _entry(key: Any, value: Any) -> PlayerRating:
+    """One stored entry, every field checked; ValueError says what is wrong."""
+    if not isinstance(key, str) or not _GAME_KEY.fullmatch(key):
+        raise ValueError("not a game id")
+    if not isinstance(value, dict):
+        raise ValueError("not an object")
+    fields = {name: value.get(name) for name in ("rating", "deviation", "volatility")}
+    check_rating(fields["rating"], fields["deviation"], fields["volatility"])
+    games = value.get("games")
+    if isinstance(games, bool) or not isinstance(games, int) \
+            or not 0 <= games <= MAX_GAMES_COUNT:
+        raise ValueError(f"games must be a count from 0 to {MAX_GAMES_COUNT}")
+    updated = value.get("updated")
+    if updated is not None:
+        if not isinstance(updated, str) or len(updated) > 40:
+            raise ValueError("updated must be a date and time")
+        try:
+            datetime.fromisoformat(updated)
+        except ValueError:
+            raise ValueError(f"updated {quote(updated)} is not a date and time") from None
+    rating, deviation, volatility = (cast(float, fields[name])
+                                     for name in ("rating", "deviation", "volatility"))
+    return PlayerRating(key, float(rating), float(deviation), float(volatility), games, updated)
+
+
+def closest_level(rating: float, levels: Mapping[str, float]) -> str:
+    """The spec of ``levels`` whose rating is closest to ``rating``; on a tie the weaker
+    (then the first in spec order). ValueError for no levels or a non-finite rating."""
+    if not levels:
+        raise ValueError("no rated levels to choose from")
+    for spec, value in levels.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not math.isfinite(value):
+            raise ValueError(f"level {quote(spec)} has no finite rating")
+    return min(levels, key=lambda spec: (abs(levels[spec] - rating), levels[spec], spec))
+
+
+# --------------------------------------------------------------------------- shortcuts
+
+
+def current(game_id: str) -> PlayerRating:
+    """The player's rating in ``game_id``, from the default ratings file."""
+    return PlayerRatings().current(game_id)
+
+
+def record_game(game_id: str, opponent_rating: float, opponent_rd: float,
+                score: float) -> PlayerRating:
+    """:meth:`PlayerRatings.record_game` on the default ratings file."""
+    return PlayerRatings().record_game(game_id, opponent_rating, opponent_rd, score)
+
+
+def fair_level(game_id: str, levels: Mapping[str, float]) -> str:
+    """:meth:`PlayerRatings.fair_level` on the default ratings file."""
+    return PlayerRatings().fair_level(game_id, levels)
