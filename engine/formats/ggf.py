@@ -22,7 +22,7 @@ GAME = "reversi"
 _GAME = re.compile(r"\(;(.*?)(?:;\)|\Z)", re.DOTALL)
 _PROP = re.compile(r"\s*([A-Za-z]+)\[([^\]]*)\]")
 _RESULT = re.compile(r"([+-]?\d+(?:\.\d*)?)(?::\w*)?")
-TAGS = {"PB": "Black", "PW": "White", "DT": "Date", "PC": "Site"}
+TAGS = {"PC": "Site", "DT": "Date", "PB": "Black", "PW": "White"}
 
 
 def sniff(text: str) -> bool:
@@ -89,7 +89,7 @@ def _game(body: str, where: str):
         state = new_game(GAME, size=size)
     setup = setup_of(state)
     rec = GameRecord(game=GAME, options=dict(state.options), setup=setup,
-                     tags={TAGS[k]: v for k, v in head.items() if k in TAGS})
+                     tags={tag: head[key] for key, tag in TAGS.items() if key in head})
     if setup is None:
         state = new_game(GAME, size=state.size)
         rec.options = dict(state.options)
@@ -136,10 +136,11 @@ def write(records: list) -> str:
         cells = "".join("*" if start.cell(s) == 0 else "O" if start.cell(s) == 1 else "-"
                         for s in range(n * n))
         board = " ".join(cells[r * n:(r + 1) * n] for r in range(n))
-        parts = ["(;GM[Othello]PC[Parlor]"]
+        parts = ["(;GM[Othello]"]
         for key, tag in TAGS.items():
-            if tag in rec.tags:
-                parts.append(f"{key}[{_clean(rec.tags[tag])}]")
+            value = rec.tags.get(tag, "Parlor" if key == "PC" else None)
+            if value is not None:
+                parts.append(f"{key}[{_clean(value)}]")
         final = rec.final()
         if final.outcome() is not None:
             black, white = final.counts()

@@ -195,7 +195,7 @@ class _Reader:
         if squares in legal:
             return squares
         fits = [m for m in legal if m[0] == squares[0] and m[-1] == squares[-1]
-                and all(s in m for s in squares)]
+                and _within(squares, m)]
         if len(fits) == 1:
             return fits[0]
         if len(fits) > 1:
@@ -207,6 +207,12 @@ class _Reader:
         except ParlorError as exc:
             raise self.fail(pos, f"move {number}: {exc}") from None
         raise self.fail(pos, f"move {number}: illegal move {quote(text)}")  # pragma: no cover
+
+
+def _within(short: tuple[int, ...], path: tuple[int, ...]) -> bool:
+    """True when the squares of ``short`` appear in ``path`` in the same order."""
+    it = iter(path)
+    return all(square in it for square in short)
 
 
 # --------------------------------------------------------------------------- writing

@@ -1,0 +1,225 @@
+"""Other programs' game files (engine.formats): PDN, GGF, WTHOR, Othello transcripts and
+Connect Four columns are read as they are, written back, and round-trip."""
+
+from __future__ import annotations
+
+import random
+import struct
+
+import pytest
+
+from engine import RecordError, new_game
+from engine.formats import TRIED, write_games
+from engine.record import GameRecord, load_records, parse_records
+from tests.conftest import DATA
+
+FORMATS = DATA / "formats"
+
+
+# --------------------------------------------------------------------------- Othello
+
+
+def test_real_othello_transcripts_with_implicit_passes():
+    records = load_records(FORMATS / "othello-transcripts.txt")
+    assert len(records) == 37
+    assert all(rec.game == "reversi" and rec.termination == "normal" for rec in records)
+    with_passes = [rec for rec in records if "pass" in rec.moves]
+    assert len(with_passes) == 24  # each refused before passes were inserted
+    woc = records[-1]  # the drawn final-round game of WOC 2010
+    assert woc.result == "1/2-1/2" and woc.final().counts() == (32, 32)
+
+
+def test_a_transcript_with_an_illegal_move_names_line_and_move():
+    with pytest.raises(RecordError, match=r"x\.txt: line 2: move 2: illegal move 'a1'"):
+        parse_records("f5d6\nf5a1\n", "x.txt", ".txt")
+
+
+GGF = ("(;GM[Othello]PC[GGS/os]DT[2003.12.15]PB[Ann]PW[Bob]RE[?]TI[5:00]TY[8]"
+       "BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]"
+       "B[f5//1.2]W[D6/0.5/3]B[c3];)\n"
+       "(;GM[Othello]PB[x]PW[y]RE[+2]TY[4]BO[4 ---- -O*- -*O- ---- *]B[B1];)")
+
+
+def test_ggf_games_with_their_start_players_and_result():
+    first, second = parse_records(GGF, "g.ggf", ".ggf")
+    assert first.moves == ["f5", "d6", "c3"] and first.result == "*"
+    assert first.tags["Black"] == "Ann" and first.setup is None
+    assert second.options["size"] == 4 and second.moves == ["b1"]
+    assert second.result == "1-0" and second.termination == "recorded"
+
+
+def test_ggf_refuses_what_it_cannot_play_in_one_line():
+    with pytest.raises(RecordError, match=r"TY\[8s\].*not supported"):
+        parse_records("(;GM[Othello]TY[8s]B[f5];)", "g.ggf")
+    with pytest.raises(RecordError, match="is not Othello"):
+        parse_records("(;GM[Go]B[aa];)", "g.ggf")
+    with pytest.raises(RecordError, match="White is to move"):
+        parse_records("(;GM[Othello]B[f5]B[d6];)", "g.ggf")
+
+
+def _wthor(games: list[tuple[int, int, int, int, int, list[str]]]) -> bytes:
+    """A WTHOR file laid out byte by byte from the format's published description."""
+    header = bytes([20, 10, 7, 14]) + struct.pack("<I", len(games)) + struct.pack("<H", 0) \
+        + struct.pack("<H", 2010) + bytes([8, 0, 22, 0])
+    body = b""
+    for tourn, black, white, score, theory, moves in games:
+        squares = bytes(10 * int(m[1]) + "abcdefgh".index(m[0]) + 1 for m in moves)
+        body += struct.pack("<HHH", tourn, black, white) + bytes([score, theory])
+        body += squares + bytes(60 - len(squares))
+    return header + body
+
+
+def test_wthor_file_laid_out_from_its_description(tmp_path):
+    games = load_records(FORMATS / "othello-transcripts.txt")
+    passes = next(rec for rec in games if "pass" in rec.moves)
+    woc = games[-1]
+    data = _wthor([(12, 345, 678, 32, 32, [m for m in woc.moves if m != "pass"]),
+                   (1, 2, 3, 0, 0, [m for m in passes.moves if m != "pass"]),
+                   (1, 2, 3, 40, 40, ["f5", "d6", "c3"])])
+    assert data[16 + 8] == 56  # f5 is 10 * row + column
+    path = tmp_path / "WTH_2010.wtb"
+    path.write_bytes(data)
+    one, two, three = load_records(path)
+    assert one.moves == woc.moves and one.result == "1/2-1/2"
+    assert one.tags["Tournament"] == "12" and one.tags["BlackNo"] == "345"
+    assert two.moves == passes.moves and two.result == passes.result
+    assert three.moves == ["f5", "d6", "c3"] and three.result == "1-0"
+    assert three.termination == "recorded"
+    assert parse_records(data, "no-extension")[0].moves == woc.moves  # found by content
+
+
+@pytest.mark.parametrize("mutate, reason", [
+    (lambda d: d[:-1], "the header counts 3 games"),
+    (lambda d: d[:12] + bytes([10]) + d[13:], "board size 10"),
+    (lambda d: d[:16 + 8] + bytes([99]) + d[16 + 9:], "byte 99 is no square"),
+    (lambda d: d[:16 + 6] + bytes([20]) + d[16 + 7:], "contradicts the final position"),
+])
+def test_bad_wthor_files_are_one_line(mutate, reason):
+    woc = load_records(FORMATS / "othello-transcripts.txt")[-1]
+    data = _wthor([(0, 0, 0, 32, 32, [m for m in woc.moves if m != "pass"])] * 3)
+    with pytest.raises(RecordError, match=reason) as info:
+        parse_records(mutate(data), "bad.wtb", ".wtb")
+    assert "\n" not in str(info.value)
+
+
+# --------------------------------------------------------------------------- checkers
+
+
+def test_pdn_as_checkers_programs_write_it():
+    game, setup = load_records(FORMATS / "features.pdn")
+    assert game.game == "checkers" and len(game.moves) == 53
+    assert "13x22x29" in game.moves and "5x14x23" in game.moves  # short forms resolved
+    assert game.result == "1-0" and game.termination == "normal"  # "2-0", Black won
+    assert game.tags["Black"] == "Random, A"  # a duplicate tag keeps the first value
+    assert game.comments[4] == "A comment that goes on over two lines"
+    assert "26x19" in game.moves and game.moves.count("26x19") == 1  # variation skipped
+    assert setup.setup == "W:W18,24,K10:B12,K3,14" and setup.moves == ["18x9", "3-7"]
+    assert setup.initial().to_move == 1
+
+
+def test_pdn_ambiguous_short_capture_names_the_candidates():
+    text = ('[GameType "21"]\n[SetUp "1"]\n[FEN "B:W14,15,22,23,32:BK10"]\n\n'
+            "1. 10x10 *\n")
+    with pytest.raises(RecordError, match=r"line 5: move 1: '10x10' is ambiguous: it may be "
+                                          r"10x17x26x19x10, 10x19x26x17x10"):
+        parse_records(text, "a.pdn", ".pdn")
+    (rec,) = parse_records(text.replace("10x10", "10x19x26x10"), "a.pdn", ".pdn")
+    assert rec.moves == ["10x19x26x17x10"]
+
+
+def test_pdn_results_and_game_types():
+    (rec,) = parse_records('[GameType "21"]\n[Result "1-1"]\n1. 11-15 22-18 1-1\n', "r.pdn")
+    assert rec.result == "1/2-1/2" and rec.termination == "recorded"
+    with pytest.raises(RecordError, match="GameType '20' is not English checkers"):
+        parse_records('[GameType "20"]\n1. 32-28 *\n', "i.pdn")
+    with pytest.raises(RecordError, match="unclosed comment"):
+        parse_records('[GameType "21"]\n1. 11-15 {never closed\n', "c.pdn")
+
+
+# --------------------------------------------------------------------------- others
+
+
+def test_connect_four_column_strings():
+    first, second = parse_records("4453\n# a comment\n444444\n", "c4.txt")
+    assert first.moves == ["4", "4", "5", "3"] and first.result == "*"
+    assert second.moves == ["4"] * 6
+    with pytest.raises(RecordError, match="line 1: move 7: illegal move '4'"):
+        parse_records("4444444\n", "full.txt")
+
+
+def test_a_file_in_no_format_says_which_were_tried():
+    with pytest.raises(RecordError) as info:
+        parse_records("hello world\nthis is not a game\n", "notes.txt", ".txt")
+    message = str(info.value)
+    assert "not a game file" in message and TRIED in message and "\n" not in message
+
+
+def test_parlor_records_read_set_up_positions():
+    text = ('[Game "tictactoe"]\n[SetUp "1"]\n[FEN "x2/1o1/3 x"]\n[Result "*"]\n\n1. c3 *\n')
+    (rec,) = parse_records(text)
+    assert rec.setup == "x2/1o1/3 x" and rec.final().to_position() == "x1x/1o1/3 o"
+    assert parse_records(rec.to_text())[0].setup == rec.setup
+    with pytest.raises(RecordError, match="line 3: tictactoe: bad position"):
+        parse_records(text.replace("x2/1o1/3 x", "xxx/3/3 o"))
+
+
+# --------------------------------------------------------------------------- round trips
+
+
+def _random_game(game: str, seed: int, start=None, options=None) -> GameRecord:
+    rng = random.Random(seed)
+    state = start or new_game(game, **(options or {}))
+    first, moves = state, []
+    while state.legal_moves() and len(moves) < 300 and not (seed % 3 == 0 and len(moves) > 20):
+        move = rng.choice(state.legal_moves())
+        moves.append(move)
+        state = state.play(move)
+    extra = {} if state.outcome() else {"Result": "*"}
+    return GameRecord.from_moves(first, moves, Event=f"seed {seed}", **extra)
+
+
+def _same(a: GameRecord, b: GameRecord) -> None:
+    assert b.game == a.game and b.moves == a.moves and b.result == a.result
+    assert b.initial().key() == a.initial().key()
+
+
+ROUND_TRIPS = [
+    ("pdn", "checkers", None), ("pgn", "checkers", None), ("pgn", "morris", None),
+    ("pgn", "gomoku", None), ("ggf", "reversi", None), ("transcript", "reversi", None),
+    ("wtb", "reversi", None), ("c4", "connect4", None), ("pgn", "tictactoe", None),
+    ("pdn", "checkers", "W:W18,24,K10:B12,K3,14"),
+    ("ggf", "reversi", "6/6/2ox2/2xx2/2x3/6 o"),
+    ("pgn", "morris", "3/1w1/4/3/3 b 4 5"),
+]
+
+
+@pytest.mark.parametrize("fmt, game, setup", ROUND_TRIPS)
+def test_read_write_read_keeps_moves_result_and_start(fmt, game, setup):
+    from engine.positions import parse_position
+
+    start = parse_position(game, setup) if setup else None
+    records = [_random_game(game, seed, start) for seed in range(6)]
+    if fmt == "wtb":  # WTHOR holds finished games, placements only
+        records = [r for r in records if r.result != "*"]
+    data = write_games(records, fmt)
+    suffix = {"transcript": ".txt", "c4": ".txt"}.get(fmt, f".{fmt}")
+    back = parse_records(data, f"out{suffix}", suffix)
+    assert len(back) == len(records)
+    for a, b in zip(records, back):
+        _same(a, b)
+    again = write_games(back, fmt)
+    if fmt != "wtb":  # the WTHOR header holds today's date
+        assert again == data
+
+
+def test_writers_refuse_games_their_format_cannot_hold():
+    checkers = _random_game("checkers", 1)
+    flip = _random_game("reversi", 1, options={"variant": "flipcolor", "size": 6, "seed": 2})
+    with pytest.raises(RecordError, match="PDN holds checkers only"):
+        write_games([_random_game("reversi", 1)], "pdn")
+    with pytest.raises(RecordError, match="GGF holds reversi only"):
+        write_games([checkers], "ggf")
+    with pytest.raises(RecordError, match="FlipColor"):
+        write_games([flip], "ggf")
+    with pytest.raises(RecordError, match="size"):
+        write_games([flip], "wtb")
