@@ -136,6 +136,7 @@ class _Reader:
         rec = GameRecord(game=GAME, options={}, result=result, setup=position,
                          tags={name: value for name, (value, _) in tags.items()})
         depth = 0
+        cut = 0
         end: tuple[str, int] | None = None
         for kind, tok, pos in body:
             if kind == "open":
@@ -166,6 +167,16 @@ class _Reader:
             if move is None:
                 raise self.fail(pos, f"move {len(rec.moves) + 1}: {quote(tok)} is not a "
                                      "checkers move (like 11-15 or 15x24)")
+            if cut:
+                cut += 1
+                continue
+            outcome = state.outcome()
+            if outcome is not None and outcome.winner is None and state.legal_moves() == () \
+                    and state._generate():
+                # a draw by Parlor's repetition or 40-move rule, which a player must
+                # claim over the board: the record goes on, the replay stops here
+                cut = 1
+                continue
             found = self.resolve(state, word.rstrip("!?*"), pos, len(rec.moves) + 1)
             rec.moves.append(state.format_move(found))
             state = state.play(found)
@@ -177,6 +188,14 @@ class _Reader:
                                         f"says {result}")
         outcome = state.outcome()
         where = end[1] if end else (body[-1][2] if body else start_pos)
+        if cut:
+            note = (f"the record goes on for {cut} more moves, after the {outcome.termination} "
+                    "(docs/RULES.md, English checkers)")
+            key = len(rec.moves)
+            rec.comments[key] = f"{rec.comments[key]} {note}" if key in rec.comments else note
+            if result != outcome.result.value:  # the players played on and decided it
+                rec.termination = "recorded"
+                return rec
         if outcome is not None:
             if result == "*":
                 rec.result = outcome.result.value

@@ -105,6 +105,48 @@ def test_bad_wthor_files_are_one_line(mutate, reason):
 # --------------------------------------------------------------------------- checkers
 
 
+def test_a_real_pdn_archive_of_many_games():
+    """200 of Marion Tinsley's games (1946-1954) as a checkers program ships them: no
+    GameType tag, captures written in short form, simple moves sometimes with x."""
+    records = load_records(FORMATS / "tinsley-1946-1954.pdn")
+    assert len(records) == 200 and all(rec.game == "checkers" for rec in records)
+    assert sum(len(rec.moves) for rec in records) == 10142
+    results = {r: sum(rec.result == r for rec in records) for r in ("1-0", "0-1", "1/2-1/2")}
+    assert results == {"1-0": 14, "0-1": 26, "1/2-1/2": 160}
+    assert records[0].tags["Black"] == "MF Tinsley" and records[0].moves[-1] == "24x15x6"
+    # the results are from the first player's (Black's) view: the side said to win
+    # is, more often than not, ahead in men when the game stops
+    ahead = {r: sum(len(rec.final().pieces(0)) - len(rec.final().pieces(1))
+                    for rec in records if rec.result == r) for r in ("1-0", "0-1")}
+    assert ahead["1-0"] > 0 > ahead["0-1"]
+
+
+def test_a_pdn_game_with_a_broken_comment_is_refused_in_one_line():
+    with pytest.raises(RecordError) as info:
+        load_records(FORMATS / "tinsley-glued-comment.pdn")
+    message = str(info.value)
+    assert "line 7: move 31:" in message and "is not a checkers move" in message
+    assert "\n" not in message and len(message) < 250
+
+
+def test_the_pdn_standard_checkers_example():
+    (rec,) = load_records(FORMATS / "pdn3-standard-example.pdn")
+    assert rec.tags["Event"] == "Double Corner Dyke"  # duplicate tag: the first
+    assert rec.moves[-2] == "7x16x23" and len(rec.moves) == 48  # 7x23 resolved
+    assert rec.result == "1/2-1/2" and rec.termination == "recorded"
+    assert rec.comments[5].startswith("Forms the Double Corner Dyke")
+
+
+def test_a_pdn_game_played_on_past_a_draw_by_rule_stops_there():
+    # kings shuffle: a threefold repetition ends the replay, the record goes on
+    fen = "B:WK29:BK4"
+    shuffle = "1. 4-8 29-25 2. 8-4 25-29 3. 4-8 29-25 4. 8-4 25-29 5. 4-8 29-25 1/2-1/2"
+    (rec,) = parse_records(f'[GameType "21"]\n[FEN "{fen}"]\n\n{shuffle}\n', "r.pdn")
+    assert rec.final().outcome().termination == "threefold repetition"
+    assert len(rec.moves) == 8 and "goes on for 2 more moves" in rec.comments[8]
+    assert rec.result == "1/2-1/2" and rec.termination == "normal"
+
+
 def test_pdn_as_checkers_programs_write_it():
     game, setup = load_records(FORMATS / "features.pdn")
     assert game.game == "checkers" and len(game.moves) == 53
