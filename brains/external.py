@@ -211,6 +211,11 @@ class _Process:
             pass
         finally:
             self.lines.put(None)
+            try:  # closed here, by its only reader, so its descriptor is never reused early
+                if self.proc.stdout is not None:
+                    self.proc.stdout.close()
+            except OSError:
+                pass
 
     def send(self, line: str) -> None:
         try:
@@ -264,12 +269,11 @@ def _kill(proc: subprocess.Popen[bytes]) -> None:
             proc.wait(timeout=5.0)
         except subprocess.TimeoutExpired:
             pass
-    for stream in (proc.stdin, proc.stdout):
-        try:
-            if stream is not None:
-                stream.close()
-        except OSError:
-            pass
+    try:  # its output is closed by the thread that reads it, once that sees the end
+        if proc.stdin is not None:
+            proc.stdin.close()
+    except OSError:
+        pass
 
 
 # --------------------------------------------------------------------------- the brain

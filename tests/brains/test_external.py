@@ -94,12 +94,24 @@ def test_a_gtp_engine_plays_a_whole_othello_game(engines):
     ("stalls", "did not answer within 2 s"),
     ("illegal", "answered an illegal move"),
 ])
-def test_a_broken_engine_is_one_clear_error_and_its_process_ends(engines, mode, reason):
+def test_a_broken_engine_is_one_clear_error_and_its_process_ends(engines, mode, reason,
+                                                                  monkeypatch):
+    import brains.external as external
+
+    started = []
+    original = external._Process.__init__
+
+    def spy(self, config):
+        original(self, config)
+        started.append(self.proc)
+
+    monkeypatch.setattr(external._Process, "__init__", spy)
     brain = make_brain(f"external:{mode}", "reversi")
     with pytest.raises(ExternalEngineError, match=reason) as info:
         brain.choose(new_game("reversi"))
     assert "\n" not in str(info.value) and isinstance(info.value, ValueError)
-    assert brain._process is None  # killed and forgotten: the next move starts afresh
+    assert brain._process is None  # forgotten: the next move starts afresh
+    assert len(started) == 1 and started[0].poll() is not None  # and the process is gone
 
 
 def test_the_parlor_protocol_plays_through_parlor_engine(engines):

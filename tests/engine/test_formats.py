@@ -7,6 +7,8 @@ import random
 import struct
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine import RecordError, new_game
 from engine.formats import TRIED, write_games
@@ -265,3 +267,25 @@ def test_writers_refuse_games_their_format_cannot_hold():
         write_games([flip], "ggf")
     with pytest.raises(RecordError, match="size"):
         write_games([flip], "wtb")
+
+
+# --------------------------------------------------------------------------- hostile input
+
+_PIECES = st.sampled_from([
+    "(;GM[Othello]", "B[f5]", "W[", ";)", "BO[8 ", "RE[+3]", "TY[6]", "[GameType \"21\"]",
+    "[FEN \"B:W", "K1,", "1. ", "11-15", "x", "{", "}", "(", ")", "$1", "2-0", "f5d6",
+    "pass", "4453", "\n", " ", "\x00", "\xff", "[Game \"reversi\"]", "[SetUp \"1\"]", "*",
+])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(parts=st.lists(_PIECES, max_size=40), suffix=st.sampled_from(
+    ["", ".pdn", ".ggf", ".wtb", ".txt", ".pgn"]), raw=st.binary(max_size=300))
+def test_any_input_is_games_or_one_line_record_error(parts, suffix, raw):
+    for data in ("".join(parts), "".join(parts).encode("utf-8", "surrogatepass"), raw):
+        try:
+            records = parse_records(data, "fuzz", suffix)
+        except RecordError as exc:
+            assert "\n" not in str(exc) and len(str(exc)) < 400
+        else:
+            assert records and all(rec.states() for rec in records)
