@@ -102,7 +102,7 @@ def load_engines(path: Path | None = None) -> dict[str, EngineConfig]:
                                   ) from None
     unknown = set(data) - {"engines"}
     if unknown:
-        raise ExternalEngineError(f"{where}: unknown table {quote(sorted(unknown)[0])}; "
+        raise ExternalEngineError(f"{where}: unknown table {quote(min(unknown))}; "
                                   "engines go in [engines.NAME]")
     engines = data.get("engines", {})
     if not isinstance(engines, dict):
@@ -123,7 +123,7 @@ def _check(where: str, name: str, table: Any) -> EngineConfig:
     allowed = {"command", "protocol", "game", "timeout", "brain", "seconds"}
     extra = set(table) - allowed
     if extra:
-        raise fail(f"unknown field {quote(sorted(extra)[0])}; fields: {', '.join(sorted(allowed))}")
+        raise fail(f"unknown field {quote(min(extra))}; fields: {', '.join(sorted(allowed))}")
     command = table.get("command")
     if (not isinstance(command, list) or not 1 <= len(command) <= MAX_ARGS
             or not all(isinstance(a, str) and a and len(a) <= 4096 and "\0" not in a

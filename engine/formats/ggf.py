@@ -16,7 +16,7 @@ import re
 
 from engine.formats.othello import finish, play_implicit
 from engine.games.reversi import PASS
-from engine.protocol import ParlorError, RecordError, quote
+from engine.protocol import RecordError, quote
 
 GAME = "reversi"
 _GAME = re.compile(r"\(;(.*?)(?:;\)|\Z)", re.DOTALL)

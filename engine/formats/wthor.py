@@ -48,7 +48,7 @@ def read(data: str | bytes, source: str = "<string>") -> list:
     if len(data) < HEADER.size:
         raise RecordError(f"{source}: line 1: not a WTHOR file (shorter than its "
                           f"{HEADER.size}-byte header)")
-    century, year, month, day, count, _, games_year, size, _, _, _ = HEADER.unpack_from(data)
+    _, _, _, _, count, _, games_year, size, _, _, _ = HEADER.unpack_from(data)
     body = len(data) - HEADER.size
     if size not in (0, 8):
         raise RecordError(f"{source}: line 1: WTHOR board size {size}; Parlor reads 8×8 only")
@@ -112,13 +112,15 @@ def write(records: list) -> bytes:
                               "cannot hold (export it as ggf)")
         squares = bytes(10 * int(m[1]) + FILES.index(m[0]) + 1 for m in placements(rec))
         score = black_score(rec)
-
-        def number(tag: str) -> int:
-            value = rec.tags.get(tag, "0")
-            return int(value) if value.isdigit() and int(value) < 65536 else 0
-
-        theory = rec.tags.get("TheoreticalScore", "")
-        out.append(RECORD.pack(number("Tournament"), number("BlackNo"), number("WhiteNo"),
-                               score, int(theory) if theory.isdigit() and int(theory) <= 64
-                               else score, squares.ljust(60, b"\0")))
+        theory = _number(rec.tags, "TheoreticalScore", 64, score)
+        out.append(RECORD.pack(_number(rec.tags, "Tournament", 65535, 0),
+                               _number(rec.tags, "BlackNo", 65535, 0),
+                               _number(rec.tags, "WhiteNo", 65535, 0),
+                               score, theory, squares.ljust(60, b"\0")))
     return b"".join(out)
+
+
+def _number(tags: dict[str, str], name: str, top: int, default: int) -> int:
+    """The tag ``name`` as a number from 0 to ``top``, else ``default``."""
+    value = tags.get(name, "")
+    return int(value) if value.isdigit() and len(value) < 6 and int(value) <= top else default

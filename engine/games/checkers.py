@@ -24,8 +24,16 @@ from collections.abc import Iterable
 from enum import Enum
 from typing import Any, Hashable
 
-from engine.protocol import (Game, IllegalMoveError, InvalidMoveError, Outcome, PositionError,
-                             Result, State, quote)
+from engine.protocol import (
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    Outcome,
+    PositionError,
+    Result,
+    State,
+    quote,
+)
 
 # --------------------------------------------------------------------------- geometry
 
