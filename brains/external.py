@@ -364,7 +364,7 @@ class ExternalBrain(Brain):
                 return answer
         raise ExternalEngineError(f"engine {quote(self.config.name)} sent no GTP answer")
 
-    def _gtp_move(self, state: State) -> str:
+    def _gtp_move(self, state: Any) -> str:
         if getattr(state, "drawn_squares", ()):
             raise ExternalEngineError("GTP engines play standard Othello, not FlipColor")
         process = self._start()
@@ -427,7 +427,7 @@ class ExternalBrain(Brain):
                                       f"{quote(line)} to {quote(command.split()[0])}")
 
 
-def _path_from_start(state: State, limit: int = 200_000) -> list[tuple[str, str]] | None:
+def _path_from_start(state: Any, limit: int = 200_000) -> list[tuple[str, str]] | None:
     """The plays from the game's start to ``state`` (Othello: every placed disc is one of
     ``state``'s), found by a bounded depth-first search; None if not found."""
     from engine.registry import get_game

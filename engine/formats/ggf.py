@@ -13,6 +13,7 @@ properties are kept out; synchro, anti and komi games are refused.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from engine.formats.othello import finish, play_implicit
 from engine.games.reversi import PASS
@@ -82,7 +83,8 @@ def _game(body: str, where: str):
     if not re.fullmatch(r"(4|6|8)r?\d*", kind):
         raise RecordError(f"{where}: game type TY[{quote(kind)[1:-1]}] is not supported "
                           "(Parlor plays plain Othello on 4×4, 6×6 and 8×8)")
-    size = int(re.match(r"\d", kind).group(0))
+    size = int(kind[0])
+    state: Any
     if "BO" in head:
         state = parse_position(GAME, _board(head["BO"], where))
     else:
@@ -108,9 +110,9 @@ def _game(body: str, where: str):
                                   f"but {state.PLAYERS[state.to_move]} is to move")
         state = play_implicit(state, text, rec.moves, where)
     result = head.get("RE", "?").strip()
-    m = _RESULT.fullmatch(result)
-    if m:
-        margin = float(m.group(1))
+    score = _RESULT.fullmatch(result)
+    if score:
+        margin = float(score.group(1))
         rec.result = "1-0" if margin > 0 else "0-1" if margin < 0 else "1/2-1/2"
     elif result not in ("?", ""):
         raise RecordError(f"{where}: RE {quote(result)} is not a result (+N, -N, 0 or ?)")

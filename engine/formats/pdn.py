@@ -42,6 +42,9 @@ _TOKEN = re.compile(r"""
 _NUMBER = re.compile(r"\d+\.+")
 _MOVE = re.compile(r"(\d{1,2})((?:[-x]\d{1,2})+)[!?*]*")
 _NAG = re.compile(r"\$\d+|[!?]+")
+CLAIMED_DRAWS = ("threefold repetition", "40-move rule")
+"""Parlor's automatic draws that over the board are claimed (docs/RULES.md, English
+checkers): a record may go on after them."""
 MAX_TAG_VALUE = 1_000
 
 
@@ -84,8 +87,7 @@ class _Reader:
         tags: dict[str, tuple[str, int]] = {}
         body: list[tuple[str, str, int]] = []
         for m in _TOKEN.finditer(self.text):
-            kind = m.lastgroup if m.lastgroup != "name" and m.lastgroup != "value" else "tag"
-            kind = "tag" if m.group("tag") else kind
+            kind = m.lastgroup or "word"
             if kind == "tag":
                 if body:
                     games.append(self.build(tags, body))
@@ -171,8 +173,7 @@ class _Reader:
                 cut += 1
                 continue
             outcome = state.outcome()
-            if outcome is not None and outcome.winner is None and state.legal_moves() == () \
-                    and state._generate():
+            if outcome is not None and outcome.termination in CLAIMED_DRAWS:
                 # a draw by Parlor's repetition or 40-move rule, which a player must
                 # claim over the board: the record goes on, the replay stops here
                 cut = 1
@@ -189,6 +190,7 @@ class _Reader:
         outcome = state.outcome()
         where = end[1] if end else (body[-1][2] if body else start_pos)
         if cut:
+            assert outcome is not None  # the replay stopped at a finished position
             note = (f"the record goes on for {cut} more moves, after the {outcome.termination} "
                     "(docs/RULES.md, English checkers)")
             key = len(rec.moves)
