@@ -50,6 +50,23 @@ def test_ggf_games_with_their_start_players_and_result():
     assert second.result == "1-0" and second.termination == "recorded"
 
 
+def test_ggf_as_the_ggs_server_writes_it():
+    """Two games in the form of the GGS Othello server's archive (as public engines' test
+    suites quote them): a set-up board without moves, and a resigned game."""
+    setup = ("(;GM[Othello]PC[GGS/os]DT[2003.12.15_12:33:18.MST]PB[Saio1200]PW[Saio3000]"
+             "RE[0]RB[2196.37]RW[2200.35]TI[5:00//2:00]TY[8]BO[8 --O--O--*-*OO---****OO-"
+             "**O*O*OOO**O***O****O*O*---**O*----****-- O];)")
+    resigned = ("(;GM[Othello]PC[GGS/os]DT[2000-4-16 11:13 EST]PB[fangr]PW[patzer]"
+                "RB[1457.12]RW[1631.74]TI[15:00//02:00]TY[8]RE[-40.00:r]BO[8 -------- "
+                "-------- -------- ---O*--- ---*O--- -------- -------- -------- *]"
+                "B[E6//4.09]W[F4//1.2]B[C3];)")
+    first, second = parse_records(setup + "\n" + resigned, "ggs.ggf")
+    assert first.setup.endswith(" o") and first.moves == [] and first.tags["Black"] == "Saio1200"
+    assert first.initial().counts() == (28, 16)  # the 28 * and 16 O of its BO
+    assert second.setup is None and second.moves == ["e6", "f4", "c3"]
+    assert second.result == "0-1" and second.termination == "recorded"
+
+
 def test_ggf_refuses_what_it_cannot_play_in_one_line():
     with pytest.raises(RecordError, match=r"TY\[8s\].*not supported"):
         parse_records("(;GM[Othello]TY[8s]B[f5];)", "g.ggf")
