@@ -52,6 +52,21 @@ def parse_position(game_id: str, text: str) -> State:
         raise PositionError(f"{game.id}: bad position {quote(norm)}: {exc}") from None
 
 
+def games_for(text: str) -> list[str]:
+    """The ids of the games in which ``text`` is a position (for a pasted position whose
+    game is not said: usually one, sometimes none or several)."""
+    from engine.registry import GAMES
+
+    out = []
+    for game_id in GAMES:
+        try:
+            parse_position(game_id, text)
+        except PositionError:
+            continue
+        out.append(game_id)
+    return out
+
+
 def format_position(state: State) -> str:
     """``state`` in its game's position form (one line)."""
     return state.to_position()

@@ -8,12 +8,18 @@ Black's and White's numbers (2 bytes each, indexes into the ``.TRN``/``.JOU`` na
 files, which are optional and not read), Black's disc count at the end (empty squares
 going to the winner), the theoretical score, and 60 move bytes, ``10 * row + column``
 (both from 1: ``f5`` is 56), 0 after the last move. Passes are implicit.
+
+When the database's name files lie beside the game file (``WTHOR.JOU``: a 16-byte
+header, then 20 bytes a player; ``WTHOR.TRN``: the header, then 26 bytes a tournament;
+names NUL-padded ISO-8859-1), the games get their players' and tournament's names.
 """
 
 from __future__ import annotations
 
+import os
 import struct
 from datetime import date
+from pathlib import Path
 
 from engine.formats.othello import finish, placements, play_implicit
 from engine.protocol import RecordError
@@ -22,6 +28,9 @@ GAME = "reversi"
 HEADER = struct.Struct("<BBBBIHHBBBB")
 RECORD = struct.Struct("<HHHBB60s")
 FILES = "abcdefgh"
+NAME_FILES = {"WTHOR.JOU": 20, "WTHOR.TRN": 26}
+"""Name files of a WTHOR database and the bytes of one name in each."""
+MAX_NAMES_FILE = 2_000_000
 
 
 def sniff(data: bytes) -> bool:
@@ -55,6 +64,7 @@ def read(data: str | bytes, source: str = "<string>") -> list:
     if body % RECORD.size or body // RECORD.size != count:
         raise RecordError(f"{source}: line 1: not a WTHOR game file: the header counts "
                           f"{count} games but {body} bytes follow it (68 a game)")
+    players, tournaments = (_names(source, name) for name in NAME_FILES)
     games = []
     for i in range(count):
         where = f"{source}: game {i + 1}"
@@ -66,6 +76,10 @@ def read(data: str | bytes, source: str = "<string>") -> list:
             "Tournament": str(tourn), "BlackNo": str(black), "WhiteNo": str(white),
             "BlackScore": str(score), "TheoreticalScore": str(theory),
             "Year": str(games_year)})
+        for tag, table, number in (("Black", players, black), ("White", players, white),
+                                   ("Event", tournaments, tourn)):
+            if number < len(table) and table[number]:
+                rec.tags[tag] = table[number]
         state = new_game(GAME)
         for j, byte in enumerate(moves):
             if byte == 0:
@@ -124,3 +138,33 @@ def _number(tags: dict[str, str], name: str, top: int, default: int) -> int:
     """The tag ``name`` as a number from 0 to ``top``, else ``default``."""
     value = tags.get(name, "")
     return int(value) if value.isdigit() and len(value) < 6 and int(value) <= top else default
+
+
+def _names(source: str, name: str) -> list[str]:
+    """The names in the database file ``name`` beside the game file ``source`` (any
+    case), [] when there is none; RecordError for one that is not a names file."""
+    from engine.files import FileReadError, read_capped
+
+    folder = Path(source).parent
+    if not os.path.isfile(source):
+        return []
+    try:
+        match = next((entry for entry in os.listdir(folder) if entry.upper() == name), None)
+    except OSError:
+        return []
+    if match is None:
+        return []
+    path = folder / match
+    try:
+        data = read_capped(path, MAX_NAMES_FILE)
+    except FileReadError as exc:
+        raise RecordError(f"{source}: line 1: {exc}") from None
+    size = NAME_FILES[name]
+    if len(data) < HEADER.size or (len(data) - HEADER.size) % size:
+        raise RecordError(f"{path}: line 1: not a WTHOR names file (16 bytes, then "
+                          f"{size} bytes a name)")
+    names = []
+    for start in range(HEADER.size, len(data), size):
+        raw = data[start:start + size].split(b"\0", 1)[0].decode("latin-1")
+        names.append("".join(ch for ch in raw if ch.isprintable()).strip())
+    return names

@@ -306,3 +306,20 @@ def test_any_input_is_games_or_one_line_record_error(parts, suffix, raw):
             assert "\n" not in str(exc) and len(str(exc)) < 400
         else:
             assert records and all(rec.states() for rec in records)
+
+
+def test_wthor_names_files_beside_the_games_name_players_and_tournaments(tmp_path):
+    woc = load_records(FORMATS / "othello-transcripts.txt")[-1]
+    (tmp_path / "WTH_2010.wtb").write_bytes(
+        _wthor([(1, 2, 0, 32, 32, [m for m in woc.moves if m != "pass"])]))
+    header = bytes(16)
+    players = [b"Nobody", b"Van den Biggelaar Ni", "Takanashi Yusuke".encode("latin-1")]
+    (tmp_path / "WTHOR.JOU").write_bytes(header + b"".join(p.ljust(20, b"\0") for p in players))
+    (tmp_path / "wthor.trn").write_bytes(header + b"?".ljust(26, b"\0")
+                                          + b"Championnat du Monde".ljust(26, b"\0"))
+    (rec,) = load_records(tmp_path / "WTH_2010.wtb")
+    assert rec.tags["Black"] == "Takanashi Yusuke" and rec.tags["White"] == "Nobody"
+    assert rec.tags["Event"] == "Championnat du Monde" and rec.tags["BlackNo"] == "2"
+    (tmp_path / "WTHOR.JOU").write_bytes(header + b"x" * 7)
+    with pytest.raises(RecordError, match="not a WTHOR names file"):
+        load_records(tmp_path / "WTH_2010.wtb")

@@ -143,3 +143,13 @@ def test_hostile_position_text_is_quoted_short(game):
         parse_position(game, "x" * (MAX_POSITION + 1))
     with pytest.raises(PositionError, match="empty"):
         parse_position(game, "  \n ")
+
+
+def test_a_pasted_position_names_its_game():
+    from engine.positions import games_for
+
+    assert games_for("B:W18,24,K10:B12,K3") == ["checkers"]
+    assert games_for("7/7/7/7/7/3x3 o") == ["connect4"]
+    assert games_for("3/3/4/3/3 w 5 5") == ["morris"]
+    assert games_for("6/6/2ox2/2xo2/6/6 x") == ["reversi"]
+    assert games_for("hello") == []
