@@ -94,7 +94,7 @@ def load_engines(path: Path | None = None) -> dict[str, EngineConfig]:
         raw = files.read_capped(path, MAX_CONFIG)
     except files.FileReadError as exc:
         raise ExternalEngineError(f"{exc}; external engines are configured there "
-                                  "(see brains/external.py)") from None
+                                  "(docs/ENGINE.md, External engines as opponents)") from None
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
