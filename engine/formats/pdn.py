@@ -6,9 +6,10 @@ file. What the reader accepts, as checkers programs and archives write it:
 - ``[GameType "21"]`` (English draughts; other game types are refused, and a game
   without the tag is taken as English draughts); ``[SetUp "1"]`` + ``[FEN "B:W18,…"]``
   start from a position (docs/RULES.md, Positions);
-- moves ``11-15``, ``15x24``, ``15x24x31``, and the short form of a multiple capture
+- moves ``11-15``, ``15x24``, ``15x24x31``, the short form of a multiple capture
   (``7x23`` for ``7x14x23``), resolved when one legal capture fits — when several do,
-  the error names them; ``!``/``?`` marks after a move are dropped;
+  the error names them —, and a multiple capture written hop by hop (``7x14 14x23``);
+  ``!``/``?`` marks after a move are dropped;
 - comments ``{…}`` over any number of lines and ``;`` to the end of the line; NAGs
   (``$1``); variations ``( … )`` (nested too) are skipped; a tag given twice keeps its
   first value;
@@ -139,6 +140,8 @@ class _Reader:
                          tags={name: value for name, (value, _) in tags.items()})
         depth = 0
         cut = 0
+        pending: tuple[str, int] | None = None
+        """The first hops of a capture written hop by hop, and where they were read."""
         end: tuple[str, int] | None = None
         for kind, tok, pos in body:
             if kind == "open":
@@ -178,9 +181,23 @@ class _Reader:
                 # claim over the board: the record goes on, the replay stops here
                 cut = 1
                 continue
-            found = self.resolve(state, word.rstrip("!?*"), pos, len(rec.moves) + 1)
+            text = word.rstrip("!?*")
+            if pending is not None:
+                first = text.split("x", 1)[0].split("-", 1)[0]
+                if first != pending[0].rsplit("x", 1)[-1]:
+                    raise self.fail(pending[1], f"move {len(rec.moves) + 1}: the capture "
+                                                f"{quote(pending[0])} is not finished")
+                text = pending[0] + text[len(first):]
+            found = self.resolve(state, text, pos, len(rec.moves) + 1)
+            if found is None:  # a multiple capture written hop by hop: 11x18 18x25
+                pending = (text, pos)
+                continue
+            pending = None
             rec.moves.append(state.format_move(found))
             state = state.play(found)
+        if pending is not None:
+            raise self.fail(pending[1], f"move {len(rec.moves) + 1}: the capture "
+                                        f"{quote(pending[0])} is not finished")
         if end is not None:
             if result_tag is None or result == "*":
                 rec.result = result = end[0]
@@ -209,8 +226,11 @@ class _Reader:
             rec.termination = "recorded"
         return rec
 
-    def resolve(self, state: State, text: str, pos: int, number: int) -> tuple[int, ...]:
-        """The legal move ``text`` names: exact, or the one capture with those ends."""
+    def resolve(self, state: State, text: str, pos: int,
+                number: int) -> tuple[int, ...] | None:
+        """The legal move ``text`` names: exact, or the one capture with those ends; None
+        when ``text`` is only the first hops of the captures there are (the record
+        writes the rest as the next move)."""
         squares = tuple(int(s) for s in re.split(r"[-x]", text))
         legal = state.legal_moves()
         if squares in legal:
@@ -223,6 +243,9 @@ class _Reader:
             names = ", ".join(state.format_move(m) for m in fits)
             raise self.fail(pos, f"move {number}: {quote(text)} is ambiguous: it may be "
                                  f"{names}")
+        if "x" in text and any(m[0] == squares[0] and squares[-1] in m[1:-1]
+                               and _within(squares, m) for m in legal):
+            return None
         try:
             state.parse_move(text)
         except ParlorError as exc:

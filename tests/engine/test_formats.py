@@ -323,3 +323,13 @@ def test_wthor_names_files_beside_the_games_name_players_and_tournaments(tmp_pat
     (tmp_path / "WTHOR.JOU").write_bytes(header + b"x" * 7)
     with pytest.raises(RecordError, match="not a WTHOR names file"):
         load_records(tmp_path / "WTH_2010.wtb")
+
+
+def test_pdn_multiple_capture_written_hop_by_hop():
+    game = load_records(FORMATS / "features.pdn")[0]
+    hops = (FORMATS / "features.pdn").read_text().split("\n\n[Event")[0]
+    hops = hops.replace("20. 13x29", "20. 13x22 22x29").replace("23. 5x23", "23. 5x14 14x23")
+    (rec,) = parse_records(hops, "hops.pdn", ".pdn")
+    assert rec.moves == game.moves
+    with pytest.raises(RecordError, match=r"move 39: the capture '13x22' is not finished"):
+        parse_records(hops.replace("13x22 22x29", "13x22 11-7"), "cut.pdn", ".pdn")
