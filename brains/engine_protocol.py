@@ -27,8 +27,8 @@ from engine.protocol import State, quote
 BrainFactory = Callable[..., Brain]
 """``factory(spec, game_id, seed=...) -> Brain``; by default ``brains.registry.make_brain``."""
 
-COMMANDS = ("games", "brains", "new", "moves", "play", "legal", "show", "go", "analyse",
-            "stop", "seed", "isready", "help", "quit")
+COMMANDS = ("games", "brains", "new", "position", "moves", "play", "legal", "show", "go",
+            "analyse", "stop", "seed", "isready", "help", "quit")
 """Every command the engine understands, in the order ``help`` lists them."""
 
 MAX_LINE = files.MAX_LINE
@@ -262,6 +262,16 @@ class EngineSession:
                 raise OptionError(f"option {quote(pair)} is not KEY=VALUE")
             options[name] = value
         self.start = self.state = new_game(args[0], **options)
+        self._say("ok")
+
+    def cmd_position(self, args: list[str]) -> None:
+        """``position TEXT`` -> ``ok``; the current game starts again from the position
+        written TEXT (docs/RULES.md, Positions); ``moves`` then counts from it."""
+        from engine.positions import parse_position
+
+        self._arity(args, 1, 1_000, "position TEXT (after new GAME)")
+        state = self._position()
+        self.start = self.state = parse_position(state.GAME, " ".join(args))
         self._say("ok")
 
     def cmd_moves(self, args: list[str]) -> None:

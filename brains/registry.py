@@ -45,9 +45,14 @@ BRAINS: dict[str, str] = {
     "qlearn": "brains.learned.qlearn:QLearnBrain",
     "linear": "brains.learned.linear:LinearBrain",
     "mlp": "brains.learned.mlp:MLPBrain",
+    "external": "brains.external:ExternalBrain",
 }
 """Brain name -> ``module:Class``. Every entry must import (tests/brains/test_registry.py
 imports each): a missing module is a :class:`BrokenBrainError`, not a missing brain."""
+
+NAMED: dict[str, str] = {"external": "engine"}
+"""Brains whose spec names a thing after the colon instead of a level
+(``external:edax``): brain -> the option that takes the name."""
 
 MAX_SPEC = 200
 """Characters a brain spec may have (a record stores it whole)."""
@@ -223,6 +228,9 @@ def resolve_spec(spec: str, game_id: str) -> tuple[type[Brain], dict[str, Any]]:
     """
     game = get_game(game_id).id
     name, level, given = parse_spec(spec)
+    if name in NAMED and level is not None and level not in LEVEL_NAMES:
+        given = {NAMED[name]: level, **given}
+        level = None
     cls = brain_class(name)
     forced = check_available(name, game)
     level = level or DEFAULT_LEVEL
@@ -273,6 +281,10 @@ def list_brains(game_id: str | None = None) -> list[BrainInfo]:
             continue
         cls = brain_class(name)
         doc = (cls.__doc__ or name).strip().splitlines()[0]
+        if name in NAMED and game_id is not None:
+            # one entry per configured thing (external:edax), none when nothing is set up
+            out += [BrainInfo(f"{name}:{thing}", doc, ()) for thing in cls.named(game_id)]
+            continue
         if game_id is None:
             levels = {lv: dict(LEVELS.get(name, {}).get(lv, {})) for lv in LEVEL_NAMES}
         else:

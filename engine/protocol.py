@@ -84,6 +84,10 @@ class RecordError(ParlorError):
     """A game record that cannot be read; the message names file and line."""
 
 
+class PositionError(ParlorError):
+    """Text that is not a position of the game (see ``engine.positions``)."""
+
+
 QUOTE_LIMIT = 60
 """Error messages quote at most this many characters of the input they refuse."""
 
@@ -155,6 +159,11 @@ class State:
 
     def format_move(self, move: Any) -> str:
         """The move in the game's notation."""
+        raise NotImplementedError
+
+    def to_position(self) -> str:
+        """The position as one line of text in the game's position form (docs/RULES.md,
+        Positions); ``Game.from_position`` reads it back to an equal position."""
         raise NotImplementedError
 
     @property
@@ -274,6 +283,12 @@ class Game:
     def _initial(self, *args: Any, **options: Any) -> State:
         """The start position for resolved ``options``. Each game overrides it with its own
         keyword options; the open ``*args, **options`` signature lets any override fit."""
+        raise NotImplementedError
+
+    def from_position(self, text: str) -> State:
+        """The position written ``text`` in the game's position form (docs/RULES.md,
+        Positions), with ply 0 and no history; PositionError for anything else.
+        Callers go through ``engine.positions.parse_position``, which checks the size."""
         raise NotImplementedError
 
     def __repr__(self) -> str:

@@ -37,8 +37,10 @@ MAX_BYTES = 2_000_000
 """Larger files are refused before parsing (no real record comes near this)."""
 MAX_TAG_VALUE = 1_000
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-EARLY_TERMINATIONS = ("resignation", "time forfeit", "agreement", "abandoned")
-"""Termination values that explain a decided Result before the game is over."""
+EARLY_TERMINATIONS = ("resignation", "time forfeit", "agreement", "abandoned", "recorded")
+"""Termination values that explain a decided Result before the game is over
+(``recorded``: the result as a game imported from another format gives it, the game
+not played out)."""
 TERMINATIONS = ("normal", *EARLY_TERMINATIONS, "unterminated")
 
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]')
@@ -59,10 +61,17 @@ class GameRecord:
     """Every other tag (First, Second, Date, Event, …), in order."""
     comments: dict[int, str] = field(default_factory=dict)
     """Comment text after the given number of moves (0 = before the first)."""
+    setup: str | None = None
+    """The start position in the game's position form (``[SetUp "1"]`` + ``[FEN …]``),
+    None for the game's usual start."""
 
     # -- replay ---------------------------------------------------------------------
     def initial(self) -> State:
-        """The start position (options applied)."""
+        """The start position (options applied, or the set-up position)."""
+        if self.setup is not None:
+            from engine.positions import parse_position
+
+            return parse_position(self.game, self.setup)
         return get_game(self.game).initial(**self.options)
 
     def states(self) -> list[State]:
@@ -93,7 +102,8 @@ class GameRecord:
         termination = tags.pop("Termination", "normal" if outcome else None)
         tags.setdefault("Date", date.today().strftime("%Y.%m.%d"))
         return cls(game=initial.GAME, options=dict(initial.options), moves=texts,
-                   result=result, termination=termination, tags=dict(tags))
+                   result=result, termination=termination, tags=dict(tags),
+                   setup=setup_of(initial))
 
     # -- writing --------------------------------------------------------------------
     def to_text(self) -> str:
@@ -101,6 +111,8 @@ class GameRecord:
         lines = [_tag("Game", self.game)]
         lines += [_tag(name.capitalize(), value) for name, value in self.options.items()]
         lines += [_tag(name, value) for name, value in self.tags.items()]
+        if self.setup is not None:
+            lines += [_tag("SetUp", "1"), _tag("FEN", self.setup)]
         lines.append(_tag("Result", self.result))
         if self.termination:
             lines.append(_tag("Termination", self.termination))
@@ -115,6 +127,15 @@ class GameRecord:
                 tokens.append("{" + self.comments[i + 1].replace("}", ")") + "}")
         tokens.append(self.result)
         return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
+
+
+def setup_of(state: State) -> str | None:
+    """``state``'s position text when it is not its game's usual start (ply 0 of the
+    game with the same options), else None: what a record's FEN tag holds."""
+    start = get_game(state.GAME).initial(**state.options)
+    if state.ply == 0 and state.key() == start.key():
+        return None
+    return state.to_position()
 
 
 def _tag(name: str, value: Any) -> str:
@@ -172,11 +193,23 @@ def load_records(path: str | os.PathLike[str]) -> list[GameRecord]:
         data = read_capped(path, MAX_BYTES)
     except FileReadError as exc:
         raise RecordError(f"{exc.path}: line 1: {exc.reason}") from None
-    return parse_records(data, source=source)
+    return parse_records(data, source=source, suffix=Path(source).suffix)
 
 
-def parse_records(data: str | bytes, source: str = "<string>") -> list[GameRecord]:
-    """Parse and replay every game in ``data``; at least one game is required."""
+def parse_records(data: str | bytes, source: str = "<string>",
+                  suffix: str = "") -> list[GameRecord]:
+    """Every game in ``data``, in whichever format it is written: Parlor's records, or
+    one the field uses (PDN, GGF, WTHOR, Othello transcripts, Connect Four columns; see
+    :mod:`engine.formats`), told apart by content and by the file name's ``suffix``.
+    Every game is replayed through the engine; at least one is required."""
+    from engine.formats import read_games
+
+    return read_games(data, source, suffix)
+
+
+def decode_text(data: str | bytes, source: str) -> str:
+    """``data`` as text: the size cap, no NUL bytes, UTF-8 (a BOM dropped); RecordError
+    naming the line otherwise."""
     if isinstance(data, bytes):
         if len(data) > MAX_BYTES:
             raise RecordError(f"{source}: line 1: file too large ({len(data)} bytes)")
@@ -189,6 +222,12 @@ def parse_records(data: str | bytes, source: str = "<string>") -> list[GameRecor
             raise RecordError(f"{source}: line {line}: not a text file (invalid UTF-8)") from None
     elif len(data) > MAX_BYTES:
         raise RecordError(f"{source}: line 1: file too large ({len(data)} characters)")
+    return data
+
+
+def parse_parlor(data: str | bytes, source: str = "<string>") -> list[GameRecord]:
+    """Parse and replay every game of Parlor's own record format in ``data``."""
+    data = decode_text(data, source)
     reader = _Reader(source, data.splitlines())
     records = []
     while (rec := reader.next_game()) is not None:
@@ -254,6 +293,19 @@ class _Reader:
         except ParlorError as exc:
             line = min((ln for t, (_, ln) in tags.items() if t in option_names), default=game_line)
             raise self.fail(line, str(exc)) from None
+        setup, setup_line = tags.pop("SetUp", ("1", start))
+        fen = tags.pop("FEN", None)
+        if setup not in ("0", "1"):
+            raise self.fail(setup_line, f"bad SetUp {quote(setup)} (expected 0 or 1)")
+        position = fen[0] if fen is not None and setup == "1" else None
+        if position is not None:
+            from engine.positions import parse_position
+
+            try:
+                state = parse_position(game.id, position)
+            except ParlorError as exc:
+                raise self.fail(fen[1], str(exc)) from None
+            options = dict(state.options)
         result, result_line = tags.pop("Result", ("*", start))
         if result not in RESULTS:
             raise self.fail(result_line,
@@ -264,7 +316,8 @@ class _Reader:
             raise self.fail(term_line, f"unknown Termination {quote(termination)}; known: {known}")
         rec = GameRecord(game=game.id, options=options, result=result,
                          termination=termination.lower() if termination else None,
-                         tags={t: v for t, (v, _) in tags.items() if t not in option_names})
+                         tags={t: v for t, (v, _) in tags.items() if t not in option_names},
+                         setup=position)
 
         end_token: tuple[str, int] | None = None
         for text, lineno in movetext:

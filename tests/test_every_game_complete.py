@@ -78,3 +78,14 @@ def test_depth_limited_levels_are_bounded_in_every_game(game):
             depth = level_options(name, level, game)["depth"]
             assert isinstance(depth, int) and depth >= 1, (name, level)
     assert level_options("alphabeta", "hard", game)["clock"] > 0
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_game_reads_and_writes_positions(game):
+    from engine.positions import parse_position
+    from engine.protocol import Game, State
+
+    state = new_game(game)
+    assert type(state).to_position is not State.to_position, "State.to_position missing"
+    assert type(GAMES[game]).from_position is not Game.from_position, "from_position missing"
+    assert parse_position(game, state.to_position()).key() == state.key()

@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "perft": "tui.commands.perft",
     "moves": "tui.commands.moves",
     "validate": "tui.commands.validate",
+    "export": "tui.commands.export",
     "brains": "tui.commands.brains",
     "solve": "tui.commands.solve",
     "match": "tui.commands.match",

@@ -25,7 +25,16 @@ from collections.abc import Hashable, Iterable
 from enum import Enum
 from typing import Any
 
-from engine.protocol import Game, IllegalMoveError, InvalidMoveError, Outcome, Result, State
+from engine.protocol import (
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    Outcome,
+    PositionError,
+    Result,
+    State,
+    quote,
+)
 
 # --------------------------------------------------------------------------- geometry
 
@@ -413,6 +422,15 @@ class CheckersState(State):
                 f"at ply {self.ply}: a capture is compulsory")
         return self._illegal(text)
 
+    def to_position(self) -> str:
+        """The position as a PDN FEN: the side to move, then White's and Black's pieces,
+        kings prefixed ``K``: ``B:W18,24,K10:B12,K3``."""
+        def pieces(mask: int) -> str:
+            return ",".join(f"K{s}" if MASK_OF_SQUARE[s] & self.kings else str(s)
+                            for s in squares_of(mask))
+
+        return f"{'BW'[self.to_move]}:W{pieces(self.white)}:B{pieces(self.black)}"
+
     # -- views -------------------------------------------------------------------------
     def piece_at(self, square: int) -> Piece | None:
         """The piece on ``square`` (1..32), or None when it is empty."""
@@ -475,3 +493,41 @@ class Checkers(Game):
 
     def _initial(self) -> CheckersState:
         return CheckersState.setup(black=range(1, 13), white=range(21, 33))
+
+    def from_position(self, text: str) -> CheckersState:
+        """A PDN FEN: ``B:W18,24,K10:B12,K3`` (side to move, then each colour's squares,
+        ``K`` before a king; a range ``1-12`` of men is allowed; a final ``.`` and
+        blanks are ignored)."""
+        norm = "".join(text.split()).rstrip(".").upper()
+        fields = norm.split(":")
+        if len(fields) != 3 or fields[0] not in ("B", "W"):
+            raise _bad_fen(text, "expected SIDE:WSQUARES:BSQUARES, like B:W21,22,K3:B1,2")
+        lists: dict[str, tuple[list[int], list[int]]] = {}
+        for field in fields[1:]:
+            colour, items = field[:1], field[1:]
+            if colour not in ("B", "W"):
+                raise _bad_fen(text, f"{field[:10]!r} does not start with W or B")
+            if colour in lists:
+                raise _bad_fen(text, f"colour {colour} is given twice")
+            men: list[int] = []
+            kings: list[int] = []
+            for item in items.split(",") if items else ():
+                m = re.fullmatch(r"(K?)(\d{1,2})(?:-(\d{1,2}))?", item)
+                if m is None or (m.group(1) and m.group(3)):
+                    raise _bad_fen(text, f"{item[:10]!r} is not a square, K and a square, "
+                                         "or a range like 1-12")
+                low, high = int(m.group(2)), int(m.group(3) or m.group(2))
+                if not 1 <= low <= high <= 32:
+                    raise _bad_fen(text, f"{item!r}: squares are 1 to 32")
+                (kings if m.group(1) else men).extend(range(low, high + 1))
+            lists[colour] = (men, kings)
+        (black, black_kings), (white, white_kings) = lists["B"], lists["W"]
+        try:
+            return CheckersState.setup(black, white, black_kings, white_kings,
+                                       to_move=0 if fields[0] == "B" else 1)
+        except ValueError as exc:
+            raise _bad_fen(text, str(exc).removeprefix("checkers: ")) from None
+
+
+def _bad_fen(text: str, reason: str) -> PositionError:
+    return PositionError(f"checkers: bad FEN {quote(text)}: {reason}")

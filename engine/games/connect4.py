@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from engine.positions import bad, format_rows, parse_rows, parse_side, split_fields
 from engine.protocol import Game, IllegalMoveError, InvalidMoveError, Outcome, Result, State
 
 WIDTH = 7
@@ -175,6 +176,14 @@ class ConnectFourState(State):
     def format_move(self, move: int) -> str:
         return _NOTATION[move]
 
+    def to_position(self) -> str:
+        """Rows from the top down (``x`` Red, ``o`` Yellow, a digit for empty cells),
+        then the side to move: ``7/7/7/7/3o3/3x3 x``."""
+        rows = ["".join("." if c is None else "xo"[c]
+                        for c in (self.cell(col, row) for col in range(WIDTH)))
+                for row in range(HEIGHT - 1, -1, -1)]
+        return f"{format_rows(rows)} {'xo'[self.to_move]}"
+
     def parse_move(self, text: str) -> int:
         """The column written ``text`` (``"1"``..``"7"``) if legal here."""
         norm = text.strip()
@@ -224,5 +233,36 @@ class ConnectFour(Game):
     def _initial(self) -> ConnectFourState:
         state = _new(ConnectFourState)
         state.cur = state.mask = 0
+        state._moves = None
+        return state
+
+    def from_position(self, text: str) -> ConnectFourState:
+        """The position ``7/7/7/7/3o3/3x3 x`` (see :meth:`ConnectFourState.to_position`).
+
+        Discs rest on discs or the bottom; Red moves first, so Red has as many discs as
+        Yellow (Red to move) or one more (Yellow to move), and the side to move has no
+        four in a row (the game would have ended on the other side's move).
+        """
+        board, side = split_fields(self.id, text, 2, 2, "BOARD SIDE, like 7/7/7/7/7/3x3 o")
+        rows = parse_rows(self.id, text, board.lower(),
+                          lambda n: (WIDTH,) * HEIGHT if n == HEIGHT else None, "xo")
+        discs = [0, 0]
+        for i, line in enumerate(rows):
+            row = HEIGHT - 1 - i
+            for col, ch in enumerate(line):
+                if ch != ".":
+                    if row and rows[i + 1][col] == ".":
+                        raise bad(self.id, text, f"the disc in column {col + 1} floats "
+                                                 "above an empty cell")
+                    discs["xo".index(ch)] |= bit(col, row)
+        to_move = parse_side(self.id, text, side)
+        if discs[0].bit_count() - discs[1].bit_count() != to_move:
+            raise bad(self.id, text, "Red moves first: Red must have as many discs as "
+                                     "Yellow with Red to move, one more with Yellow to move")
+        if has_four(discs[to_move]):
+            raise bad(self.id, text, "the side to move already has four in a row")
+        state = _new(ConnectFourState)
+        state.cur = discs[to_move]
+        state.mask = discs[0] | discs[1]
         state._moves = None
         return state

@@ -24,6 +24,7 @@ from collections.abc import Hashable
 from functools import cache
 from typing import Any
 
+from engine.positions import bad, format_rows, parse_rows, parse_side, split_fields
 from engine.protocol import Game, IllegalMoveError, InvalidMoveError, Option, Outcome, Result, State
 
 SIZES = (9, 15)
@@ -148,6 +149,15 @@ class GomokuState(State):
     def format_move(self, move: int) -> str:
         return self._board.names[move]
 
+    def to_position(self) -> str:
+        """Ranks from the top down (``x`` Black, ``o`` White, a number for empty
+        points), then the side to move: ``9/9/9/9/4x4/9/9/9/9 o`` on 9×9."""
+        geo = self._board
+        rows = ["".join("x" if self.black >> c & 1 else "o" if self.white >> c & 1 else "."
+                        for c in (geo.cell(f, rank) for f in range(geo.n)))
+                for rank in range(geo.n - 1, -1, -1)]
+        return f"{format_rows(rows)} {'xo'[self.to_move]}"
+
     def parse_move(self, text: str) -> int:
         norm = text.strip().lower()
         if not self.MOVE_SYNTAX.fullmatch(norm):
@@ -214,4 +224,31 @@ class Gomoku(Game):
         state.black = state.white = 0
         state.to_move = state.ply = 0
         state.winner = None
+        return state
+
+    def from_position(self, text: str) -> GomokuState:
+        """The position ``9/9/9/9/4x4/9/9/9/9 o`` (see :meth:`GomokuState.to_position`);
+        the number of ranks gives the size. Black moves first, so Black has as many
+        stones as White (Black to move) or one more (White to move); only the side that
+        moved last may have five in a row."""
+        field, side = split_fields(self.id, text, 2, 2, "BOARD SIDE, like 9/9/9/9/4x4/9/9/9/9 o")
+        rows = parse_rows(self.id, text, field.lower(),
+                          lambda n: (n,) * n if n in SIZES else None, "xo")
+        geo = board(len(rows))
+        stones = [0, 0]
+        for i, line in enumerate(rows):
+            for f, ch in enumerate(line):
+                if ch != ".":
+                    stones["xo".index(ch)] |= 1 << geo.cell(f, geo.n - 1 - i)
+        to_move = parse_side(self.id, text, side)
+        if stones[0].bit_count() - stones[1].bit_count() != to_move:
+            raise bad(self.id, text, "Black moves first: Black must have as many stones as "
+                                     "White with Black to move, one more with White to move")
+        if has_five(stones[to_move], geo.width):
+            raise bad(self.id, text, "the side to move already has five in a row")
+        state = _new(GomokuState)
+        state._board = geo
+        state.black, state.white = stones
+        state.to_move, state.ply = to_move, 0
+        state.winner = 1 - to_move if has_five(stones[1 - to_move], geo.width) else None
         return state

@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal, NoReturn
 
+from engine.positions import bad, format_rows, parse_rows, parse_side, split_fields
 from engine.protocol import Game, IllegalMoveError, InvalidMoveError, Outcome, Result, State
 
 POINTS: tuple[str, ...] = ("a5", "c5", "e5", "b4", "c4", "d4", "a3", "b3",
@@ -98,6 +99,11 @@ def _parsed(match: re.Match[str]) -> tuple[int | None, int, int | None] | None:
         return None
     return (None if frm is None else POINT_INDEX[frm], POINT_INDEX[to],
             None if removed is None else POINT_INDEX[removed])
+
+
+ROW_WIDTHS = (3, 3, 4, 3, 3)
+"""Points in each row of the board, from the top (the position form's rows)."""
+_ROW_SLICES = ((0, 3), (3, 6), (6, 10), (10, 13), (13, 16))
 
 _new = object.__new__
 
@@ -383,6 +389,15 @@ class MorrisState(State):
         return "".join("W" if white >> p & 1 else "B" if black >> p & 1 else "."
                        for p in range(16))
 
+    def to_position(self) -> str:
+        """The five rows of points from the top (``w`` White, ``b`` Black, a digit for
+        empty points), the side to move, White's and Black's pieces in hand, and the
+        plies since the last removal when not 0: ``3/1w1/4/3/3 b 4 5``."""
+        board = self.board_string().lower()
+        rows = [board[a:b] for a, b in _ROW_SLICES]
+        text = f"{format_rows(rows)} {'wb'[self.to_move]} {self.in_hand(0)} {self.in_hand(1)}"
+        return f"{text} {self.no_removal}" if self.no_removal else text
+
     def _text(self, move: Any) -> str:
         """``move`` in notation if it is shaped like a move, else its repr."""
         try:
@@ -459,3 +474,23 @@ class FiveMensMorris(Game):
 
     def _initial(self) -> MorrisState:
         return MorrisState.from_board("." * 16, 0, (PIECES, PIECES))
+
+    def from_position(self, text: str) -> MorrisState:
+        """The position ``3/1w1/4/3/3 b 4 5 [PLIES]`` (see :meth:`MorrisState.to_position`):
+        each side has at most five pieces on the board and in hand together, and
+        PLIES (plies since the last removal, default 0) is below the 100-ply draw."""
+        fields = split_fields(self.id, text, 4, 5,
+                              "BOARD SIDE WHITE-IN-HAND BLACK-IN-HAND [PLIES], like 3/3/4/3/3 w 5 5")
+        rows = parse_rows(self.id, text, fields[0].lower(),
+                          lambda n: ROW_WIDTHS if n == len(ROW_WIDTHS) else None, "wb")
+        to_move = parse_side(self.id, text, fields[1], ("w", "b"))
+        numbers = []
+        for name, field, top in (("White's pieces in hand", fields[2], PIECES),
+                                 ("Black's pieces in hand", fields[3], PIECES),
+                                 ("plies since the last removal",
+                                  fields[4] if len(fields) == 5 else "0", DRAW_PLIES)):
+            if not field.isdigit() or int(field[:4]) > top:
+                raise bad(self.id, text, f"{name} must be a number from 0 to {top}")
+            numbers.append(int(field))
+        return MorrisState.from_board("".join(rows), to_move, (numbers[0], numbers[1]),
+                                      no_removal=numbers[2])

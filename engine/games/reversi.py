@@ -24,6 +24,7 @@ from collections.abc import Hashable
 from functools import cache
 from typing import Any, NoReturn
 
+from engine.positions import bad, format_rows, parse_rows, parse_side, split_fields
 from engine.protocol import Game, IllegalMoveError, InvalidMoveError, Option, Outcome, Result, State
 
 PASS = 64
@@ -304,6 +305,19 @@ class ReversiState(State):
         self._reject(norm, "the square is taken" if (self.me | self.them) & bit
                      else "it flips no disc")
 
+    def to_position(self) -> str:
+        """Ranks 1 to n as the board shows them, top down (``x`` Black, ``o`` White, a
+        digit for empty squares), the side to move, then FlipColor's drawn squares
+        when there are any: ``8/8/8/3ox3/3xo3/8/8/8 x`` is the standard start."""
+        n = self._setup.size
+        black, white = self.black, self.white
+        rows = ["".join("x" if black >> s & 1 else "o" if white >> s & 1 else "."
+                        for s in range(r * n, r * n + n)) for r in range(n)]
+        text = f"{format_rows(rows)} {'xo'[self.to_move]}"
+        if self._setup.drawn:
+            text += " " + ",".join(self.square_name(s) for s in self.drawn_squares)
+        return text
+
     @property
     def options(self) -> dict[str, Any]:
         """``size``, ``variant`` and ``seed`` as the game was started."""
@@ -417,6 +431,34 @@ class Reversi(Game):
             others = [s for s in range(n * n) if s not in centre]
             drawn = sum(1 << s for s in rng.sample(others, 4))
         return _start(Setup(n, variant, seed, drawn), black, white)
+
+    def from_position(self, text: str) -> ReversiState:
+        """The position ``8/8/8/3ox3/3xo3/8/8/8 x [c3,f6,…]`` (see
+        :meth:`ReversiState.to_position`): the number of ranks gives the size, and
+        drawn squares, when listed, make it a FlipColor game."""
+        fields = split_fields(self.id, text, 2, 3, "BOARD SIDE [DRAWN], like 8/8/8/3ox3/3xo3/8/8/8 x")
+        rows = parse_rows(self.id, text, fields[0].lower(),
+                          lambda n: (n,) * n if n in SIZES else None, "xo")
+        n = len(rows)
+        cells = "".join(rows)
+        black = sum(1 << s for s, ch in enumerate(cells) if ch == "x")
+        white = sum(1 << s for s, ch in enumerate(cells) if ch == "o")
+        to_move = parse_side(self.id, text, fields[1])
+        geo = geometry(n)
+        drawn = 0
+        if len(fields) == 3:
+            names = fields[2].lower().split(",")
+            for name in names:
+                if name not in geo.index:
+                    raise bad(self.id, text, f"drawn square {name[:8]!r} is not a square "
+                                             f"a1-{geo.names[-1]}")
+                drawn |= 1 << geo.index[name]
+            if drawn.bit_count() != len(names):
+                raise bad(self.id, text, "a drawn square is listed twice")
+        state = _start(Setup(n, "flipcolor" if drawn else "standard", 0, drawn), black, white)
+        if to_move:
+            state.me, state.them, state.to_move = white, black, 1
+        return state
 
     def setup(self, board: str, to_move: int = 0, *, variant: str = "standard",
               seed: int = 0, drawn: tuple[str, ...] = ()) -> ReversiState:

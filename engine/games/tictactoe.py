@@ -11,6 +11,7 @@ import re
 from collections.abc import Hashable
 from typing import Any
 
+from engine.positions import bad, format_rows, parse_rows, parse_side, split_fields
 from engine.protocol import Game, Outcome, Result, State
 
 FILES = "abc"
@@ -89,6 +90,13 @@ class TicTacToeState(State):
     def format_move(self, move: int) -> str:
         return CELLS[move]
 
+    def to_position(self) -> str:
+        """Rows 3 to 1 (``x``, ``o``, a digit for empty cells), then the side to move:
+        ``x2/1o1/3 x``."""
+        rows = ["".join("x" if self.x >> c & 1 else "o" if self.o >> c & 1 else "."
+                        for c in range(rank * 3, rank * 3 + 3)) for rank in (2, 1, 0)]
+        return f"{format_rows(rows)} {'xo'[self.to_move]}"
+
     def cell(self, c: int) -> int | None:
         """0 (X), 1 (O) or None for cell number ``c``."""
         if self.x >> c & 1:
@@ -118,4 +126,24 @@ class TicTacToe(Game):
         state = _new(TicTacToeState)
         state.x = state.o = 0
         state.to_move = state.ply = 0
+        return state
+
+    def from_position(self, text: str) -> TicTacToeState:
+        """The position ``x2/1o1/3 x`` (see :meth:`TicTacToeState.to_position`); X
+        moves first, so X has as many marks as O (X to move) or one more (O to move),
+        and only the side that moved last may have three in a row."""
+        board, side = split_fields(self.id, text, 2, 2, "BOARD SIDE, like x2/1o1/3 o")
+        rows = parse_rows(self.id, text, board.lower(), lambda n: (3, 3, 3) if n == 3 else None,
+                          "xo")
+        cells = "".join(reversed(rows))
+        x = sum(1 << c for c, ch in enumerate(cells) if ch == "x")
+        o = sum(1 << c for c, ch in enumerate(cells) if ch == "o")
+        to_move = parse_side(self.id, text, side)
+        if x.bit_count() - o.bit_count() != to_move:
+            raise bad(self.id, text, "X moves first: X must have as many marks as O "
+                                     "with X to move, one more with O to move")
+        if _WINS[(x, o)[to_move]]:
+            raise bad(self.id, text, "the side to move already has three in a row")
+        state = _new(TicTacToeState)
+        state.x, state.o, state.to_move, state.ply = x, o, to_move, 0
         return state

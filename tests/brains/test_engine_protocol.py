@@ -223,3 +223,23 @@ def test_stop_reaches_a_real_search_in_a_parlor_engine_process() -> None:
     lines = rest.splitlines()
     assert lines[-2].startswith("bestmove ") and lines[-1] == "readyok"
     assert all(line.startswith("info ") for line in lines[:-2])
+
+
+def test_position_sets_the_start_and_bad_text_is_one_error_line():
+    import io
+
+    from brains.engine_protocol import EngineSession
+
+    out = io.StringIO()
+    session = EngineSession(out)
+    for line in ("position x2/1o1/3 x", "new tictactoe", "position x2/1o1/3 x", "legal",
+                 "moves c3", "show", "position xxx/3/3 o", "legal"):
+        session.handle(line)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("error no game")
+    assert lines[1:3] == ["ok", "ok"]
+    assert lines[3] == "a1 b1 c1 a2 c2 b3 c3"
+    assert lines[4] == "ok" and "tomove O ply 1" in lines
+    bad = [line for line in lines if "bad position" in line]
+    assert len(bad) == 1 and bad[0].startswith("error tictactoe: bad position")
+    assert lines[-1] == "a1 b1 c1 a2 c2 b3"  # the failed position changed nothing

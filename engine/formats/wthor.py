@@ -1,0 +1,170 @@
+"""WTHOR ``.wtb`` files, the French Othello federation's game database (binary).
+
+A 16-byte header — century, year, month and day of the file (1 byte each), the number of
+games (4 bytes, little-endian), a record count (2 bytes, 0 in a game file), the year of
+the games (2 bytes), the board size (1 byte: 0 or 8 for 8×8), the game type, the depth
+of the theoretical score and a spare byte — then 68 bytes a game: the tournament,
+Black's and White's numbers (2 bytes each, indexes into the ``.TRN``/``.JOU`` name
+files, which are optional and not read), Black's disc count at the end (empty squares
+going to the winner), the theoretical score, and 60 move bytes, ``10 * row + column``
+(both from 1: ``f5`` is 56), 0 after the last move. Passes are implicit.
+
+When the database's name files lie beside the game file (``WTHOR.JOU``: a 16-byte
+header, then 20 bytes a player; ``WTHOR.TRN``: the header, then 26 bytes a tournament;
+names NUL-padded ISO-8859-1), the games get their players' and tournament's names.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+from datetime import date
+from pathlib import Path
+
+from engine.formats.othello import finish, placements, play_implicit
+from engine.protocol import RecordError
+
+GAME = "reversi"
+HEADER = struct.Struct("<BBBBIHHBBBB")
+RECORD = struct.Struct("<HHHBB60s")
+FILES = "abcdefgh"
+NAME_FILES = {"WTHOR.JOU": 20, "WTHOR.TRN": 26}
+"""Name files of a WTHOR database and the bytes of one name in each."""
+MAX_NAMES_FILE = 2_000_000
+
+
+def sniff(data: bytes) -> bool:
+    """True for bytes laid out as a WTHOR game file whose header counts its games."""
+    if len(data) < HEADER.size + RECORD.size or (len(data) - HEADER.size) % RECORD.size:
+        return False
+    fields = HEADER.unpack_from(data)
+    return fields[4] == (len(data) - HEADER.size) // RECORD.size and fields[7] in (0, 8)
+
+
+def move_name(byte: int) -> str | None:
+    """``f5`` for 56, None for a byte that is no square."""
+    row, col = divmod(byte, 10)
+    return f"{FILES[col - 1]}{row}" if 1 <= row <= 8 and 1 <= col <= 8 else None
+
+
+def read(data: str | bytes, source: str = "<string>") -> list:
+    """Every game of the WTHOR file ``data``."""
+    from engine.record import GameRecord
+    from engine.registry import new_game
+
+    if isinstance(data, str):
+        raise RecordError(f"{source}: line 1: a WTHOR file is binary, not text")
+    if len(data) < HEADER.size:
+        raise RecordError(f"{source}: line 1: not a WTHOR file (shorter than its "
+                          f"{HEADER.size}-byte header)")
+    _, _, _, _, count, _, games_year, size, _, _, _ = HEADER.unpack_from(data)
+    body = len(data) - HEADER.size
+    if size not in (0, 8):
+        raise RecordError(f"{source}: line 1: WTHOR board size {size}; Parlor reads 8×8 only")
+    if body % RECORD.size or body // RECORD.size != count:
+        raise RecordError(f"{source}: line 1: not a WTHOR game file: the header counts "
+                          f"{count} games but {body} bytes follow it (68 a game)")
+    players, tournaments = (_names(source, name) for name in NAME_FILES)
+    games = []
+    for i in range(count):
+        where = f"{source}: game {i + 1}"
+        tourn, black, white, score, theory, moves = RECORD.unpack_from(
+            data, HEADER.size + i * RECORD.size)
+        if score > 64 or theory > 64:
+            raise RecordError(f"{where}: Black's score {score} is more than 64 discs")
+        rec = GameRecord(game=GAME, options=dict(new_game(GAME).options), tags={
+            "Tournament": str(tourn), "BlackNo": str(black), "WhiteNo": str(white),
+            "BlackScore": str(score), "TheoreticalScore": str(theory),
+            "Year": str(games_year)})
+        for tag, table, number in (("Black", players, black), ("White", players, white),
+                                   ("Event", tournaments, tourn)):
+            if number < len(table) and table[number]:
+                rec.tags[tag] = table[number]
+        state = new_game(GAME)
+        for j, byte in enumerate(moves):
+            if byte == 0:
+                if any(moves[j:]):
+                    raise RecordError(f"{where}: a move follows the end of the moves")
+                break
+            name = move_name(byte)
+            if name is None:
+                raise RecordError(f"{where}: move {j + 1}: byte {byte} is no square "
+                                  "(10 × row + column, 11 to 88)")
+            state = play_implicit(state, name, rec.moves, where)
+        rec.result = "1-0" if score > 32 else "0-1" if score < 32 else "1/2-1/2"
+        outcome = state.outcome()
+        if outcome is not None and outcome.result.value != rec.result:
+            raise RecordError(f"{where}: Black's score {score} contradicts the final "
+                              f"position ({outcome.result.value}, {outcome.termination})")
+        finish(rec, state)
+        games.append(rec)
+    return games
+
+
+def black_score(rec) -> int:
+    """Black's discs at the end, empty squares to the winner (WTHOR's count); for a
+    game not played out, 33, 31 or 32 after its recorded result."""
+    final = rec.final()
+    if final.outcome() is None:
+        return {"1-0": 33, "0-1": 31}.get(rec.result, 32)
+    black, white = final.counts()
+    empty = 64 - black - white
+    return black + (empty if black > white else 0 if white > black else empty // 2)
+
+
+def write(records: list) -> bytes:
+    """The 8×8 standard-start games as a WTHOR file (names are not written)."""
+    from engine.formats import need_game
+
+    need_game(records, GAME, "wtb", size=8, variant="standard")
+    today = date.today()
+    out = [HEADER.pack(today.year // 100, today.year % 100, today.month, today.day,
+                       len(records), 0, today.year, 8, 0, 0, 0)]
+    for i, rec in enumerate(records, 1):
+        if rec.setup is not None:
+            raise RecordError(f"game {i} starts from a set-up position, which WTHOR "
+                              "cannot hold (export it as ggf)")
+        squares = bytes(10 * int(m[1]) + FILES.index(m[0]) + 1 for m in placements(rec))
+        score = black_score(rec)
+        theory = _number(rec.tags, "TheoreticalScore", 64, score)
+        out.append(RECORD.pack(_number(rec.tags, "Tournament", 65535, 0),
+                               _number(rec.tags, "BlackNo", 65535, 0),
+                               _number(rec.tags, "WhiteNo", 65535, 0),
+                               score, theory, squares.ljust(60, b"\0")))
+    return b"".join(out)
+
+
+def _number(tags: dict[str, str], name: str, top: int, default: int) -> int:
+    """The tag ``name`` as a number from 0 to ``top``, else ``default``."""
+    value = tags.get(name, "")
+    return int(value) if value.isdigit() and len(value) < 6 and int(value) <= top else default
+
+
+def _names(source: str, name: str) -> list[str]:
+    """The names in the database file ``name`` beside the game file ``source`` (any
+    case), [] when there is none; RecordError for one that is not a names file."""
+    from engine.files import FileReadError, read_capped
+
+    folder = Path(source).parent
+    if not os.path.isfile(source):
+        return []
+    try:
+        match = next((entry for entry in os.listdir(folder) if entry.upper() == name), None)
+    except OSError:
+        return []
+    if match is None:
+        return []
+    path = folder / match
+    try:
+        data = read_capped(path, MAX_NAMES_FILE)
+    except FileReadError as exc:
+        raise RecordError(f"{source}: line 1: {exc}") from None
+    size = NAME_FILES[name]
+    if len(data) < HEADER.size or (len(data) - HEADER.size) % size:
+        raise RecordError(f"{path}: line 1: not a WTHOR names file (16 bytes, then "
+                          f"{size} bytes a name)")
+    names = []
+    for start in range(HEADER.size, len(data), size):
+        raw = data[start:start + size].split(b"\0", 1)[0].decode("latin-1")
+        names.append("".join(ch for ch in raw if ch.isprintable()).strip())
+    return names
