@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from engine.protocol import State
 from engine.record import GameRecord
 from tui.store import Entry
 
@@ -23,8 +24,10 @@ class ParlorApi(Protocol):
     seed: int | None
     """Seed for the brains (None: fresh randomness)."""
 
-    def start_game(self, game_id: str, options: dict[str, Any], players: Iterable[str]) -> None:
-        """Start a new game of ``game_id`` (errors are shown, the app goes on)."""
+    def start_game(self, game_id: str, options: dict[str, Any], players: Iterable[str], *,
+                   position: State | None = None) -> None:
+        """Start a new game of ``game_id``, from ``position`` when given (errors are
+        shown, the app goes on)."""
 
     def play_record(self, record: GameRecord, upto: int | None = None,
                     players: tuple[str, str] | None = None, *,

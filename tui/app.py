@@ -53,6 +53,8 @@ class Launch:
     players: tuple[str, str] = (opponents.HUMAN, opponents.DEFAULT_OPPONENT)
     path: Path | None = None
     """The record for ``replay``."""
+    position: State | None = None
+    """For ``play``: start from this position instead of the game's start."""
 
 
 class ParlorApp(App[None]):
@@ -90,7 +92,8 @@ class ParlorApp(App[None]):
         self.push_screen(HomeScreen())
         launch = self.launch
         if launch.kind == "play":
-            self.start_game(launch.game, launch.options, launch.players)
+            self.start_game(launch.game, launch.options, launch.players,
+                            position=launch.position)
         elif launch.kind == "resume":
             self.resume()
         elif launch.kind == "replay" and launch.path is not None:
@@ -103,15 +106,16 @@ class ParlorApp(App[None]):
             self.pop_screen()
 
     def start_game(self, game_id: str, options: dict[str, Any],
-                   players: Iterable[str]) -> None:
-        """Start a new game of ``game_id`` (errors are shown, the app goes on)."""
+                   players: Iterable[str], *, position: State | None = None) -> None:
+        """Start a new game of ``game_id``, from ``position`` when given (errors are
+        shown, the app goes on)."""
         sides = tuple(players)
         problems = [p for p in map(opponents.spec_problem, sides) if p]
         if len(sides) != 2 or problems:
             self.show_error("Cannot start the game", problems[0] if problems else "two players")
             return
         try:
-            state = new_game(game_id, **options)
+            state = position if position is not None else new_game(game_id, **options)
             store.check_readable(state, (sides[0], sides[1]))
         except ParlorError as exc:
             self.show_error("Cannot start the game", str(exc))

@@ -1,4 +1,5 @@
-"""Open the app (Home), or go straight to a game with --game, or --resume."""
+"""Open the app (Home), or go straight to a game with --game (from --position if
+given), or --resume."""
 
 from __future__ import annotations
 
@@ -13,7 +14,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="who moves second: human or a brain spec (default a brain)")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option, e.g. size=6 or variant=flipcolor (repeatable)")
-    parser.add_argument("--resume", action="store_true", help="resume the most recent unfinished game")
+    parser.add_argument("--position", metavar="TEXT",
+                        help="start from this position (docs/RULES.md, Positions); "
+                             "with --game, or alone when the text fits one game")
+    parser.add_argument("--resume", action="store_true",
+                        help="resume the most recent unfinished game")
     parser.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")
     parser.add_argument("--seed", type=int, default=None, help="seed for the brains")
 
@@ -21,26 +26,43 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from engine.protocol import ParlorError
+    from engine.positions import games_for, parse_position
+    from engine.protocol import ParlorError, quote
     from engine.registry import get_game
     from tui import opponents, store
     from tui.app import Launch, ParlorApp
     from tui.commands.common import parse_options
 
     launch = Launch()
+    game_id = args.game
+    if args.position is not None and not game_id and not args.resume:
+        fits = games_for(args.position)
+        if len(fits) != 1:
+            which = f"it fits {', '.join(fits)}" if fits else "it is no game's position"
+            print(f"parlor play: say --game for position {quote(args.position)}: {which}",
+                  file=sys.stderr)
+            return 2
+        game_id = fits[0]
     if args.resume:
         launch = Launch(kind="resume")
-    elif args.game:
+    elif game_id:
         try:
-            game = get_game(args.game)
-            options = game.resolve(parse_options(args.option))
+            game = get_game(game_id)
+            position = None
+            if args.position is not None:
+                if args.option:
+                    raise ValueError("--position gives the board: no --option with it")
+                position = parse_position(game.id, args.position)
+            options = (position.options if position is not None
+                       else game.resolve(parse_options(args.option)))
             second = args.second or opponents.default_opponent(game.id)
             players = (opponents.check_spec(args.first, game.id),
                        opponents.check_spec(second, game.id))
-            store.check_readable(game.initial(**options), players)
+            store.check_readable(position or game.initial(**options), players)
         except (ParlorError, ValueError) as exc:
             print(f"parlor play: {exc}", file=sys.stderr)
             return 2
-        launch = Launch(kind="play", game=game.id, options=options, players=players)
+        launch = Launch(kind="play", game=game.id, options=options, players=players,
+                        position=position)
     ParlorApp(launch, ascii_board=args.ascii, seed=args.seed).run()
     return 0
