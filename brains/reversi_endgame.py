@@ -126,6 +126,8 @@ class _Search:
         self.nodes = 0
         self.tt: dict[tuple[int, int], tuple[int, int, int]] = {}
         self.must_stop = must_stop
+        self.root_best: int | None = None
+        """The best root move found so far."""
         full = geo.full
         self.full = full
         inner = geo.inner
@@ -210,6 +212,12 @@ class _Search:
         self.quadrant = tuple(1 << ((s // n >= h) * 2 + (s % n >= h)) for s in range(n * n))
         """Per square: the bit of its quadrant, for parity."""
         self.corner_mask = sum(1 << c for c in corners)
+        self.neighbours = tuple(
+            sum(1 << (r + dr) * n + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                if (dr or dc) and 0 <= r + dr < n and 0 <= c + dc < n)
+            for r, c in (divmod(s, n) for s in range(n * n)))
+        """Per square: the mask of its neighbours (no flip without an opponent one)."""
+        self._build_last()
 
     # -- scoring ------------------------------------------------------------------------
     def final(self, P: int, O: int) -> int:
@@ -227,7 +235,6 @@ class _Search:
         parity = 0
         for s in empties:
             parity ^= self.quadrant[s]
-        self.root_best: int | None = None
         lim = self.n * self.n
         # Aspiration: a window around a shallow guess, widened when the value falls out.
         guess = self.guess(P, O)
@@ -251,6 +258,7 @@ class _Search:
         children = self.children(P, O, empties, parity, None)
         if not children:
             if self.mobility(O, P):
+                self.root_best = PASS
                 score = -self.search(O, P, -beta, -alpha, empties, parity)
                 return score, PASS
             return self.final(P, O), None
@@ -356,26 +364,114 @@ class _Search:
         tt[key] = (lo, hi, best_move)
         return best
 
-    def shallow(self, P: int, O: int, alpha: int, beta: int, empties: tuple[int, ...],
-                parity: int) -> int:
-        """The search for the last empties: fixed order, odd regions first, no table."""
-        self.nodes += 1
-        if self.must_stop is not None and not self.nodes % POLL and self.must_stop():
-            raise Stopped
-        if len(empties) == 1:
-            return self.last1(P, O, empties[0])
-        flips, drawn, quadrant, shallow = self.flips, self.drawn, self.quadrant, self.shallow
-        best = -10**9
-        moved = False
-        # two passes: squares in odd regions, then the rest
-        for odd in (True, False):
-            for i, sq in enumerate(empties):
-                if bool(parity & quadrant[sq]) is not odd:
+    def _build_last(self) -> None:
+        """Build the closures for the last empties (fewer lookups than methods).
+
+        ``shallow`` (4 to :data:`SHALLOW` empties) tries squares in odd regions first,
+        then the rest, in the fixed square order; ``solve3``, ``solve2`` and ``last1``
+        are unrolled for three, two and one empties. None uses the table.
+        """
+        flips, drawn, quadrant, final = self.flips, self.drawn, self.quadrant, self.final
+        neighbours = self.neighbours
+        search = self
+
+        def last1(P: int, O: int, sq: int) -> int:
+            if O & neighbours[sq]:
+                f = flips(P, O, sq)
+                if f:
+                    if drawn >> sq & 1:
+                        return P.bit_count() - O.bit_count() + 2 * f.bit_count() - 1
+                    return P.bit_count() - O.bit_count() + 2 * f.bit_count() + 1
+            if P & neighbours[sq]:
+                f = flips(O, P, sq)
+                if f:
+                    if drawn >> sq & 1:
+                        return P.bit_count() - O.bit_count() - 2 * f.bit_count() + 1
+                    return P.bit_count() - O.bit_count() - 2 * f.bit_count() - 1
+            return final(P, O)
+
+        def solve2(P: int, O: int, alpha: int, beta: int, x1: int, x2: int) -> int:
+            best = -1000
+            if O & neighbours[x1]:
+                f = flips(P, O, x1)
+                if f:
+                    bit = 1 << x1
+                    if bit & drawn:
+                        best = -last1(O ^ f | bit, P | f, x2)
+                    else:
+                        best = -last1(O ^ f, P | f | bit, x2)
+                    if best >= beta:
+                        return best
+            if O & neighbours[x2]:
+                f = flips(P, O, x2)
+                if f:
+                    bit = 1 << x2
+                    if bit & drawn:
+                        v = -last1(O ^ f | bit, P | f, x1)
+                    else:
+                        v = -last1(O ^ f, P | f | bit, x1)
+                    return v if v > best else best
+            if best > -1000:
+                return best
+            if (P & neighbours[x1] and flips(O, P, x1)) or (P & neighbours[x2] and flips(O, P, x2)):
+                return -solve2(O, P, -beta, -alpha, x1, x2)
+            return final(P, O)
+
+        def solve3(P: int, O: int, alpha: int, beta: int, x1: int, x2: int, x3: int,
+                   parity: int) -> int:
+            search.nodes += 1
+            if not parity & quadrant[x1]:  # a square in an odd region first
+                if parity & quadrant[x2]:
+                    x1, x2 = x2, x1
+                elif parity & quadrant[x3]:
+                    x1, x3 = x3, x1
+            best = -1000
+            for sq, a, b in ((x1, x2, x3), (x2, x1, x3), (x3, x1, x2)):
+                if O & neighbours[sq]:
+                    f = flips(P, O, sq)
+                    if f:
+                        bit = 1 << sq
+                        if bit & drawn:
+                            v = -solve2(O ^ f | bit, P | f, -beta, -alpha, a, b)
+                        else:
+                            v = -solve2(O ^ f, P | f | bit, -beta, -alpha, a, b)
+                        if v > best:
+                            best = v
+                            if v > alpha:
+                                alpha = v
+                                if v >= beta:
+                                    return v
+            if best > -1000:
+                return best
+            for sq in (x1, x2, x3):
+                if P & neighbours[sq] and flips(O, P, sq):
+                    return -solve3(O, P, -beta, -alpha, x1, x2, x3, parity)
+            return final(P, O)
+
+        def shallow(P: int, O: int, alpha: int, beta: int, empties: tuple[int, ...],
+                    parity: int) -> int:
+            ne = len(empties)
+            if ne <= 3:
+                if ne == 3:
+                    return solve3(P, O, alpha, beta, empties[0], empties[1], empties[2],
+                                  parity)
+                if ne == 2:
+                    return solve2(P, O, alpha, beta, empties[0], empties[1])
+                if ne == 1:
+                    return last1(P, O, empties[0])
+                return final(P, O)
+            search.nodes += 1
+            best = -1000
+            odd = [i for i, sq in enumerate(empties) if parity & quadrant[sq]]
+            if len(odd) < ne:
+                odd += [i for i, sq in enumerate(empties) if not parity & quadrant[sq]]
+            for i in odd:
+                sq = empties[i]
+                if not O & neighbours[sq]:
                     continue
                 f = flips(P, O, sq)
                 if not f:
                     continue
-                moved = True
                 bit = 1 << sq
                 if bit & drawn:
                     p2, o2 = P | f, O ^ f | bit
@@ -389,40 +485,20 @@ class _Search:
                         alpha = v
                         if v >= beta:
                             return v
-        if moved:
-            return best
-        for sq in empties:
-            if flips(O, P, sq):
-                return -shallow(O, P, -beta, -alpha, empties, parity)
-        return self.final(P, O)
+            if best > -1000:
+                return best
+            for sq in empties:
+                if P & neighbours[sq] and flips(O, P, sq):
+                    return -shallow(O, P, -beta, -alpha, empties, parity)
+            return final(P, O)
 
-    def last1(self, P: int, O: int, sq: int) -> int:
-        """The exact score with one empty square left."""
-        bit = 1 << sq
-        f = self.flips(P, O, sq)
-        if f:
-            if bit & self.drawn:
-                return self.final(P | f, O ^ f | bit)
-            return self.final(P | f | bit, O ^ f)
-        f = self.flips(O, P, sq)
-        if f:
-            if bit & self.drawn:
-                return -self.final(O | f, P ^ f | bit)
-            return -self.final(O | f | bit, P ^ f)
-        return self.final(P, O)
+        self.shallow = shallow
+        self.last1 = last1
 
-    def value(self, P: int, O: int) -> int:
-        """The exact value of a position (for tracing the principal variation)."""
-        empties = tuple(s for s in self.order if not (P | O) >> s & 1)
-        parity = 0
-        for s in empties:
-            parity ^= self.quadrant[s]
-        lim = self.n * self.n
-        return self.search(P, O, -lim - 1, lim + 1, empties, parity)
-
-    def principal_variation(self, P: int, O: int, score: int, first: int | None) -> list[int]:
-        """A line of best moves from the position of value ``score``; raises Stopped."""
-        pv: list[int] = []
+    def principal_variation(self, P: int, O: int, score: int, first: int | None,
+                            pv: list[int]) -> None:
+        """Append to ``pv`` a line of best moves from the position of value ``score``
+        (the moves found so far stay when :class:`Stopped` is raised)."""
         move = first
         while move is not None:
             pv.append(move)
@@ -437,7 +513,6 @@ class _Search:
                     P, O = O ^ f, P | f | bit
             score = -score
             move = self.best_move_for(P, O, score)
-        return pv
 
     def best_move_for(self, P: int, O: int, score: int) -> int | None:
         """A move reaching ``score`` from the position (None at the end of the game)."""
@@ -480,8 +555,9 @@ def solve(state: Any, budget_seconds: float | None = None, stop: Any = None, *,
         score, best = search.solve_root(P, O)
     except Stopped:
         return Result(None, search.root_best, (), search.nodes, False)
+    pv: list[int] = []
     try:
-        pv = search.principal_variation(P, O, score, best)
+        search.principal_variation(P, O, score, best, pv)
     except Stopped:
-        pv = [] if best is None else [best]
+        pass
     return Result(score, best, tuple(pv), search.nodes, True)
