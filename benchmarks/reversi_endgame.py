@@ -30,6 +30,11 @@ LIMITS = (1.0, 10.0)
 """The times whose reach is reported."""
 
 
+def discs_after(state: Any, move: int) -> int:
+    """The mover's discs after ``move`` (the greedy player's choice)."""
+    return int(state.play(move).counts()[state.to_move])
+
+
 def play_game(size: int, rng: random.Random, how: str) -> list[Any]:
     """The states of one seeded game from the standard start to its end."""
     state = new_game("reversi", size=size)
@@ -37,10 +42,9 @@ def play_game(size: int, rng: random.Random, how: str) -> list[Any]:
     while state.outcome() is None:
         moves = state.legal_moves()
         if how == "greedy" and len(moves) > 1:
-            def gain(m: int) -> int:
-                return state.play(m).counts()[state.to_move]
-            top = max(gain(m) for m in moves)
-            move = rng.choice([m for m in moves if gain(m) == top])
+            gains = {m: discs_after(state, m) for m in moves}
+            top = max(gains.values())
+            move = rng.choice([m for m in moves if gains[m] == top])
         else:
             move = rng.choice(moves)
         state = state.play(move)

@@ -32,8 +32,9 @@ turns to the opponent). The stop (a deadline, or an event or callable) is polled
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from engine.games.reversi import PASS, geometry
 
@@ -41,8 +42,10 @@ POLL = 2048
 """Nodes between two checks of the clock and the stop signal."""
 SHALLOW = 7
 """At or below this many empties the search uses the fixed square order and no table."""
-TT_LIMIT = 1 << 20
-"""Positions kept in the transposition table before it is cleared."""
+TT_LIMIT = 1 << 19
+"""Positions kept in the transposition table before it is cleared (about 60 MB)."""
+_NONE = 100
+"""A bound past every score (scores lie within the number of squares, at most 64)."""
 
 REACH: dict[int, tuple[tuple[int, float], ...]] = {
     8: ((10, 0.05), (12, 0.3), (14, 2.0), (16, 12.0), (18, 80.0), (20, 600.0)),
@@ -124,7 +127,9 @@ class _Search:
         geo = geometry(n)
         self.n = n
         self.nodes = 0
-        self.tt: dict[tuple[int, int], tuple[int, int, int]] = {}
+        self.tt: dict[int, int] = {}
+        """Position ``P << 64 | O`` to its packed bounds: bits 16.. lower + 128, bits 8..15
+        upper + 128, bits 0..7 the best move + 1 (0: none)."""
         self.must_stop = must_stop
         self.root_best: int | None = None
         """The best root move found so far."""
@@ -317,20 +322,19 @@ class _Search:
         self.nodes += 1
         if self.must_stop is not None and not self.nodes % POLL and self.must_stop():
             raise Stopped
-        key = (P, O)
+        key = P << 64 | O
         tt = self.tt
         entry = tt.get(key)
         first = None
+        lo, hi = -_NONE, _NONE
         if entry is not None:
-            lo, hi, first = entry
-            if lo >= beta:
+            lo, hi, first = (entry >> 16) - 128, (entry >> 8 & 255) - 128, (entry & 255) - 1
+            if lo >= beta or lo == hi:
                 return lo
             if hi <= alpha:
                 return hi
-            if lo > alpha:
-                alpha = lo
-            if hi < beta:
-                beta = hi
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
         a0 = alpha
         children = self.children(P, O, empties, parity, first)
         if not children:
@@ -354,14 +358,13 @@ class _Search:
                         break
         if len(tt) >= TT_LIMIT:
             tt.clear()
-        lo, hi = (entry[0], entry[1]) if entry is not None else (-10**9, 10**9)
         if best <= a0:
             hi = min(hi, best)
         elif best >= beta:
             lo = max(lo, best)
         else:
             lo = hi = best
-        tt[key] = (lo, hi, best_move)
+        tt[key] = (lo + 128) << 16 | (hi + 128) << 8 | (best_move + 1)
         return best
 
     def _build_last(self) -> None:
@@ -410,7 +413,7 @@ class _Search:
                         v = -last1(O ^ f | bit, P | f, x1)
                     else:
                         v = -last1(O ^ f, P | f | bit, x1)
-                    return v if v > best else best
+                    return max(best, v)
             if best > -1000:
                 return best
             if (P & neighbours[x1] and flips(O, P, x1)) or (P & neighbours[x2] and flips(O, P, x2)):

@@ -82,6 +82,7 @@ def test_agrees_with_minimax_when_the_winner_gets_the_empties() -> None:
             result = solve(state, empties_to_winner=True)
             check(state, result, empties_to_winner=True)
             plain = solve(state)
+            assert result.score is not None and plain.score is not None
             # both conventions agree on who wins
             assert (result.score > 0) == (plain.score > 0)
             assert (result.score < 0) == (plain.score < 0)
@@ -93,7 +94,7 @@ def test_every_4x4_start_is_solved_and_agrees_with_minimax() -> None:
     state = new_game("reversi", size=4)
     result = solve(state)
     check(state, result)
-    assert result.score < 0, "4x4 Reversi is a win for White, the second player"
+    assert result.score is not None and result.score < 0, "4x4 is a win for White, the second player"
     for variant in ("randomstart", "flipcolor"):
         for seed in range(4):
             start = new_game("reversi", size=4, variant=variant, seed=seed)
