@@ -8,7 +8,8 @@ and solves the position of each game at A, A+1, ... B empties (the same game, ea
 earlier), each solve capped at ``--cap`` seconds; a game stops growing once a solve hits
 the cap. Prints per empty count the median and max seconds over the games, and per game
 its reach: the most empties up to which every solve took at most 1 s (and 10 s); then the
-median and max reach over the games.
+median, min and max reach over the games. A solve stopped at the cap counts with the cap's
+time in the medians (the ``past cap`` column says how many).
 
 ``--start`` instead solves the standard start position of ``--size`` within the cap.
 """
@@ -65,6 +66,7 @@ def run(size: int, games: int, low: int, high: int, seed: int, how: str, cap: fl
     """Solve every game's positions from ``low`` to ``high`` empties; times and reach."""
     rng = random.Random(seed)
     per_count: dict[int, list[float]] = {}
+    capped: dict[int, int] = {}
     reach: dict[float, list[int]] = {limit: [] for limit in LIMITS}
     rows = []
     nodes = 0
@@ -88,14 +90,16 @@ def run(size: int, games: int, low: int, high: int, seed: int, how: str, cap: fl
                 print(f"  game {game} {count:2d} empties {seconds:8.3f} s {shown:>8} "
                       f"{n:>9} nodes", flush=True)
             for limit in LIMITS:
-                if seconds <= limit and best[limit] == count - 1:
+                if score is not None and seconds <= limit and best[limit] == count - 1:
                     best[limit] = count
             if score is None:
+                capped[count] = capped.get(count, 0) + 1
                 break
         for limit in LIMITS:
             reach[limit].append(best[limit])
-    table = {count: {"positions": len(ts), "median_s": round(statistics.median(ts), 3),
-                     "max_s": round(max(ts), 3)} for count, ts in sorted(per_count.items())}
+    table = {count: {"positions": len(ts), "past_cap": capped.get(count, 0),
+                     "median_s": round(statistics.median(ts), 3), "max_s": round(max(ts), 3)}
+             for count, ts in sorted(per_count.items())}
     return {"size": size, "games": games, "seed": seed, "play": how, "cap_s": cap,
             "times": table, "positions": rows,
             "reach": {f"{limit:g}s": {"per_game": reach[limit],
@@ -144,9 +148,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report))
         return 0
-    print("empties  positions  median s    max s")
+    print("empties  positions  past cap  median s    max s")
     for count, row in report["times"].items():
-        print(f"{count:7d}  {row['positions']:9d}  {row['median_s']:8.3f}  {row['max_s']:7.3f}")
+        print(f"{count:7d}  {row['positions']:9d}  {row['past_cap']:8d}  {row['median_s']:8.3f}"
+              f"  {row['max_s']:7.3f}")
     for limit, row in report["reach"].items():
         print(f"settled within {limit}: median {row['median']} empties, "
               f"min {row['min']}, max {row['max']} (per game {row['per_game']})")
