@@ -92,12 +92,16 @@ def can_settle(state: Any, seconds: float) -> bool:
     """Whether :func:`solve` is expected to finish within ``seconds`` on ``state``.
 
     An estimate from the empty count and :data:`REACH`, the slowest solve measured for each
-    count (so it is cautious for typical positions); above the table's last row, False.
+    count (so it is cautious for typical positions); False above the table's last row and
+    for anything that is not a Reversi state (so any game's state may be asked).
     """
-    table = REACH.get(state.size)
+    try:
+        table = REACH.get(state.size)
+        empties = empties_of(state)
+    except (AttributeError, TypeError):
+        return False
     if not table:
         return False
-    empties = empties_of(state)
     for count, worst in table:
         if empties <= count:
             return worst <= seconds

@@ -192,5 +192,7 @@ def test_can_settle_reads_the_empty_count() -> None:
     late = random_position(random.Random(5), 8, 10)
     assert can_settle(late, 1.0)
     assert not can_settle(late, 0.0)
+    assert not can_settle(new_game("connect4"), 10.0)
+    assert not can_settle("a1", 10.0)
     for table in REACH.values():  # more empties never take less time
         assert [t for _, t in table] == sorted(t for _, t in table)
