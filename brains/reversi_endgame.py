@@ -38,8 +38,9 @@ from typing import Any
 
 from engine.games.reversi import PASS, geometry
 
-POLL = 2048
-"""Nodes between two checks of the clock and the stop signal."""
+POLL = 1024
+"""Nodes between two checks of the clock and the stop signal (checked at nodes of more
+than :data:`SHALLOW` empties, whose subtrees take milliseconds)."""
 SHALLOW = 7
 """At or below this many empties the search uses the fixed square order and no table."""
 TT_LIMIT = 1 << 19
@@ -134,6 +135,8 @@ class _Search:
         geo = geometry(n)
         self.n = n
         self.nodes = 0
+        self.next_poll = POLL
+        """Node count at which the stop is next checked."""
         self.tt: dict[int, int] = {}
         """Position ``P << 64 | O`` to its packed bounds: bits 16.. lower + 128, bits 8..15
         upper + 128, bits 0..7 the best move + 1 (0: none)."""
@@ -261,7 +264,7 @@ class _Search:
                 return score, move
 
     def guess(self, P: int, O: int) -> int:
-        """A rough estimate of the final score (the disc difference scaled to the empties)."""
+        """A rough estimate of the final score: half the disc difference, within ±8."""
         return max(-8, min(8, 2 * ((P.bit_count() - O.bit_count()) // 4)))
 
     def root(self, P: int, O: int, alpha: int, beta: int, empties: tuple[int, ...],
@@ -327,8 +330,10 @@ class _Search:
         if len(empties) <= SHALLOW:
             return self.shallow(P, O, alpha, beta, empties, parity)
         self.nodes += 1
-        if self.must_stop is not None and not self.nodes % POLL and self.must_stop():
-            raise Stopped
+        if self.nodes >= self.next_poll:
+            self.next_poll = self.nodes + POLL
+            if self.must_stop is not None and self.must_stop():
+                raise Stopped
         key = P << 64 | O
         tt = self.tt
         entry = tt.get(key)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from brains.reversi_endgame import REACH, Result, can_settle, empties_of, solve
+from brains.reversi_endgame import POLL, REACH, Result, can_settle, empties_of, solve
 from engine import new_game
 from engine.games.reversi import PASS, Reversi
 
@@ -196,3 +196,17 @@ def test_can_settle_reads_the_empty_count() -> None:
     assert not can_settle("a1", 10.0)
     for table in REACH.values():  # more empties never take less time
         assert [t for _, t in table] == sorted(t for _, t in table)
+
+
+def test_the_stop_is_asked_every_poll_interval() -> None:
+    state = random_position(random.Random(0), 8, 14)  # about 40,000 nodes
+    calls = []
+
+    def never() -> bool:
+        calls.append(1)
+        return False
+
+    result = solve(state, stop=never)
+    assert result.exact and result.nodes > 10 * POLL
+    # a node count jumps by at most a shallow subtree between two checks
+    assert len(calls) >= result.nodes // (2 * POLL)
