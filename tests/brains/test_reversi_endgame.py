@@ -62,7 +62,7 @@ def check(state: Any, result: Result, empties_to_winner: bool = False) -> None:
     assert result.best_move == (result.pv[0] if result.pv else None)
 
 
-@pytest.mark.parametrize("size,empties,count", [(8, 8, 12), (8, 5, 20), (6, 9, 12),
+@pytest.mark.parametrize("size,empties,count", [(8, 8, 12), (8, 5, 20), (6, 9, 8),
                                                 (6, 6, 20), (4, 8, 30)])
 @pytest.mark.parametrize("variant", ["standard", "flipcolor", "randomstart"])
 def test_agrees_with_minimax_on_random_positions(size: int, empties: int, count: int,
@@ -96,7 +96,7 @@ def test_every_4x4_start_is_solved_and_agrees_with_minimax() -> None:
     check(state, result)
     assert result.score is not None and result.score < 0, "4x4 is a win for White, the second player"
     for variant in ("randomstart", "flipcolor"):
-        for seed in range(4):
+        for seed in range(2):
             start = new_game("reversi", size=4, variant=variant, seed=seed)
             check(start, solve(start))
 
