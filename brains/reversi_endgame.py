@@ -31,6 +31,7 @@ turns to the opponent). The stop (a deadline, or an event or callable) is polled
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -85,8 +86,9 @@ class Stopped(Exception):
 
 def empties_of(state: Any) -> int:
     """Number of empty squares of a Reversi state."""
-    board = state.size * state.size
-    return board - (state.me | state.them).bit_count()
+    board: int = state.size * state.size
+    stones: int = (state.me | state.them).bit_count()
+    return board - stones
 
 
 def can_settle(state: Any, seconds: float) -> bool:
@@ -571,8 +573,6 @@ def solve(state: Any, budget_seconds: float | None = None, stop: Any = None, *,
     except Stopped:
         return Result(None, search.root_best, (), search.nodes, False)
     pv: list[int] = []
-    try:
+    with contextlib.suppress(Stopped):
         search.principal_variation(P, O, score, best, pv)
-    except Stopped:
-        pass
     return Result(score, best, tuple(pv), search.nodes, True)

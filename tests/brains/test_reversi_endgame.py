@@ -94,7 +94,7 @@ def test_every_4x4_start_is_solved_and_agrees_with_minimax() -> None:
     state = new_game("reversi", size=4)
     result = solve(state)
     check(state, result)
-    assert result.score is not None and result.score < 0, "4x4 is a win for White, the second player"
+    assert result.score is not None and result.score < 0, "4x4 is a win for White (second)"
     for variant in ("randomstart", "flipcolor"):
         for seed in range(2):
             start = new_game("reversi", size=4, variant=variant, seed=seed)
