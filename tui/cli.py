@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "validate": "tui.commands.validate",
     "brains": "tui.commands.brains",
     "solve": "tui.commands.solve",
+    "analyse": "tui.commands.analyse",
     "match": "tui.commands.match",
     "tournament": "tui.commands.tournament",
     "engine": "tui.commands.engine",
