@@ -29,8 +29,8 @@ The analysis is written into a record as comments and annotation glyphs
 
 ``[%eval V]`` after a move is the value of the position it reached, from the first
 player's view (the comment before the first move values the start position): a search
-score ``0.35``, or an exact ``#N`` (the first player wins in N plies), ``#-N`` (the second
-player does), ``=0`` (a draw), ``=+D`` / ``=-D`` (a final game score, such as a disc
+score ``0.35``, or an exact ``#N`` (the first player wins in N plies; ``#+0``: has won),
+``#-N`` (the second player does), ``=0`` (a draw), ``=+D`` / ``=-D`` (a final game score, such as a disc
 difference, with no distance). ``[%best M V]`` names the better move and its value.
 
 :func:`iter_analysis` yields each move's result as it is found (a worker thread can drive
@@ -132,14 +132,14 @@ def eval_text(value: Value) -> str:
     """The ``[%eval]`` form of ``value`` (already from the first player's view)."""
     if isinstance(value, Exact):
         if value.outcome and value.plies is not None:
-            return f"#{value.outcome * value.plies}"
+            return f"#{'-' if value.outcome < 0 else '+' if not value.plies else ''}{value.plies}"
         if value.score is not None:
             return f"={value.score:+d}" if value.score else "=0"
         return {1: "=+", 0: "=0", -1: "=-"}[value.outcome]
     return f"{value:.2f}"
 
 
-_EVAL = re.compile(r"#(-?\d{1,4})|=(?:([+-]\d{1,4})|(0)|([+-]))|(-?\d{1,2}(?:\.\d{1,4})?)")
+_EVAL = re.compile(r"#([+-]?\d{1,4})|=(?:([+-]\d{1,4})|(0)|([+-]))|(-?\d{1,2}(?:\.\d{1,4})?)")
 
 
 def parse_eval(text: str) -> Value | None:
@@ -149,8 +149,7 @@ def parse_eval(text: str) -> Value | None:
         return None
     mate, score, zero, sign, number = m.groups()
     if mate is not None:
-        n = int(mate)
-        return Exact((n > 0) - (n < 0), abs(n) if n else None)
+        return Exact(-1 if mate[0] == "-" else 1, abs(int(mate)))
     if score is not None:
         return Exact.of(int(score), score=int(score))
     if zero is not None:
@@ -159,6 +158,14 @@ def parse_eval(text: str) -> Value | None:
         return Exact(1 if sign == "+" else -1)
     value = float(number)
     return value if -1.0 <= value <= 1.0 else None
+
+
+def reached(value: Value, player: int) -> Value:
+    """A move's value for ``player`` (who made it) as the value of the position it reached,
+    from the first player's view: an exact distance then counts from after the move."""
+    if isinstance(value, Exact) and value.plies:
+        value = Exact(value.outcome, value.plies - 1, value.score)
+    return value if player == 0 else flip(value)
 
 
 def rank(value: Value) -> tuple[float, ...]:
@@ -370,7 +377,7 @@ class GameAnalysis:
             out[0] = first.before if first.player == 0 else flip(first.before)
         for m in self.moves:
             if m is not None:
-                out[m.index + 1] = m.after if m.player == 0 else flip(m.after)
+                out[m.index + 1] = reached(m.after, m.player)
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -509,7 +516,7 @@ def annotate(record: GameRecord, analysis: GameAnalysis) -> GameRecord:
         m = analysis.moves[i - 1] if i else None
         parts = [] if value is None else [f"[%eval {eval_text(value)}]"]
         if m is not None and m.best is not None and m.best_value is not None:
-            best = m.best_value if m.player == 0 else flip(m.best_value)
+            best = reached(m.best_value, m.player)
             parts.append(f"[%best {m.best} {eval_text(best)}]")
         kept = _strip(out.comments.get(i, ""))
         text = " ".join(parts + ([kept] if kept else []))
