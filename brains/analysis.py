@@ -347,6 +347,8 @@ class GameAnalysis:
     seconds: float
     complete: bool = False
     """False when the analysis was stopped before every move was analysed."""
+    search_spec: str = SEARCH_SPEC
+    """The brain that gave the search scores."""
 
     def summary(self) -> tuple[PlayerSummary, PlayerSummary]:
         """Per player (first, second): moves analysed, accuracy, marks, changes, gifts."""
@@ -386,7 +388,7 @@ class GameAnalysis:
         players = (self.record.tags.get("First", "first"), self.record.tags.get("Second", "second"))
         return {
             "game": self.record.game, "result": self.record.result, "seconds": self.seconds,
-            "complete": self.complete,
+            "search": self.search_spec, "complete": self.complete,
             "moves": [m.to_json() for m in self.moves if m is not None],
             "evals": [None if v is None else eval_text(v) for v in self.evals()],
             "players": [{"name": players[p], "moves": s.moves, "accuracy": s.accuracy,
@@ -483,11 +485,10 @@ def analyse_game(record: GameRecord, seconds: float = DEFAULT_SECONDS, *,
                  search_spec: str = SEARCH_SPEC) -> GameAnalysis:
     """Analyse every move of ``record`` (see :func:`iter_analysis`), calling ``progress``
     after each; a ``stop`` set from another thread returns what was found so far."""
-    result = GameAnalysis(record, [None] * len(record.moves), seconds)
-    done = 0
-    for m in iter_analysis(record, seconds, stop=stop, oracles=oracles, search_spec=search_spec):
+    result = GameAnalysis(record, [None] * len(record.moves), seconds, search_spec=search_spec)
+    found = iter_analysis(record, seconds, stop=stop, oracles=oracles, search_spec=search_spec)
+    for done, m in enumerate(found, 1):
         result.moves[m.index] = m
-        done += 1
         if progress is not None:
             progress(m, done, len(record.moves))
     result.complete = all(m is not None for m in result.moves) and not (stop and stop.is_set())

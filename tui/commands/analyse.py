@@ -10,6 +10,8 @@ from tui.commands.common import MAX_SECONDS, float_range, int_range
 
 MAX_GAME = 100_000
 """Highest ``--game`` number accepted (a record file holds far fewer)."""
+GRAPH_WIDTH, GRAPH_HEIGHT = 72, 4
+"""Size of the evaluation graph under the table, in characters."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,8 +42,14 @@ def run(args: argparse.Namespace) -> int:
     import time
     from pathlib import Path
 
-    from brains.analysis import (DEFAULT_SECONDS, SEARCH_SPEC, MoveAnalysis, analyse_game,
-                                 annotate, check_search)
+    from brains.analysis import (
+        DEFAULT_SECONDS,
+        SEARCH_SPEC,
+        MoveAnalysis,
+        analyse_game,
+        annotate,
+        check_search,
+    )
     from engine.protocol import quote
     from engine.record import load_records, save_records
 
@@ -111,7 +119,7 @@ def _value_text(value: Any) -> str:
 
 def _table(analysis: Any) -> str:
     """The analysis as a plain-text table and a summary per player (values: mover's view)."""
-    from brains.analysis import MARKS
+    from brains.analysis import MARKS, eval_graph
 
     record = analysis.record
     rows = [("ply", "player", "move", "kind", "before", "after", "mark", "best")]
@@ -129,7 +137,7 @@ def _table(analysis: Any) -> str:
     lines.insert(1, "  ".join("-" * w for w in widths))
     lines.append("")
     lines.append("values are from the mover's view: exact = proven (win/draw/loss in N plies), "
-                 "search = alphabeta score in [-1, 1]")
+                 f"search = score in [-1, 1] from {analysis.search_spec}")
     names = (record.tags.get("First", "first player"), record.tags.get("Second", "second player"))
     for p, s in enumerate(analysis.summary()):
         acc = "-" if s.accuracy is None else f"{s.accuracy:.1f}"
@@ -138,6 +146,11 @@ def _table(analysis: Any) -> str:
         gifts = f", gifts received {s.gifts}" if s.gifts else ""
         lines.append(f"player {p + 1} ({names[p][:40]}): {s.moves} moves, accuracy {acc}, "
                      f"{counts}{extra}{gifts}")
+    ascii = "utf" not in (getattr(sys.stdout, "encoding", "") or "").lower()
+    graph = eval_graph(analysis.evals(), GRAPH_WIDTH, GRAPH_HEIGHT, ascii=ascii)
+    lines.append("")
+    lines.append("evaluation, first player's expected score (top: wins, bottom: loses):")
+    lines += ["|" + row + "|" for row in graph]
     if not analysis.complete:
         lines.append("(analysis incomplete: some positions were not scored)")
     return "\n".join(lines)
