@@ -136,7 +136,7 @@ def eval_text(value: Value) -> str:
         if value.score is not None:
             return f"={value.score:+d}" if value.score else "=0"
         return {1: "=+", 0: "=0", -1: "=-"}[value.outcome]
-    return f"{value:.2f}"
+    return f"{round(value, 2) + 0.0:.2f}"  # + 0.0: never "-0.00"
 
 
 _EVAL = re.compile(r"#([+-]?\d{1,4})|=(?:([+-]\d{1,4})|(0)|([+-]))|(-?\d{1,2}(?:\.\d{1,4})?)")
@@ -317,7 +317,7 @@ def value_json(value: Value) -> dict[str, Any]:
     if isinstance(value, Exact):
         return {"outcome": {1: "win", 0: "draw", -1: "loss"}[value.outcome],
                 "plies": value.plies, "score": value.score, "text": value.words()}
-    return {"score": round(value, 4), "text": f"{value:+.2f}"}
+    return {"score": round(value, 4), "text": f"{round(value, 2) + 0.0:+.2f}"}
 
 
 def move_accuracy(drop: float) -> float:
@@ -336,6 +336,17 @@ class PlayerSummary:
     """Changes of outcome this player made (exact values), by kind."""
     gifts: int = 0
     """The opponent's changes of outcome in this player's favour."""
+
+
+@dataclass(frozen=True, slots=True)
+class Annotation:
+    """What a record says of the position after ``index`` moves (0 = the start)."""
+
+    index: int
+    eval: Value | None
+    best: str | None = None
+    best_value: Value | None = None
+    mark: str | None = None
 
 
 @dataclass
@@ -380,6 +391,20 @@ class GameAnalysis:
         for m in self.moves:
             if m is not None:
                 out[m.index + 1] = reached(m.after, m.player)
+        return out
+
+    def annotations(self) -> list[Annotation]:
+        """The analysis as :func:`read_annotations` reads it from an annotated record:
+        one per position with a value or a mark (values from the first player's view)."""
+        out = []
+        for i, value in enumerate(self.evals()):
+            m = self.moves[i - 1] if i else None
+            best = m.best if m is not None else None
+            best_value = (reached(m.best_value, m.player)
+                          if m is not None and m.best_value is not None and best else None)
+            mark = m.mark if m is not None else None
+            if value is not None or best is not None or mark is not None:
+                out.append(Annotation(i, value, best, best_value, mark))
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -536,17 +561,6 @@ def annotate(record: GameRecord, analysis: GameAnalysis) -> GameRecord:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class Annotation:
-    """What a record says of the position after ``index`` moves (0 = the start)."""
-
-    index: int
-    eval: Value | None
-    best: str | None = None
-    best_value: Value | None = None
-    mark: str | None = None
-
-
 def read_annotations(record: GameRecord) -> list[Annotation]:
     """Analysis comments and marks of ``record``, one per annotated position, in order.
 
@@ -576,6 +590,8 @@ def read_annotations(record: GameRecord) -> list[Annotation]:
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
 ASCII_BLOCKS = " .:-=+*#%"
+UNKNOWN = {False: "·", True: "?"}
+"""The bottom of a column whose position has no value (Unicode, ASCII)."""
 
 
 def column_of(index: int, count: int, width: int) -> int:
@@ -591,7 +607,8 @@ def eval_graph(values: Sequence[Value | None], width: int, height: int = 1, *,
     """The evaluation over a game as ``height`` lines of at most ``width`` block characters.
 
     Each column shows the first player's expected score (full: the first player wins,
-    empty: the second does, half: equal); a position without a value is a blank column.
+    empty: the second does, half: equal); a position without a value shows only a dot
+    (``?`` in ASCII) at the bottom.
     With more positions than columns, each column shows the position
     :func:`column_of` maps to it.
     """
@@ -608,6 +625,7 @@ def eval_graph(values: Sequence[Value | None], width: int, height: int = 1, *,
     rows = []
     for r in range(height):
         base = (height - 1 - r) * 8
-        rows.append("".join(" " if lv is None else blocks[max(0, min(8, lv - base))]
+        unknown = UNKNOWN[ascii] if r == height - 1 else " "
+        rows.append("".join(unknown if lv is None else blocks[max(0, min(8, lv - base))]
                             for lv in levels))
     return rows

@@ -183,8 +183,14 @@ def test_write_back_round_trip_and_read_back():
     assert [eval_text(notes[i].eval) for i in notes] == [eval_text(v) for v in evals]
     assert notes[4].mark == "??" and notes[4].best == "a1" and notes[4].best_value == Exact(0)
     assert all(notes[i].mark is None for i in notes if i != 4)
+    assert [_texts(a) for a in read_annotations(again)] == [_texts(a) for a in result.annotations()]
     # analysing the annotated record again replaces the analysis, keeps the rest
     assert annotate(again, analyse_game(again, 10.0)).to_text() == text
+
+
+def _texts(a):
+    return (a.index, None if a.eval is None else eval_text(a.eval), a.best,
+            None if a.best_value is None else eval_text(a.best_value), a.mark)
 
 
 def test_annotations_read_back_from_a_search_scored_record():
@@ -195,6 +201,7 @@ def test_annotations_read_back_from_a_search_scored_record():
     assert [n.eval for n in notes] == pytest.approx(
         [round(v, 2) for v in result.evals()], abs=1e-9)
     assert [n.mark for n in notes[1:]] == [m.mark for m in result.moves]
+    assert [_texts(a) for a in notes] == [_texts(a) for a in result.annotations()]
 
 
 @pytest.mark.parametrize("comment", [
@@ -207,8 +214,9 @@ def test_malformed_analysis_comments_are_ignored(comment):
 
 @pytest.mark.parametrize("value", [Exact(1, 7), Exact(-1, 3), Exact(0), Exact(1, 0),
                                    Exact(-1, 0), Exact.of(12, score=12), Exact.of(-4, score=-4),
-                                   Exact(1), 0.35, -1.0, 0.0])
+                                   Exact(1), 0.35, -1.0, 0.0, -0.001])
 def test_eval_text_round_trip(value):
+    assert eval_text(value) != "-0.00"
     back = parse_eval(eval_text(value))
     assert eval_text(back) == eval_text(value)
     assert expected(back) == pytest.approx(expected(value), abs=0.01)
@@ -245,8 +253,8 @@ def test_iter_analysis_yields_exact_moves_from_the_end():
 
 def test_graph_blocks_follow_the_first_players_expected_score():
     values = [Exact(1, 3), 0.0, Exact(-1, 2), None, 1.0, -1.0]
-    assert eval_graph(values, 80) == ["█▄  █ "]
-    assert eval_graph(values, 80, ascii=True) == ["%=  % "]
+    assert eval_graph(values, 80) == ["█▄ ·█ "]
+    assert eval_graph(values, 80, ascii=True) == ["%= ?% "]
     two = eval_graph([0.0, 1.0, -1.0, 0.5], 80, height=2)
     assert two == [" █ ▄", "██ █"]
 

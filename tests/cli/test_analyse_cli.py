@@ -111,3 +111,12 @@ def test_a_bad_record_is_one_line(tmp_path, capsys):
     assert main(["analyse", str(bad), "-q"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("parlor analyse:") and "line 3" in err and "\n" not in err
+
+
+def test_names_from_the_file_cannot_drive_the_terminal(tmp_path, capsys):
+    path = tmp_path / "esc.pgn"
+    path.write_text(TTT_TEXT.replace('[First "x"]', '[First "\x1b[2J\x9b31m"]'))
+    assert main(["analyse", str(path), "-q"]) == 0
+    assert main(["analyse", str(path), "-q", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x9b" not in out and "player 1 (?[2J?31m)" in out

@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(f"parlor analyse: wrote {target}", file=sys.stderr)
     if args.json:
-        print(json.dumps(analysis.to_json(), indent=1, ensure_ascii=False))
+        print(json.dumps(analysis.to_json(), indent=1))  # ASCII: no raw control characters
     else:
         print(_table(analysis))
     return 0
@@ -99,6 +99,8 @@ def _target(source: Any, output: str | None, write: bool) -> Any:
         if out.exists() and source.exists() and os.path.samefile(out, source):
             raise ValueError(f"{output[:60]!r} is the input file; give another name "
                              "(the input is never overwritten)")
+        if out.is_dir() or not out.parent.is_dir():  # said now, not after the analysis
+            raise ValueError(f"cannot write {output[:60]!r}: a folder, or in no folder")
         return out
     if not write:
         return None
@@ -111,10 +113,15 @@ def _target(source: Any, output: str | None, write: bool) -> Any:
     raise FileExistsError(f"no free name {stem}.analysed-N{suffix} next to the input")
 
 
+def _printable(text: str) -> str:
+    """``text`` with every control or unprintable character (terminal escapes) as ``?``."""
+    return "".join(c if c.isprintable() else "?" for c in text)
+
+
 def _value_text(value: Any) -> str:
     from brains.analysis import Exact
 
-    return value.words() if isinstance(value, Exact) else f"{value:+.2f}"
+    return value.words() if isinstance(value, Exact) else f"{round(value, 2) + 0.0:+.2f}"
 
 
 def _table(analysis: Any) -> str:
@@ -138,13 +145,14 @@ def _table(analysis: Any) -> str:
     lines.append("")
     lines.append("values are from the mover's view: exact = proven (win/draw/loss in N plies), "
                  f"search = score in [-1, 1] from {analysis.search_spec}")
-    names = (record.tags.get("First", "first player"), record.tags.get("Second", "second player"))
+    names = tuple(_printable(record.tags.get(tag, default)[:40])
+                  for tag, default in (("First", "first player"), ("Second", "second player")))
     for p, s in enumerate(analysis.summary()):
         acc = "-" if s.accuracy is None else f"{s.accuracy:.1f}"
         counts = ", ".join(f"{MARKS[g]} {n}" for g, n in s.marks.items())
         extra = "".join(f", {c} {n}" for c, n in s.changes.items())
         gifts = f", gifts received {s.gifts}" if s.gifts else ""
-        lines.append(f"player {p + 1} ({names[p][:40]}): {s.moves} moves, accuracy {acc}, "
+        lines.append(f"player {p + 1} ({names[p]}): {s.moves} moves, accuracy {acc}, "
                      f"{counts}{extra}{gifts}")
     ascii = "utf" not in (getattr(sys.stdout, "encoding", "") or "").lower()
     graph = eval_graph(analysis.evals(), GRAPH_WIDTH, GRAPH_HEIGHT, ascii=ascii)
