@@ -10,12 +10,14 @@ A file holds one or more games; each is a block of tags then the movetext::
     [Result "0-1"]
     [Termination "normal"]
 
-    1. f5 d6 2. c3 d3 {a comment} 3. c4 ... 0-1
+    1. f5 d6 2. c3 d3?! {a comment} 3. c4 $4 ... 0-1
 
 The Game tag names the game; a tag named after one of the game's options (``Size``,
-``Variant``, ``Seed``) sets that option. Result is from the first player's view. Reading
-is strict: the first problem raises :class:`RecordError` naming the source, the line and
-the reason. Writing is atomic (a temporary file renamed over the target).
+``Variant``, ``Seed``) sets that option. Result is from the first player's view.
+Annotation glyphs (NAGs) follow a move, glued on (``d3?!``) or as tokens (``??``, ``$4``);
+they are kept in :attr:`GameRecord.nags`. Reading is strict: the first problem raises
+:class:`RecordError` naming the source, the line and the reason. Writing is atomic (a
+temporary file renamed over the target).
 """
 
 from __future__ import annotations
@@ -46,6 +48,11 @@ TERMINATIONS = ("normal", *EARLY_TERMINATIONS, "unterminated")
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]')
 _TOKEN = re.compile(r"\{[^}]*\}?|\S+")
 _MOVE_NUMBER = re.compile(r"\d+\.(\.\.)?")
+_NAG = re.compile(r"\$\d{1,3}|[!?]{1,2}")
+"""A numeric annotation glyph (``$4``) or its symbol (``!``, ``?``, ``!!``, ``??``, ``!?``,
+``?!``)."""
+_SUFFIX = re.compile(r"(.+?)([!?]{1,2})")
+"""A move with its symbol glued on (``d3??``)."""
 
 
 @dataclass
@@ -64,6 +71,8 @@ class GameRecord:
     setup: str | None = None
     """The start position in the game's position form (``[SetUp "1"]`` + ``[FEN …]``),
     None for the game's usual start."""
+    nags: dict[int, list[str]] = field(default_factory=dict)
+    """Annotation glyphs after the given number of moves (``??``, ``$4``), as written."""
 
     # -- replay ---------------------------------------------------------------------
     def initial(self) -> State:
@@ -123,6 +132,11 @@ class GameRecord:
             if i % 2 == 0:
                 tokens.append(f"{i // 2 + 1}.")
             tokens.append(move)
+            for j, nag in enumerate(self.nags.get(i + 1, ())):
+                if j == 0 and not nag.startswith("$"):
+                    tokens[-1] += nag  # the symbol glued on, as in d3??
+                else:
+                    tokens.append(nag)
             if i + 1 in self.comments:
                 tokens.append("{" + self.comments[i + 1].replace("}", ")") + "}")
         tokens.append(self.result)
@@ -334,13 +348,22 @@ class _Reader:
                     end_token = (tok, lineno)
                 elif tok == "..." or _MOVE_NUMBER.fullmatch(tok):
                     continue
+                elif _NAG.fullmatch(tok):
+                    if not rec.moves or (tok[0] == "$" and int(tok[1:]) > 255):
+                        raise self.fail(lineno, f"misplaced or bad annotation {quote(tok)}")
+                    rec.nags.setdefault(len(rec.moves), []).append(tok)
                 else:
+                    glued = _SUFFIX.fullmatch(tok)
+                    if glued:
+                        tok = glued.group(1)
                     for move in state.split_moves(tok):
                         try:
                             state = state.play_text(move)
                         except ParlorError as exc:
                             raise self.fail(lineno, f"move {len(rec.moves) + 1}: {exc}") from None
                         rec.moves.append(move.lower())
+                    if glued:
+                        rec.nags.setdefault(len(rec.moves), []).append(glued.group(2))
         last_line = movetext[-1][1] if movetext else start
         if end_token is not None and end_token[0] != result:
             raise self.fail(end_token[1], f"movetext ends with {end_token[0]} "

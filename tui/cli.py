@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "export": "tui.commands.export",
     "brains": "tui.commands.brains",
     "solve": "tui.commands.solve",
+    "analyse": "tui.commands.analyse",
     "match": "tui.commands.match",
     "tournament": "tui.commands.tournament",
     "engine": "tui.commands.engine",
