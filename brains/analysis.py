@@ -260,9 +260,34 @@ def connect4_oracle(state: State, budget: Budget, cache: dict[str, Any]) -> dict
     return out
 
 
+REVERSI_EXACT_EMPTIES = 14
+"""Reversi positions with at most this many empty squares are solved exactly (about a
+second each on these machines, docs/STRENGTH.md, "Exact Reversi endgames")."""
+
+
+def reversi_oracle(state: State, budget: Budget,
+                   cache: dict[str, Any]) -> dict[Any, Exact] | None:
+    """Late Reversi by the endgame solver: every move valued by the exact final disc
+    difference with best play (None when there are too many empties or time runs out)."""
+    from brains import reversi_endgame
+
+    if reversi_endgame.empties_of(state) > REVERSI_EXACT_EMPTIES:
+        return None
+    out: dict[Any, Exact] = {}
+    for move in state.legal_moves():
+        child = state.play(move)
+        result = reversi_endgame.solve(child, stop=budget.expired)
+        if not result.exact or result.score is None:
+            return None
+        score = result.score if child.to_move == state.to_move else -result.score
+        out[move] = Exact.of(score, score=score)
+    return out
+
+
 ORACLES: dict[str, Oracle] = {
     "tictactoe": tictactoe_oracle,
     "connect4": connect4_oracle,
+    "reversi": reversi_oracle,
 }
 """Game id -> its exact oracle; a game not listed is analysed by search only."""
 

@@ -272,8 +272,28 @@ TRAPS = False
 opponent err."""
 REPETITION = False
 """Positions can recur: alpha-beta scores a repetition as a draw."""
-ENDGAME = False
+ENDGAME = True
 """``alphabeta:hard`` asks ``exact_outcomes`` which moves keep the best outcome."""
+EXACT_EMPTIES = 14
+"""``exact_outcomes`` tries the endgame solver from this many empty squares on (about a
+second on these machines, docs/STRENGTH.md, "Exact Reversi endgames")."""
+
+
+def exact_outcomes(state: State, stop: Callable[[], bool],
+                   cache: dict[str, Any]) -> dict[Any, int] | None:
+    """The search brains' endgame hook: with at most :data:`EXACT_EMPTIES` empty squares,
+    the exact solver's best move (the largest final disc difference) and its outcome
+    (1 win, 0 draw, -1 loss for the side to move); None when it has not finished before
+    ``stop()``."""
+    from brains import reversi_endgame
+
+    assert isinstance(state, ReversiState)
+    if reversi_endgame.empties_of(state) > EXACT_EMPTIES:
+        return None
+    result = reversi_endgame.solve(state, stop=stop)
+    if not result.exact or result.best_move is None or result.score is None:
+        return None
+    return {result.best_move: (result.score > 0) - (result.score < 0)}
 PERFECT: dict[str, Any] | None = None
 """The ``perfect`` brain's options here (None: it does not play this game)."""
 OPENING_PLIES = 4
