@@ -101,7 +101,8 @@ def test_search_scored_marks_follow_the_scale():
         moves.append(move)
         state = state.play(move)
     rec = GameRecord.from_moves(game, moves)
-    result = analyse_game(rec, 30.0, search_spec=FAST_SEARCH)
+    # search scores only (no oracle), even where the Reversi endgame solver could settle it
+    result = analyse_game(rec, 30.0, search_spec=FAST_SEARCH, oracles={})
     assert result.complete and all(m.kind == "search" for m in result.moves)
     for m in result.moves:
         drop = expected(m.before) - expected(m.after)
