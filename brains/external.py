@@ -300,7 +300,7 @@ class ExternalBrain(Brain):
         super().__init__(game, **kwargs)
         self.config = engine_config(self.options["engine"], game)
         self._process: _Process | None = None
-        self._finalizer: weakref.finalize | None = None
+        self._finalizer: weakref.finalize[[subprocess.Popen[bytes]], ExternalBrain] | None = None
         self._known: State | None = None
         """The position the GTP engine has been told about (None: nothing yet)."""
 
@@ -395,7 +395,8 @@ class ExternalBrain(Brain):
                 if pos.key() == state.key():
                     return plays
                 for move in pos.legal_moves():
-                    nxt.append((pos.play(move), [*plays, ("bw"[pos.to_move], pos.format_move(move))]))
+                    play = ("bw"[pos.to_move], pos.format_move(move))
+                    nxt.append((pos.play(move), [*plays, play]))
             frontier = nxt[:200]
         return None
 

@@ -106,6 +106,13 @@ class Brain:
         self.spec = spec or self.name
         self.options: dict[str, Any] = resolve(self.OPTIONS, options, game, self.name)
 
+    @classmethod
+    def named(cls, game: str) -> list[str]:
+        """The things configured for ``game`` that this brain's spec can name after the
+        colon (``external:edax``); only brains listed in ``brains.registry.NAMED`` take
+        a name, and every other brain has none."""
+        return []
+
     def default_budget(self) -> Budget:
         """The budget this brain uses when the caller gives none."""
         return Budget()

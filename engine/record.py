@@ -311,14 +311,15 @@ class _Reader:
         fen = tags.pop("FEN", None)
         if setup not in ("0", "1"):
             raise self.fail(setup_line, f"bad SetUp {quote(setup)} (expected 0 or 1)")
-        position = fen[0] if fen is not None and setup == "1" else None
-        if position is not None:
+        position: str | None = None
+        if fen is not None and setup == "1":
             from engine.positions import parse_position
 
+            position, fen_line = fen
             try:
                 state = parse_position(game.id, position)
             except ParlorError as exc:
-                raise self.fail(fen[1], str(exc)) from None
+                raise self.fail(fen_line, str(exc)) from None
             options = dict(state.options)
         result, result_line = tags.pop("Result", ("*", start))
         if result not in RESULTS:

@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable
-from types import ModuleType
+from typing import TYPE_CHECKING, Protocol, cast
 
 from engine.protocol import RecordError
+
+if TYPE_CHECKING:
+    from engine.record import GameRecord
 
 READERS: dict[str, str] = {
     "wtb": "engine.formats.wthor",
@@ -49,12 +52,26 @@ EXTENSIONS = {"pgn": ".pgn", "pdn": ".pdn", "ggf": ".ggf", "wtb": ".wtb",
 TRIED = ", ".join(FORMAT_NAMES.values())
 
 
-def module(name: str) -> ModuleType:
+class Format(Protocol):
+    """What every format module provides (the module's functions, seen as methods)."""
+
+    def sniff(self, data: str | bytes) -> bool:
+        """True when ``data`` looks like this format (text for the text formats, bytes
+        for WTHOR)."""
+
+    def read(self, data: str | bytes, source: str = ...) -> list[GameRecord]:
+        """Every game in ``data``; RecordError naming ``source`` and the line."""
+
+    def write(self, records: list[GameRecord]) -> str | bytes:
+        """``records`` as this format's text or bytes."""
+
+
+def module(name: str) -> Format:
     """The module of format ``name`` (a key of :data:`WRITERS`)."""
-    return importlib.import_module(WRITERS[name])
+    return cast("Format", importlib.import_module(WRITERS[name]))
 
 
-def read_games(data: str | bytes, source: str = "<string>", suffix: str = "") -> list:
+def read_games(data: str | bytes, source: str = "<string>", suffix: str = "") -> list[GameRecord]:
     """Every game in ``data`` (a list of ``GameRecord``), whatever its format.
 
     The extension picks the format when it names one (``.pdn``, ``.ggf``, ``.wtb``);
@@ -85,7 +102,7 @@ def read_games(data: str | bytes, source: str = "<string>", suffix: str = "") ->
                       f"(tried: {TRIED})")
 
 
-def write_games(records: Iterable, fmt: str) -> str | bytes:
+def write_games(records: Iterable[GameRecord], fmt: str) -> str | bytes:
     """``records`` in format ``fmt`` (a key of :data:`WRITERS`); RecordError when a game
     cannot be written in it (another game, a variant the format lacks)."""
     if fmt not in WRITERS:
@@ -93,7 +110,7 @@ def write_games(records: Iterable, fmt: str) -> str | bytes:
     return module(fmt).write(list(records))
 
 
-def need_game(records: list, game: str, fmt: str, **options: object) -> None:
+def need_game(records: list[GameRecord], game: str, fmt: str, **options: object) -> None:
     """Refuse (RecordError) records of another game, or with other options, than the
     format ``fmt`` holds."""
     for i, rec in enumerate(records, 1):

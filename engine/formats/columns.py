@@ -7,8 +7,12 @@ board, and ``#`` starts a comment.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from engine.protocol import ParlorError, RecordError
+
+if TYPE_CHECKING:
+    from engine.record import GameRecord
 
 GAME = "connect4"
 _LINE = re.compile(r"[1-7]+")
@@ -26,7 +30,7 @@ def sniff(text: str) -> bool:
     return bool(lines) and all(_LINE.fullmatch(line) for _, line in lines[:1000])
 
 
-def read(data: str | bytes, source: str = "<string>") -> list:
+def read(data: str | bytes, source: str = "<string>") -> list[GameRecord]:
     """One game per line; RecordError naming the line and move for an illegal one."""
     from engine.formats.othello import finish
     from engine.record import GameRecord, decode_text
@@ -52,7 +56,7 @@ def read(data: str | bytes, source: str = "<string>") -> list:
     return games
 
 
-def write(records: list) -> str:
+def write(records: list[GameRecord]) -> str:
     """One line of columns per game (from the empty board only)."""
     from engine.formats import need_game
 

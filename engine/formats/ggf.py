@@ -13,11 +13,14 @@ properties are kept out; synchro, anti and komi games are refused.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.formats.othello import finish, play_implicit
-from engine.games.reversi import PASS
-from engine.protocol import RecordError, quote
+from engine.games.reversi import PASS, ReversiState
+from engine.protocol import RecordError, State, quote
+
+if TYPE_CHECKING:
+    from engine.record import GameRecord
 
 GAME = "reversi"
 _GAME = re.compile(r"\(;(.*?)(?:;\)|\Z)", re.DOTALL)
@@ -32,7 +35,7 @@ def sniff(text: str) -> bool:
         re.search(r"\(;GM\[othello\]", text[:20_000], re.IGNORECASE))
 
 
-def read(data: str | bytes, source: str = "<string>") -> list:
+def read(data: str | bytes, source: str = "<string>") -> list[GameRecord]:
     """Every Othello game in the GGF text ``data``."""
     from engine.record import decode_text
 
@@ -62,7 +65,7 @@ def _board(value: str, where: str) -> str:
     return f"{format_rows(rows)} {'x' if cells[-1] == '*' else 'o'}"
 
 
-def _game(body: str, where: str):
+def _game(body: str, where: str) -> GameRecord:
     from engine.positions import parse_position
     from engine.record import GameRecord, setup_of
     from engine.registry import new_game
@@ -106,7 +109,8 @@ def _game(body: str, where: str):
                 state = state.play(PASS)
                 rec.moves.append("pass")
             else:
-                raise RecordError(f"{where}: move {len(rec.moves) + 1}: {name}[{quote(value)[1:-1]}] "
+                raise RecordError(f"{where}: move {len(rec.moves) + 1}: "
+                                  f"{name}[{quote(value)[1:-1]}] "
                                   f"but {state.PLAYERS[state.to_move]} is to move")
         state = play_implicit(state, text, rec.moves, where)
     result = head.get("RE", "?").strip()
@@ -124,7 +128,7 @@ def _game(body: str, where: str):
     return rec
 
 
-def write(records: list) -> str:
+def write(records: list[GameRecord]) -> str:
     """Each game as one GGF line; passes are written ``PA``."""
     from engine.formats import need_game
 
@@ -132,6 +136,7 @@ def write(records: list) -> str:
     out = []
     for i, rec in enumerate(records, 1):
         start = rec.initial()
+        assert isinstance(start, ReversiState), "need_game let only Reversi games through"
         if start.drawn_squares:
             raise RecordError(f"game {i} is a FlipColor game, which GGF cannot hold")
         n = start.size
@@ -144,13 +149,14 @@ def write(records: list) -> str:
             if value is not None:
                 parts.append(f"{key}[{_clean(value)}]")
         final = rec.final()
+        assert isinstance(final, ReversiState)
         if final.outcome() is not None:
             black, white = final.counts()
             re_value = f"{black - white:+d}" if black != white else "0"
         else:
             re_value = {"1-0": "+1:r", "0-1": "-1:r", "1/2-1/2": "0:r"}.get(rec.result, "?")
         parts.append(f"RE[{re_value}]TY[{n}]BO[{n} {board} {'*O'[start.to_move]}]")
-        state = start
+        state: State = start
         for text in rec.moves:
             parts.append(f"{'BW'[state.to_move]}[{'PA' if text == 'pass' else text.upper()}]")
             state = state.play_text(text)

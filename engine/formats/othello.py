@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from engine.games.reversi import PASS, geometry
+from engine.games.reversi import PASS, ReversiState, geometry
 from engine.protocol import ParlorError, RecordError, State
 
+if TYPE_CHECKING:
+    from engine.record import GameRecord
 
-def play_implicit(state: Any, text: str, moves: list[str], where: str) -> State:
+
+def play_implicit(state: State, text: str, moves: list[str], where: str) -> State:
     """Play the move ``text`` (a square name or ``pass``) from the Reversi ``state``,
     first inserting the pass the side to move must make when it has no placement
     (transcripts, GGF and WTHOR leave passes out); ``moves`` gets the texts played;
@@ -18,6 +21,7 @@ def play_implicit(state: Any, text: str, moves: list[str], where: str) -> State:
     legal placement needs), so long databases replay without listing every position's
     moves; only a refused placement asks whether a pass comes first.
     """
+    assert isinstance(state, ReversiState), "the Othello formats hold Reversi games only"
     move = PASS if text == "pass" else geometry(state.size).index.get(text)
     if move is not None:
         try:
@@ -37,7 +41,7 @@ def play_implicit(state: Any, text: str, moves: list[str], where: str) -> State:
     raise RecordError(f"{where}: move {len(moves) + 1}: illegal move {text!r}")
 
 
-def finish(rec, state: State) -> None:
+def finish(rec: GameRecord, state: State) -> None:
     """Set ``rec``'s result and termination from the final position when it is over."""
     outcome = state.outcome()
     if outcome is not None:
@@ -47,6 +51,6 @@ def finish(rec, state: State) -> None:
         rec.termination = "recorded"
 
 
-def placements(rec) -> list[str]:
+def placements(rec: GameRecord) -> list[str]:
     """The record's moves without its passes (which the formats leave implicit)."""
     return [m for m in rec.moves if m != "pass"]

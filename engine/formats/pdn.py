@@ -23,8 +23,12 @@ from __future__ import annotations
 
 import bisect
 import re
+from typing import TYPE_CHECKING
 
 from engine.protocol import ParlorError, RecordError, State, quote
+
+if TYPE_CHECKING:
+    from engine.record import GameRecord
 
 GAME = "checkers"
 RESULTS = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "*": "*",
@@ -58,7 +62,7 @@ def sniff(text: str) -> bool:
             and re.search(r"(?:^|\s)\d{1,2}[-x]\d{1,2}(?:\s|$)", head) is not None)
 
 
-def read(data: str | bytes, source: str = "<string>") -> list:
+def read(data: str | bytes, source: str = "<string>") -> list[GameRecord]:
     """Every game in the PDN text ``data``; RecordError (source, line, reason) for the
     first that cannot be read."""
     from engine.record import decode_text
@@ -83,7 +87,7 @@ class _Reader:
     def fail(self, pos: int, reason: str) -> RecordError:
         return RecordError(f"{self.source}: line {self.line(pos)}: {reason}")
 
-    def read_all(self) -> list:
+    def read_all(self) -> list[GameRecord]:
         games = []
         tags: dict[str, tuple[str, int]] = {}
         body: list[tuple[str, str, int]] = []
@@ -108,7 +112,8 @@ class _Reader:
             games.append(self.build(tags, body))
         return games
 
-    def build(self, tags: dict[str, tuple[str, int]], body: list[tuple[str, str, int]]):
+    def build(self, tags: dict[str, tuple[str, int]],
+              body: list[tuple[str, str, int]]) -> GameRecord:
         from engine.positions import parse_position
         from engine.record import GameRecord
         from engine.registry import new_game
@@ -158,7 +163,8 @@ class _Reader:
                 text = " ".join(tok[1:-1].split())
                 if text:
                     key = len(rec.moves)
-                    rec.comments[key] = f"{rec.comments[key]} {text}" if key in rec.comments else text
+                    rec.comments[key] = (f"{rec.comments[key]} {text}" if key in rec.comments
+                                         else text)
                 continue
             if end is not None:
                 continue  # text after the result (a stray note) belongs to no move
@@ -235,8 +241,9 @@ class _Reader:
         legal = state.legal_moves()
         if squares in legal:
             return squares
-        fits = [m for m in legal if m[0] == squares[0] and m[-1] == squares[-1]
-                and _within(squares, m)]
+        fits: list[tuple[int, ...]] = [
+            m for m in legal
+            if m[0] == squares[0] and m[-1] == squares[-1] and _within(squares, m)]
         if len(fits) == 1:
             return fits[0]
         if len(fits) > 1:
@@ -267,7 +274,7 @@ def _tag(name: str, value: object) -> str:
     return f'[{name} "{text}"]'
 
 
-def write(records: list) -> str:
+def write(records: list[GameRecord]) -> str:
     """The checkers games as PDN (GameType 21, FEN for a set-up start)."""
     from engine.formats import need_game
 

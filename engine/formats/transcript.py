@@ -10,9 +10,13 @@ standard 8×8 position; ``#`` starts a comment.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from engine.formats.othello import finish, play_implicit
 from engine.protocol import RecordError
+
+if TYPE_CHECKING:
+    from engine.record import GameRecord
 
 GAME = "reversi"
 _LINE = re.compile(r"(?:[a-h][1-8]|pass|--|\s)+", re.IGNORECASE)
@@ -31,7 +35,7 @@ def sniff(text: str) -> bool:
         re.search(r"[a-h][1-8]", line, re.IGNORECASE) for _, line in lines)
 
 
-def read(data: str | bytes, source: str = "<string>") -> list:
+def read(data: str | bytes, source: str = "<string>") -> list[GameRecord]:
     """One game per line; RecordError naming the line and move for an illegal one."""
     from engine.record import GameRecord, decode_text
     from engine.registry import new_game
@@ -53,7 +57,7 @@ def read(data: str | bytes, source: str = "<string>") -> list:
     return games
 
 
-def write(records: list) -> str:
+def write(records: list[GameRecord]) -> str:
     """One line per game, passes left out (a final pass of an unfinished game kept)."""
     from engine.formats import need_game
 

@@ -20,9 +20,14 @@ import os
 import struct
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.formats.othello import finish, placements, play_implicit
+from engine.games.reversi import ReversiState
 from engine.protocol import RecordError
+
+if TYPE_CHECKING:
+    from engine.record import GameRecord
 
 GAME = "reversi"
 HEADER = struct.Struct("<BBBBIHHBBBB")
@@ -47,7 +52,7 @@ def move_name(byte: int) -> str | None:
     return f"{FILES[col - 1]}{row}" if 1 <= row <= 8 and 1 <= col <= 8 else None
 
 
-def read(data: str | bytes, source: str = "<string>") -> list:
+def read(data: str | bytes, source: str = "<string>") -> list[GameRecord]:
     """Every game of the WTHOR file ``data``."""
     from engine.record import GameRecord
     from engine.registry import new_game
@@ -101,10 +106,11 @@ def read(data: str | bytes, source: str = "<string>") -> list:
     return games
 
 
-def black_score(rec) -> int:
+def black_score(rec: GameRecord) -> int:
     """Black's discs at the end, empty squares to the winner (WTHOR's count); for a
     game not played out, 33, 31 or 32 after its recorded result."""
     final = rec.final()
+    assert isinstance(final, ReversiState), "WTHOR holds Reversi games only"
     if final.outcome() is None:
         return {"1-0": 33, "0-1": 31}.get(rec.result, 32)
     black, white = final.counts()
@@ -112,7 +118,7 @@ def black_score(rec) -> int:
     return black + (empty if black > white else 0 if white > black else empty // 2)
 
 
-def write(records: list) -> bytes:
+def write(records: list[GameRecord]) -> bytes:
     """The 8×8 standard-start games as a WTHOR file (names are not written)."""
     from engine.formats import need_game
 

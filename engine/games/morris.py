@@ -480,7 +480,8 @@ class FiveMensMorris(Game):
         each side has at most five pieces on the board and in hand together, and
         PLIES (plies since the last removal, default 0) is below the 100-ply draw."""
         fields = split_fields(self.id, text, 4, 5,
-                              "BOARD SIDE WHITE-IN-HAND BLACK-IN-HAND [PLIES], like 3/3/4/3/3 w 5 5")
+                              "BOARD SIDE WHITE-IN-HAND BLACK-IN-HAND [PLIES], "
+                              "like 3/3/4/3/3 w 5 5")
         rows = parse_rows(self.id, text, fields[0].lower(),
                           lambda n: ROW_WIDTHS if n == len(ROW_WIDTHS) else None, "wb")
         to_move = parse_side(self.id, text, fields[1], ("w", "b"))

@@ -436,7 +436,8 @@ class Reversi(Game):
         """The position ``8/8/8/3ox3/3xo3/8/8/8 x [c3,f6,…]`` (see
         :meth:`ReversiState.to_position`): the number of ranks gives the size, and
         drawn squares, when listed, make it a FlipColor game."""
-        fields = split_fields(self.id, text, 2, 3, "BOARD SIDE [DRAWN], like 8/8/8/3ox3/3xo3/8/8/8 x")
+        fields = split_fields(self.id, text, 2, 3,
+                              "BOARD SIDE [DRAWN], like 8/8/8/3ox3/3xo3/8/8/8 x")
         rows = parse_rows(self.id, text, fields[0].lower(),
                           lambda n: (n,) * n if n in SIZES else None, "xo")
         n = len(rows)
