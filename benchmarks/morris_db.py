@@ -18,12 +18,13 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from brains.arena import derive_seed
 from brains.morrisdb import open_db, perfect_move
 from brains.registry import make_brain
 from engine import new_game
+from engine.games.morris import MorrisState
 
 
 def play(number: int, rival_spec: str, seed: int, db_path: str | None) -> dict[str, Any]:
@@ -32,7 +33,7 @@ def play(number: int, rival_spec: str, seed: int, db_path: str | None) -> dict[s
     db_side = number % 2
     rival = make_brain(rival_spec, "morris", seed=derive_seed(seed, number, "rival"))
     rng = random.Random(derive_seed(seed, number, "db"))
-    state = new_game("morris")
+    state = cast(MorrisState, new_game("morris"))
     gave_up = 0  # positions where the rival, to move, was winning
     started = time.perf_counter()
     while state.legal_moves():

@@ -12,6 +12,8 @@ Values are for the game without the 100-ply and repetition draws (docs/RULES.md,
 Morris): with them a won position can only become a draw, never a loss.
 """
 
+from __future__ import annotations
+
 from brains.morrisdb.db import (
     MorrisDB,
     MorrisDBError,
@@ -24,12 +26,13 @@ from brains.morrisdb.db import (
     set_default_path,
     shared,
 )
+from brains.morrisdb.solve import Progress
 
 __all__ = ["MorrisDB", "MorrisDBError", "Value", "build", "default_path", "open_db",
            "perfect_move", "sample_check", "set_default_path", "shared", "verify"]
 
 
-def verify(db: MorrisDB, progress=None) -> int:  # type: ignore[no-untyped-def]
+def verify(db: MorrisDB, progress: Progress | None = None) -> int:
     """How many positions of ``db`` disagree with the best of their children (0 when
     the database is sound; with distances that is a full proof, see
     :func:`brains.morrisdb.solve.check`)."""

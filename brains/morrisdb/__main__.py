@@ -7,7 +7,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from brains.morrisdb import db as dbmod
 
@@ -29,13 +29,13 @@ class _Bar:
                                  TextColumn("{task.percentage:>3.0f}%"), TimeElapsedColumn(),
                                  console=Console(stderr=True), transient=True)
 
-    def __enter__(self) -> _Bar:
+    def __enter__(self) -> Self:
         if self.rich is not None:
             self.rich.__enter__()
             self.task = self.rich.add_task(self.title, total=1)
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.rich is not None:
             self.rich.__exit__(*exc)
 

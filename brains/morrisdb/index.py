@@ -22,10 +22,10 @@ A class exists only where both sides could still play on: the side to move with
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from math import comb
-from typing import Iterator
 
 import numpy as np
 

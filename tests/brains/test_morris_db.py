@@ -12,10 +12,17 @@ import numpy as np
 import pytest
 
 from brains import Budget, make_brain
-from brains.morrisdb import MorrisDBError, Value, build, default_path, open_db, perfect_move
+from brains.morrisdb import (
+    MorrisDBError,
+    Value,
+    build,
+    default_path,
+    open_db,
+    perfect_move,
+)
 from brains.morrisdb import verify as verify_db
 from brains.morrisdb.db import HEADER_BYTES, manifest_path, sample_check, state_at
-from brains.morrisdb.index import Layout, layout, local_index_of
+from brains.morrisdb.index import Layout, local_index_of, moves
 from engine import new_game
 from engine.games.morris import ADJACENT, MILL_MASKS, POINTS, MorrisState
 
@@ -51,6 +58,27 @@ def test_numbering_is_a_bijection_on_every_class(pieces: int) -> None:
         assert np.all(np.bitwise_count(own) == cls.a) and np.all(np.bitwise_count(opp) == cls.b)
         assert np.array_equal(lay.local_index(cls, own, opp), local)
         assert local_index_of(cls, int(own[-1]), int(opp[-1])) == local[-1]
+
+
+def test_move_generation_is_the_engines() -> None:
+    """The batch move generator gives exactly the engine's moves and positions, on
+    positions of every class of the full game."""
+    lay = Layout(5)
+    rng = random.Random(5)
+    for cls in lay.classes:
+        for _ in range(3):
+            number = cls.offset + rng.randrange(cls.size)
+            state = state_at(lay, number)
+            own, opp = lay.boards(cls, np.array([number - cls.offset]))
+            mine = {}
+            for mv in moves(lay, cls, own, opp):
+                assert list(mv.rows) == [0]
+                mine[(mv.frm, mv.to, mv.removed)] = (int(mv.own[0]), int(mv.opp[0]))
+            theirs = {}
+            for move in state.legal_moves():
+                child = state.play(move)
+                theirs[move] = (child.pieces(child.to_move), child.pieces(child.to_move ^ 1))
+            assert mine == theirs, (state.board_string(), cls)
 
 
 # -- the solve, on the three-piece game -------------------------------------------------
