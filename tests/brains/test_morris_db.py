@@ -276,3 +276,19 @@ def test_positions_no_game_reaches_are_refused(full) -> None:
     odd = MorrisState.from_board("WWW............B", 0, (0, 4))  # White placed all first
     with pytest.raises(MorrisDBError, match="in hand"):
         full.value(odd)
+
+
+def test_command_builds_verifies_and_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from brains.morrisdb.__main__ import main
+
+    path = tmp_path / "db.bin"
+    assert main(["build", "--pieces", "3", "--out", str(path), "--no-reachable"]) == 0
+    assert "start draw" in capsys.readouterr().out
+    assert main(["verify", str(path), "--sample", "50"]) == 0
+    assert "0 disagree with their children; 0 of 50" in capsys.readouterr().out
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 0xFF
+    path.write_bytes(bytes(data))
+    assert main(["verify", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "sha256 mismatch" in err
