@@ -224,12 +224,29 @@ def _write_atomic(path: Path, parts: list[bytes]) -> None:
 
 
 # -- opening --------------------------------------------------------------------------
+def _open_regular(path: Path) -> Any:
+    """``path`` opened for reading; MorrisDBError unless it is a regular file.
+
+    O_NONBLOCK: opening a FIFO does not wait for a writer; fstat then refuses it.
+    FileNotFoundError passes through (callers say how to get the file back).
+    """
+    flags = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+             | getattr(os, "O_CLOEXEC", 0))
+    fd = os.open(path, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise MorrisDBError(f"morris database: {path.name} is not a regular file")
+    except BaseException:
+        os.close(fd)
+        raise
+    handle = os.fdopen(fd, "rb")
+    return handle
+
+
 def _read_manifest(path: Path) -> dict[str, Any]:
     where = manifest_path(path)
     try:
-        with open(where, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                raise MorrisDBError(f"morris database manifest {where.name} is not a file")
+        with _open_regular(where) as handle:
             raw = handle.read(MAX_MANIFEST_BYTES + 1)
     except FileNotFoundError:
         raise MorrisDBError(f"morris database: no manifest {where.name}; build it with "
@@ -274,12 +291,10 @@ def open_db(path: Path | str | None = None, check_hash: bool = True) -> MorrisDB
     if not isinstance(sha, str) or len(sha) != 64:
         raise MorrisDBError(f"morris database {manifest_path(path).name}: no sha256")
     try:
-        with open(path, "rb") as handle:
-            info = os.fstat(handle.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                raise MorrisDBError(f"morris database {path.name} is not a file")
-            if info.st_size != size:
-                raise MorrisDBError(f"morris database {path.name} has {info.st_size} bytes, "
+        with _open_regular(path) as handle:
+            size_now = os.fstat(handle.fileno()).st_size
+            if size_now != size:
+                raise MorrisDBError(f"morris database {path.name} has {size_now} bytes, "
                                     f"expected {size}: damaged or cut short; rebuild it")
             head = handle.read(HEADER_BYTES)
             if check_hash:
@@ -289,18 +304,22 @@ def open_db(path: Path | str | None = None, check_hash: bool = True) -> MorrisDB
                 if digest.hexdigest() != sha:
                     raise MorrisDBError(f"morris database {path.name}: sha256 mismatch "
                                         "(damaged or modified); rebuild it")
+            header = _parse_header(head, path.name)
+            expected = {"format": FORMAT, "rules": RULES, "rules_digest": rules_digest(pieces),
+                        "pieces": pieces, "positions": lay.size, "dtype": "uint8",
+                        "classes": [[c.ho, c.hp, c.a, c.b, c.offset, c.size]
+                                    for c in lay.classes]}
+            for key, wanted in expected.items():
+                _expect(header, key, wanted, f"{path.name} header")
+            # the file already open and checked is the one mapped, not whatever the
+            # path names by now
+            codes = np.memmap(handle, dtype=np.uint8, mode="r", offset=HEADER_BYTES,
+                              shape=(lay.size,))
     except FileNotFoundError:
         raise MorrisDBError(f"morris database {path.name} is missing; build it with "
                             "`python -m brains.morrisdb build`") from None
     except OSError as exc:
         raise MorrisDBError(f"morris database {path.name}: {exc.strerror}") from None
-    header = _parse_header(head, path.name)
-    expected = {"format": FORMAT, "rules": RULES, "rules_digest": rules_digest(pieces),
-                "pieces": pieces, "positions": lay.size, "dtype": "uint8",
-                "classes": [[c.ho, c.hp, c.a, c.b, c.offset, c.size] for c in lay.classes]}
-    for key, wanted in expected.items():
-        _expect(header, key, wanted, f"{path.name} header")
-    codes = np.memmap(path, dtype=np.uint8, mode="r", offset=HEADER_BYTES, shape=(lay.size,))
     return MorrisDB(path, lay, codes, manifest)
 
 

@@ -292,3 +292,20 @@ def test_command_builds_verifies_and_refuses(tmp_path: Path, capsys: pytest.Capt
     assert main(["verify", str(path)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "sha256 mismatch" in err
+
+
+def test_fifos_and_folders_are_refused_without_waiting(small: Path, tmp_path: Path) -> None:
+    import os
+
+    path = _copy(small, tmp_path)
+    path.unlink()
+    os.mkfifo(path)  # opening it for reading would wait for a writer forever
+    _one_line_error(path, "not a regular file")
+    path.unlink()
+    path.mkdir()
+    _one_line_error(path, "not a regular file")
+    path.rmdir()
+    shutil.copy(small, path)
+    manifest_path(path).unlink()
+    os.mkfifo(manifest_path(path))
+    _one_line_error(path, "not a regular file")
