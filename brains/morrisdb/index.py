@@ -50,13 +50,14 @@ for _k in range(POINTS + 1):
 
 def _byte_tables() -> tuple[np.ndarray, np.ndarray]:
     """pext and pdep for 8-bit values: ``T[x << 8 | m]``."""
+    x, m = _ALL >> 8, _ALL & 0xFF
     pext = np.zeros(1 << 16, dtype=np.int64)
     pdep = np.zeros(1 << 16, dtype=np.int64)
-    for m in range(256):
-        bits = [p for p in range(8) if m >> p & 1]
-        for x in range(256):
-            pext[x << 8 | m] = sum(1 << i for i, p in enumerate(bits) if x >> p & 1)
-            pdep[x << 8 | m] = sum(1 << p for i, p in enumerate(bits) if x >> i & 1)
+    for p in range(8):
+        rank = POPCOUNT[m & ((1 << p) - 1)]  # the place of bit p among m's bits
+        in_m = (m >> p) & 1
+        pext |= (in_m & (x >> p)) << rank
+        pdep |= (in_m & (x >> rank)) << p
     return pext, pdep
 
 
