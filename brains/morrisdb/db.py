@@ -11,8 +11,9 @@ Beside it, ``morris-db.json`` (the manifest) records the file's size and sha256,
 was built and what was found. Opening checks the manifest, the size, the sha256 and the
 header against the rules compiled into this module, then maps the bytes read-only with
 numpy; nothing in either file is unpickled or executed, and every byte value is a valid
-value, so a file that passed the checks and was changed afterwards gives wrong values,
-never a crash.
+value, so a file changed after the checks gives wrong values, not errors. (Like any
+mapped file, one cut short in place while mapped would stop the process; the build
+replaces the file by a rename, which leaves an open copy whole.)
 """
 
 from __future__ import annotations
@@ -40,7 +41,6 @@ RULES = "morris/1"
 MAGIC = b"PARLOR-MORRIS-DB\n"
 HEADER_BYTES = 4096
 DB_FILE = "morris-db.bin"
-MANIFEST_FILE = "morris-db.json"
 MAX_MANIFEST_BYTES = 1 << 20
 DEFAULT_DIR = Path(__file__).resolve().parents[2] / "saved" / "models"
 """Where the shipped database lives (see :func:`default_path`)."""
