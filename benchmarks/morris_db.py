@@ -37,10 +37,7 @@ def play(number: int, rival_spec: str, seed: int, db_path: str | None) -> dict[s
     gave_up = 0  # positions where the rival, to move, was winning
     started = time.perf_counter()
     while state.legal_moves():
-        if state.to_move == db_side:
-            move = perfect_move(state, rng, db)
-        else:
-            move = rival.choose(state)
+        move = perfect_move(state, rng, db) if state.to_move == db_side else rival.choose(state)
         state = state.play(move)
         gave_up += state.to_move != db_side and db.value(state).result == "win"
     outcome = state.outcome()

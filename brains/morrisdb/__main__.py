@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from brains.morrisdb import db as dbmod
+from engine.games.morris import PIECES
 
 
 class _Bar:
@@ -58,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     build = sub.add_parser("build", help="solve the game and write the database")
     build.add_argument("--out", type=Path, default=None, help="file (default: the shipped one)")
-    build.add_argument("--pieces", type=int, default=dbmod.PIECES,
+    build.add_argument("--pieces", type=int, default=PIECES,
                        help="pieces a side (fewer solves a smaller game, for tests)")
     build.add_argument("--no-reachable", action="store_true",
                        help="skip counting the positions reachable from the start")
@@ -77,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
                                        count_reachable=not args.no_reachable,
                                        command="python -m brains.morrisdb build"
                                        + (f" --pieces {args.pieces}"
-                                          if args.pieces != dbmod.PIECES else ""))
+                                          if args.pieces != PIECES else ""))
             stats = manifest["stats"]
             print(f"{out}: {manifest['bytes']} bytes, {stats['positions']} positions, "
                   f"start {stats['start']}, longest win {stats['longest_win']} plies, "

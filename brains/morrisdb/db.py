@@ -33,6 +33,7 @@ import numpy as np
 
 from brains.morrisdb import index, solve
 from engine.games.morris import ADJACENT, MILLS, PIECES, MorrisState
+from saved import MODELS_DIR
 
 FORMAT = 1
 """Version of the file layout."""
@@ -42,7 +43,7 @@ MAGIC = b"PARLOR-MORRIS-DB\n"
 HEADER_BYTES = 4096
 DB_FILE = "morris-db.bin"
 MAX_MANIFEST_BYTES = 1 << 20
-DEFAULT_DIR = Path(__file__).resolve().parents[2] / "saved" / "models"
+DEFAULT_DIR = MODELS_DIR  # package data of saved/, read through importlib.resources
 """Where the shipped database lives (see :func:`default_path`)."""
 
 Move = tuple[int | None, int, int | None]

@@ -40,7 +40,7 @@ POPCOUNT = np.zeros(1 << POINTS, dtype=np.int64)
 for _p in range(POINTS):
     POPCOUNT += (_ALL >> _p) & 1
 MASKS: tuple[np.ndarray, ...] = tuple(
-    np.flatnonzero(POPCOUNT == k).astype(np.int64) for k in range(POINTS + 1))
+    np.flatnonzero(k == POPCOUNT).astype(np.int64) for k in range(POINTS + 1))
 """``MASKS[k]``: every 16-bit mask with ``k`` bits set, in numeric (= colex) order."""
 RANK = np.zeros(1 << POINTS, dtype=np.int64)
 for _k in range(POINTS + 1):
@@ -69,7 +69,8 @@ def pext(x: np.ndarray, mask: np.ndarray) -> np.ndarray:
     lo_m = mask & 0xFF
     lo = _PEXT8[(x & 0xFF) << 8 | lo_m]
     hi = _PEXT8[((x >> 8) & 0xFF) << 8 | (mask >> 8)]
-    return lo | hi << POPCOUNT[lo_m]
+    result: np.ndarray = lo | hi << POPCOUNT[lo_m]
+    return result
 
 
 def pdep(x: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -77,7 +78,8 @@ def pdep(x: np.ndarray, mask: np.ndarray) -> np.ndarray:
     lo_m = mask & 0xFF
     lo = _PDEP8[(x & 0xFF) << 8 | lo_m]
     hi = _PDEP8[((x >> POPCOUNT[lo_m]) & 0xFF) << 8 | (mask >> 8)]
-    return lo | hi << 8
+    result: np.ndarray = lo | hi << 8
+    return result
 
 
 def milled(opp: np.ndarray) -> np.ndarray:
@@ -193,7 +195,8 @@ class Layout:
 
     def local_index(self, cls: Class, own: np.ndarray, opp: np.ndarray) -> np.ndarray:
         """The numbers within ``cls`` of the boards (own, opp)."""
-        return RANK[own] * cls.opp_count + RANK[pext(opp, FULL & ~own)]
+        result: np.ndarray = RANK[own] * cls.opp_count + RANK[pext(opp, FULL & ~own)]
+        return result
 
     def index(self, cls: Class, own: np.ndarray, opp: np.ndarray) -> np.ndarray:
         """The global numbers of the boards (own, opp) of class ``cls``."""
@@ -288,4 +291,5 @@ def local_index_of(cls: Class, own: int, opp: int) -> int:
     lo_m = free & 0xFF
     squeezed = (_PEXT8_LIST[(opp & 0xFF) << 8 | lo_m]
                 | _PEXT8_LIST[(opp >> 8 & 0xFF) << 8 | free >> 8] << _POP_LIST[lo_m])
-    return _RANK_LIST[own] * cls.opp_count + _RANK_LIST[squeezed]
+    result: int = _RANK_LIST[own] * cls.opp_count + _RANK_LIST[squeezed]
+    return result

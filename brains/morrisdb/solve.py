@@ -45,7 +45,8 @@ def child_scores(lay: Layout, scores: np.ndarray, mv: Any) -> np.ndarray:
     """The scores (child's view) of the positions a batch of moves leads to."""
     if mv.child is None:
         return np.full(len(mv.rows), LOST, dtype=np.int16)
-    return scores[lay.index(mv.child, mv.own, mv.opp)]
+    result: np.ndarray = scores[lay.index(mv.child, mv.own, mv.opp)]
+    return result
 
 
 def best_of_children(lay: Layout, scores: np.ndarray, cls: Class, local: np.ndarray,
@@ -129,7 +130,9 @@ def _solve_cycle(lay: Layout, scores: np.ndarray, group: list[Class]) -> int:
         starts = ptr[idx]
         lens = ptr[idx + 1] - starts
         ends = np.cumsum(lens)
-        return preds[np.repeat(starts - (ends - lens), lens) + np.arange(ends[-1] if len(ends) else 0)]
+        offsets = np.repeat(starts - (ends - lens), lens)
+        result: np.ndarray = preds[offsets + np.arange(ends[-1] if len(ends) else 0)]
+        return result
 
     ext32 = ext.astype(np.int32)
     ext_win = np.where(ext32 > 0, WIN - ext32, -1)

@@ -46,7 +46,7 @@ def full():
 def test_numbering_is_a_bijection_on_every_class(pieces: int) -> None:
     lay = Layout(pieces)
     assert lay.classes[0].offset == 0
-    for before, after in zip(lay.classes, lay.classes[1:]):
+    for before, after in zip(lay.classes, lay.classes[1:], strict=False):
         assert after.offset == before.offset + before.size
     for cls in lay.classes:
         if cls.size > 200_000:  # the big ones by a sample, the rest whole
@@ -278,7 +278,8 @@ def test_positions_no_game_reaches_are_refused(full) -> None:
         full.value(odd)
 
 
-def test_command_builds_verifies_and_refuses(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_command_builds_verifies_and_refuses(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
     from brains.morrisdb.__main__ import main
 
     path = tmp_path / "db.bin"
