@@ -38,6 +38,8 @@ bench: $(DEV_STAMP)
 
 models: $(PLAY_STAMP)
 	@start=$$(date +%s); $(BIN)/parlor train --all --jobs $(or $(JOBS),1); rc=$$?; \
+	if [ $$rc -eq 0 ] && [ ! -f saved/models/morris-db.bin ]; then \
+		$(BIN)/parlor solve morris --build; rc=$$?; fi; \
 	echo "make models: $$(( $$(date +%s) - start )) s"; exit $$rc
 
 clean:

@@ -284,10 +284,26 @@ def reversi_oracle(state: State, budget: Budget,
     return out
 
 
+def morris_oracle(state: State, budget: Budget,
+                  cache: dict[str, Any]) -> dict[Any, Exact] | None:
+    """Five Men's Morris from its database (docs/MORRIS.md): every move's exact value
+    (None when the database cannot be opened; the analysis then searches)."""
+    from brains.morrisdb import MorrisDBError, shared
+    from engine.games.morris import MorrisState
+
+    assert isinstance(state, MorrisState)
+    try:
+        values = shared().move_values(state)
+    except MorrisDBError:
+        return None
+    return {m: Exact.of(v.result, v.plies) for m, v in values.items()}
+
+
 ORACLES: dict[str, Oracle] = {
     "tictactoe": tictactoe_oracle,
     "connect4": connect4_oracle,
     "reversi": reversi_oracle,
+    "morris": morris_oracle,
 }
 """Game id -> its exact oracle; a game not listed is analysed by search only."""
 

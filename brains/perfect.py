@@ -1,7 +1,8 @@
-"""Perfect play where a game is solved here: exhaustive search, or the Connect Four solver.
+"""Perfect play where a game is solved here: exhaustive search, the Connect Four solver,
+or the Morris database.
 
-Which games get which method is the registry's decision (``PERFECT`` in
-:mod:`brains.registry`); this module only implements the two methods:
+Which games get which method is each game's decision (``PERFECT`` in its module under
+:mod:`brains.heuristics`); this module implements the methods:
 
 - ``search``: a memoized negamax to the end of the game (tic-tac-toe), scoring wins
   by their distance so that the brain wins fastest and loses slowest;
@@ -9,19 +10,27 @@ Which games get which method is the registry's decision (``PERFECT`` in
   which gives each column's exact score (bigger = faster win). Early positions can be
   out of reach in pure Python within the budget: then the brain says so in its thought
   and the move comes from the ``fallback`` brain (``alphabeta:hard`` by default). The
-  first move, in the centre, is known (Allis 1988) and needs no search.
+  first move, in the centre, is known (Allis 1988) and needs no search;
+- ``morrisdb``: Five Men's Morris from its retrograde database (:mod:`brains.morrisdb`,
+  docs/MORRIS.md): fastest win, slowest loss, and among drawing moves the one that sets
+  the most traps. The database ignores the 100-ply and repetition draws (the game is
+  a draw from the start either way).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Hashable, Iterator
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from brains.minimax import EPS, POLL, SECONDS, WIN, Stopped
 from brains.protocol import Brain, BrainOption, Budget, Thought
 from brains.registry import check_spec, make_brain
+from engine.games.morris import MorrisState
 from engine.protocol import State
+
+if TYPE_CHECKING:
+    from brains.morrisdb import Value
 
 SOLVER_SHARE = 0.7
 """Share of a timed budget the Connect Four solver may use before the fallback."""
@@ -50,13 +59,24 @@ def check_fallback(text: str, game: str) -> str:
     return text
 
 
+def morris_score(value: Value) -> float:
+    """A Morris database value (``win``/``loss`` in N plies, ``draw``) as a search score:
+    a win in N is ``WIN - N * EPS`` (faster is better), a loss its negation."""
+    if value.result == "draw" or value.plies is None:
+        return 0.0
+    score: float = WIN - EPS * value.plies
+    return score if value.result == "win" else -score
+
+
 class PerfectBrain(Brain):
-    """Perfect play: full search in tic-tac-toe, Pons' solver in Connect Four."""
+    """Perfect play: full search in tic-tac-toe, Pons' solver in Connect Four, the
+    retrograde database in Morris."""
 
     name = "perfect"
     OPTIONS: ClassVar[tuple[BrainOption, ...]] = (
         BrainOption("method", str, "search", "search: exhaustive search; connect4: Pons' "
-                    "solver", choices=("search", "connect4")),
+                    "solver; morrisdb: the Morris database",
+                    choices=("search", "connect4", "morrisdb")),
         SECONDS,
         BrainOption("fallback", str, "alphabeta:hard", "with method=connect4: the brain that "
                     "moves when the solver runs out of time", check=check_fallback),
@@ -86,6 +106,15 @@ class PerfectBrain(Brain):
         if self.method == "connect4":
             yield from self._think_connect4(state, budget)
             return
+        if self.method == "morrisdb":
+            from brains.morrisdb import shared
+
+            assert isinstance(state, MorrisState)
+            db = shared()
+            move = db.perfect_move(state, self.rng)
+            value = db.move_values(state)[move]
+            yield Thought(move, morris_score(value), value.plies or 0, 0, (move,), final=True)
+            return
         search = _Search(budget)
         try:
             scores = self._analyse(search, state)
@@ -102,6 +131,12 @@ class PerfectBrain(Brain):
     def _analyse(self, search: _Search, state: State) -> dict[Any, float]:
         if self.method == "connect4":
             return self._analyse_connect4(search, state)
+        if self.method == "morrisdb":
+            from brains.morrisdb import shared
+
+            assert isinstance(state, MorrisState)
+            values = shared().move_values(state)
+            return {m: morris_score(v) for m, v in values.items()}
         return {m: _shift(-self._value(search, state.play(m))) for m in state.legal_moves()}
 
     # -- exhaustive search ---------------------------------------------------------------

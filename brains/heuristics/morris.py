@@ -189,7 +189,7 @@ REPETITION = True
 """Positions can recur: alpha-beta scores a repetition as a draw."""
 ENDGAME = False
 """``alphabeta:hard`` asks ``exact_outcomes`` which moves keep the best outcome."""
-PERFECT: dict[str, Any] | None = None
+PERFECT: dict[str, Any] | None = {"method": "morrisdb"}
 """The ``perfect`` brain's options here (None: it does not play this game)."""
 OPENING_PLIES = 2
 """Random plies the arena plays before the brains take over."""

@@ -1,4 +1,6 @@
-"""Solve Connect Four positions exactly: one `MOVES SCORE` line each (Pons' scores)."""
+"""Solve positions exactly: Connect Four by Pons' solver (one `MOVES SCORE` line each, Pons'
+scores), Five Men's Morris from its database (one line each: the position's value and
+the value of every legal move)."""
 
 from __future__ import annotations
 
@@ -9,17 +11,19 @@ from typing import Any
 
 from tui.commands.common import MAX_SECONDS, seconds_type
 
-SOLVABLE = ("connect4",)
+SOLVABLE = ("connect4", "morris")
 """Games this command can solve."""
 SLOW_BELOW = 14
 """Positions with fewer stones than this may take very long to solve (a warning says so)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", help="game id; only connect4 can be solved")
+    parser.add_argument("game", help="game id: connect4 or morris")
     parser.add_argument("moves", nargs="*", metavar="MOVES",
-                        help="columns played from the start, 1-7, e.g. 4453 "
-                             "('' is the empty board, far too slow to solve here)")
+                        help="connect4: columns played from the start, 1-7, e.g. 4453 "
+                             "('' is the empty board, far too slow to solve here); morris: "
+                             "the moves of one position as one argument, e.g. 'c2 a1 d2' "
+                             "('' is the start)")
     parser.add_argument("--stdin", action="store_true",
                         help="also read positions from standard input, one per line; only "
                              "the first field counts, so Pons' 'MOVES SCORE' files work; "
@@ -31,6 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seconds", type=seconds_type, default=None, metavar="T",
                         help=f"give up on a position after T seconds (above 0 to {MAX_SECONDS:g}; "
                              "default: no limit)")
+    parser.add_argument("--build", action="store_true",
+                        help="morris: build the database (about a minute and 1 GB; the "
+                             "shipped one is used otherwise)")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="print nodes and seconds per position on stderr")
 
@@ -53,9 +60,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"parlor solve: cannot solve {quote(args.game)}; solvable: {', '.join(SOLVABLE)}",
               file=sys.stderr)
         return 2
+    if args.build:
+        if args.game != "morris":
+            print("parlor solve: --build is for morris", file=sys.stderr)
+            return 2
+        from brains.morrisdb.__main__ import main as morrisdb
+
+        return morrisdb(["build"])
     if not args.moves and not args.stdin:
         print("parlor solve: give MOVES or --stdin", file=sys.stderr)
         return 2
+    if args.game == "morris":
+        return _solve_morris(args)
 
     import itertools
     import time
@@ -105,6 +121,49 @@ def run(args: argparse.Namespace) -> int:
         if args.verbose:
             print(f"{moves}: {solver.nodes - nodes} nodes, "
                   f"{time.perf_counter() - start:.3f} s", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _solve_morris(args: argparse.Namespace) -> int:
+    """One line per position: ``MOVES: VALUE; MOVE VALUE, …`` (best moves first), values
+    from the side to move's view, ignoring the 100-ply and repetition draws."""
+    import itertools
+
+    from brains.morrisdb import MorrisDBError, shared
+    from engine.files import read_lines, stream_reader
+    from engine.games.morris import MorrisState
+    from engine.protocol import ParlorError
+    from engine.registry import new_game
+
+    try:
+        db = shared()
+    except MorrisDBError as exc:
+        print(f"parlor solve: {exc}", file=sys.stderr)
+        return 2
+    positions: Iterable[str | Exception] = args.moves
+    if args.stdin:
+        positions = itertools.chain(args.moves, (
+            line if isinstance(line, Exception) else line.strip()
+            for line in read_lines(stream_reader(sys.stdin))))
+    failed = False
+    for moves in positions:
+        if isinstance(moves, Exception):
+            print(f"error: {moves}", flush=True)
+            failed = True
+            continue
+        shown = _shown(" ".join(moves.split())) or "start"
+        try:
+            state = new_game("morris").play_line(moves)
+            assert isinstance(state, MorrisState)
+            value = db.value(state)
+            values = db.move_values(state)
+        except (ParlorError, MorrisDBError) as exc:
+            print(f"{shown} error: {exc}", flush=True)
+            failed = True
+            continue
+        ranked = sorted(values.items(), key=lambda mv: mv[1].rank, reverse=True)
+        listed = ", ".join(f"{state.format_move(m)} {v}" for m, v in ranked)
+        print(f"{shown}: {value}" + (f"; {listed}" if listed else ""), flush=True)
     return 1 if failed else 0
 
 
