@@ -1,0 +1,125 @@
+"""Fixtures for the host tests: a real SSH host on 127.0.0.1 and real SSH clients.
+
+``host`` starts :class:`tui.host.server.Host` on a free port with a temporary data
+folder; ``Player`` is an asyncssh client with a pseudo-terminal that reads everything
+the app draws and can wait for text to appear on it (escape sequences removed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+asyncssh = pytest.importorskip("asyncssh")
+
+from tui.host.server import Host, HostConfig  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+WAIT = 40.0
+"""Longest wait for anything to appear (the machine may be loaded)."""
+_ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|"
+                      rb"\x1bP[^\x1b]*\x1b\\|\x1b[()][0-9A-Za-z]|\x1b[=>78DMEc]")
+KEYS = {"enter": "\r", "tab": "\t", "escape": "\x1b", "f2": "\x1bOQ", "f3": "\x1bOR",
+        "down": "\x1b[B", "up": "\x1b[A", "left": "\x1b[D", "right": "\x1b[C"}
+
+
+def plain(data: bytes) -> str:
+    """What a terminal shows of ``data``, roughly: escape sequences removed."""
+    return _ESCAPES.sub(b"", data).decode("utf-8", "replace")
+
+
+class Player:
+    """One SSH client with a terminal, driving the app by keys."""
+
+    def __init__(self, conn: asyncssh.SSHClientConnection,
+                 process: asyncssh.SSHClientProcess[bytes]) -> None:
+        self.conn = conn
+        self.process = process
+        self.output = bytearray()
+        self.mark = 0
+        self.reader = asyncio.get_running_loop().create_task(self.read())
+        self.changed = asyncio.Event()
+
+    @classmethod
+    async def connect(cls, port: int, name: str, key: asyncssh.SSHKey,
+                      size: tuple[int, int] = (110, 34)) -> Player:
+        conn = await asyncio.wait_for(asyncssh.connect(
+            "127.0.0.1", port, username=name, client_keys=[key], known_hosts=None,
+            agent_path=None, password=None, kbdint_auth=False), WAIT)
+        process = await conn.create_process(term_type="xterm-256color", term_size=size,
+                                            encoding=None)
+        return cls(conn, process)
+
+    async def read(self) -> None:
+        try:
+            while True:
+                data = await self.process.stdout.read(65536)
+                if not data:
+                    break
+                self.output += data
+                self.changed.set()
+        except (asyncssh.Error, OSError):
+            pass
+        self.changed.set()
+
+    def text(self, since: int | None = None) -> str:
+        return plain(bytes(self.output[self.mark if since is None else since:]))
+
+    async def expect(self, *pieces: str, timeout: float = WAIT) -> str:
+        """Wait until every piece has appeared since the mark; then move the mark."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            shown = self.text()
+            if all(p in shown for p in pieces):
+                self.mark = len(self.output)
+                return shown
+            left = end - loop.time()
+            if left <= 0 or self.reader.done():
+                tail = plain(bytes(self.output[-3000:]))
+                raise AssertionError(f"never saw {pieces!r}; screen tail: {tail[-1500:]!r}")
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), min(left, 1.0))
+            except asyncio.TimeoutError:
+                pass
+
+    async def keys(self, *keys: str, pause: float = 0.15) -> None:
+        """Type ``keys`` (names from KEYS, or text typed as is), a little apart."""
+        for key in keys:
+            self.process.stdin.write(KEYS.get(key, key).encode())
+            await asyncio.sleep(pause)
+
+    async def close(self) -> None:
+        self.conn.close()
+        self.reader.cancel()
+        try:
+            await asyncio.wait_for(self.conn.wait_closed(), 10)
+        except (asyncio.TimeoutError, asyncssh.Error, OSError):
+            pass
+
+
+@pytest.fixture
+async def host(tmp_path: Path) -> AsyncIterator[Host]:
+    """A host on 127.0.0.1 and a free port, its data in a temporary folder."""
+    env = {"PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    config = HostConfig(data=tmp_path / "host", port=0, bind="127.0.0.1", max_sessions=8,
+                        python=sys.executable, env=env, grace_seconds=30.0)
+    server = Host(config)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await asyncio.wait_for(server.stop(), 20)
+
+
+@pytest.fixture
+def keys() -> list[asyncssh.SSHKey]:
+    """Three players' keys."""
+    return [asyncssh.generate_private_key("ssh-ed25519") for _ in range(3)]
