@@ -25,7 +25,7 @@ WAIT = 40.0
 """Longest wait for anything to appear (the machine may be loaded)."""
 _ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|"
                       rb"\x1bP[^\x1b]*\x1b\\|\x1b[()][0-9A-Za-z]|\x1b[=>78DMEc]")
-KEYS = {"enter": "\r", "tab": "\t", "escape": "\x1b", "f2": "\x1bOQ", "f3": "\x1bOR",
+KEYS = {"f4": "\x1bOS", "shift+tab": "\x1b[Z", "ctrl+u": "\x15", "enter": "\r", "tab": "\t", "escape": "\x1b", "f2": "\x1bOQ", "f3": "\x1bOR",
         "down": "\x1b[B", "up": "\x1b[A", "left": "\x1b[D", "right": "\x1b[C"}
 
 
@@ -45,6 +45,7 @@ class Player:
         self.mark = 0
         self.reader = asyncio.get_running_loop().create_task(self.read())
         self.changed = asyncio.Event()
+        self.name = ""
 
     @classmethod
     async def connect(cls, port: int, name: str, key: asyncssh.SSHKey,
@@ -54,7 +55,9 @@ class Player:
             agent_path=None, password=None, kbdint_auth=False), WAIT)
         process = await conn.create_process(term_type="xterm-256color", term_size=size,
                                             encoding=None)
-        return cls(conn, process)
+        player = cls(conn, process)
+        player.name = name
+        return player
 
     async def read(self) -> None:
         try:
@@ -83,18 +86,22 @@ class Player:
             left = end - loop.time()
             if left <= 0 or self.reader.done():
                 tail = plain(bytes(self.output[-3000:]))
-                raise AssertionError(f"never saw {pieces!r}; screen tail: {tail[-1500:]!r}")
+                if os.environ.get("PARLOR_HOST_DUMP"):
+                    Path(os.environ["PARLOR_HOST_DUMP"]).write_bytes(bytes(self.output))
+                raise AssertionError(f"{self.name} never saw {pieces!r}; screen tail: {tail[-1500:]!r}")
             self.changed.clear()
             try:
                 await asyncio.wait_for(self.changed.wait(), min(left, 1.0))
             except asyncio.TimeoutError:
                 pass
 
-    async def keys(self, *keys: str, pause: float = 0.15) -> None:
-        """Type ``keys`` (names from KEYS, or text typed as is), a little apart."""
+    async def keys(self, *keys: str, pause: float = 0.1) -> None:
+        """Type ``keys`` (names from KEYS, or text typed a character at a time), a little
+        apart, as a person types."""
         for key in keys:
-            self.process.stdin.write(KEYS.get(key, key).encode())
-            await asyncio.sleep(pause)
+            for chunk in [KEYS[key]] if key in KEYS else list(key):
+                self.process.stdin.write(chunk.encode())
+                await asyncio.sleep(pause)
 
     async def close(self) -> None:
         self.conn.close()

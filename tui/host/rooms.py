@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.protocol import ParlorError, Result, State
-from engine.record import GameRecord
+from engine.record import EARLY_TERMINATIONS, GameRecord
 from engine.registry import GAMES, get_game
 from tui import store
 from tui.host import wire
@@ -178,7 +178,7 @@ class Room:
         tags = {"First": self.names[0], "Second": self.names[1], "Room": self.code}
         if self.control:
             tags["TimeControl"] = str(self.control)
-        if self.result is not None:
+        if self.result is not None and self.termination in EARLY_TERMINATIONS + ("unterminated",):
             tags["Result"] = self.result
             tags["Termination"] = self.termination
         return GameRecord.from_moves(self.history[0], self.moves, **tags)
@@ -263,7 +263,7 @@ class RoomService:
                 except ParlorError as exc:
                     conn.send({"t": "error", "message": store.short(exc, 200)})
         except (wire.WireError, asyncio.TimeoutError, asyncio.LimitOverrunError, ValueError,
-                ConnectionError, asyncio.IncompleteReadError):
+                ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError):
             pass
         finally:
             self.conns.discard(conn)

@@ -175,6 +175,7 @@ class HostServer(asyncssh.SSHServer):
         self.identity = ""
         self.username = ""
         self.sessions = 0
+        self.told = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -206,7 +207,13 @@ class HostServer(asyncssh.SSHServer):
         return True  # only to tell a client without a (listed) key why it cannot enter
 
     def get_kbdint_challenge(self, username: str, lang: str,
-                             submethods: str) -> tuple[str, str, str, list[tuple[str, bool]]]:
+                             submethods: str) -> bool | tuple[str, str, str, list[tuple[str, bool]]]:
+        if self.told:  # once per connection: a client that asks again is sent away
+            assert self.conn is not None
+            self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                                 "Parlor needs an SSH key")
+            return False
+        self.told = True
         message = NOT_LISTED_MESSAGE if self.host.authorized is not None else NO_KEY_MESSAGE
         return ("Parlor", message, "", [])
 

@@ -37,6 +37,11 @@ TICK_SECONDS = 0.2
 class RoomPlayScreen(ParlorScreen):
     """A room's game: board, clocks, whose turn, offers and the result."""
 
+    DEFAULT_CSS = """
+    RoomPlayScreen { layout: horizontal; }
+    RoomPlayScreen #clocks { height: auto; padding: 0 1; border: round $secondary; }
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("m", "type_move", "Move", tooltip="Enter a move in notation"),
         Binding("x", "resign", "Resign", tooltip="Resign this game (asks first)"),
@@ -56,6 +61,7 @@ class RoomPlayScreen(ParlorScreen):
         self.states: list[State] = [self.initial]
         self.texts: list[str] = []
         self.first = snapshot
+        self.clock_shown: Text | None = None
         self.link = client.current_link()
         if self.link is not None:  # from now on, so no update is missed before mounting
             self.link.subscribe(self.on_service)
@@ -169,21 +175,27 @@ class RoomPlayScreen(ParlorScreen):
 
     def show_clocks(self) -> None:
         """The two clocks, the running one marked, low time flagged."""
-        widget = self.query_one("#clocks", Static)
         left = self.clock_left()
         if left is None:
-            widget.update("No clock")
+            self.show_clock_text(Text("No clock"))
             return
         names = self.state.PLAYERS
         running = (self.snap.get("clock") or {}).get("running")
-        text = Text()
+        lines = []
         for side in (0, 1):
             mark = ">" if side == running and not self.snap.get("result") else " "
             low = left[side] < LOW_TIME
-            text.append(f"{mark} {names[side]:<6} {show(left[side]):>7}"
-                        f"{'  LOW TIME' if low else ''}\n",
-                        "bold reverse" if low and side == running else ("bold" if mark == ">" else ""))
-        widget.update(text)
+            lines.append(Text(f"{mark} {names[side]:<6} {show(left[side]):>7}"
+                              f"{'  LOW TIME' if low else ''}",
+                              "bold reverse" if low and side == running
+                              else ("bold" if mark == ">" else "")))
+        self.show_clock_text(Text("\n").join(lines))
+
+    def show_clock_text(self, text: Text) -> None:
+        """Update the clocks only when what they show changes (a second, or a tenth)."""
+        if text != self.clock_shown:
+            self.clock_shown = text
+            self.query_one("#clocks", Static).update(text)
 
     def status_text(self) -> Text:
         snap = self.snap
@@ -244,7 +256,7 @@ class RoomPlayScreen(ParlorScreen):
             if text and self.my_turn():
                 self.send({"t": "move", "move": text.strip()[:64]})
 
-        self.app.push_screen(PromptDialog("Your move", placeholder="e.g. b2"), entered)
+        self.app.push_screen(PromptDialog("Your move", placeholder="in notation"), entered)
 
     def action_resign(self) -> None:
         """Resign, after asking."""

@@ -69,6 +69,7 @@ class RoomsScreen(ParlorScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.pop_screen", "Back", tooltip="Back to Home"),
+        Binding("f4", "create", "Create room", tooltip="Create a room with the choices above"),
         Binding("f5", "refresh", "Refresh", tooltip="List the rooms again"),
     ]
 
@@ -85,8 +86,9 @@ class RoomsScreen(ParlorScreen):
                 yield Static("Games in progress: Enter watches the highlighted one.",
                              id="rooms-intro", markup=False)
             else:
-                yield Static("Create a room and share its code, or join one by its code "
-                             "or from the list.", id="rooms-intro", markup=False)
+                yield Static("Type a room's code and Enter to join it, or pick one from the "
+                             "list; or choose a game and F4 creates a room.",
+                             id="rooms-intro", markup=False)
                 with Horizontal(classes="field"):
                     yield Label("Game", classes="field-label")
                     yield Select([(g.name, gid) for gid, g in GAMES.items()], value="tictactoe"
@@ -105,7 +107,7 @@ class RoomsScreen(ParlorScreen):
                                   ("random", "random")], value="first", allow_blank=False,
                                  id="room-side", compact=True)
                 with Horizontal(id="home-buttons"):
-                    yield Button("Create room", id="room-create", variant="primary")
+                    yield Button("Create room (F4)", id="room-create", variant="primary")
                     yield Input(placeholder="code", id="room-code", compact=True, max_length=8)
                     yield Button("Join", id="room-join")
             yield Static("", id="rooms-title", markup=False)
@@ -125,8 +127,8 @@ class RoomsScreen(ParlorScreen):
         self.set_interval(REFRESH_SECONDS, self.action_refresh)
         if self.watch_mode:
             self.query_one("#rooms-list", OptionList).focus()
-        else:
-            self.query_one("#room-create", Button).focus()
+        else:  # type a code and Enter to join; F4 creates a room
+            self.query_one("#room-code", Input).focus()
 
     def on_unmount(self) -> None:
         if self.link is not None:
@@ -158,8 +160,8 @@ class RoomsScreen(ParlorScreen):
         self.rooms = rooms
         listing.clear_options()
         listing.add_options(ListOption(describe_room(r), id=str(i)) for i, r in enumerate(rooms))
-        if rooms and keep is not None:
-            listing.highlighted = min(keep, len(rooms) - 1)
+        if rooms:
+            listing.highlighted = 0 if keep is None else min(keep, len(rooms) - 1)
         what = "Games in progress" if self.watch_mode else "Open rooms"
         self.query_one("#rooms-title", Static).update(
             f"{what}: {len(rooms)}" if rooms else f"{what}: none yet (F5 refreshes)")
@@ -192,6 +194,11 @@ class RoomsScreen(ParlorScreen):
             self.notify("type the room's code first", severity="warning")
         elif self.link is not None:
             self.link.send({"t": "join", "code": code[:8]})
+
+    def action_create(self) -> None:
+        """Create a room with the game, options, clock and side chosen."""
+        if not self.watch_mode:
+            self.create()
 
     def create(self) -> None:
         """Create a room with the game, options, clock and side chosen."""
