@@ -200,3 +200,55 @@ async def test_too_many_connections_from_one_address_are_turned_away(tmp_path: P
                 known_hosts=None, agent_path=None), WAIT)
     finally:
         await server.stop()
+
+
+async def test_the_app_follows_the_clients_window_size(host, keys):
+    alice = await Player.connect(host.port, "alice", keys[0])
+    try:
+        await alice.expect("Play a person")
+        alice.process.change_terminal_size(60, 20)
+        await alice.expect("Terminal 60×20 is too small")
+        alice.process.change_terminal_size(100, 30)
+        await alice.expect("Play a person")
+    finally:
+        await alice.close()
+
+
+async def test_keys_file_admits_only_the_listed_keys_and_the_host_key_is_private(
+        tmp_path: Path, keys):
+    from tui.host.server import HOST_KEY_NAME, Host, HostConfig
+
+    listed = tmp_path / "authorized_keys"
+    listed.write_bytes(keys[0].export_public_key())
+    server = Host(HostConfig(data=tmp_path / "h", port=0, bind="127.0.0.1", keys=listed))
+    await server.start()
+    try:
+        assert (tmp_path / "h" / HOST_KEY_NAME).stat().st_mode & 0o777 == 0o600
+        conn = await asyncio.wait_for(asyncssh.connect(
+            "127.0.0.1", server.port, username="alice", client_keys=[keys[0]],
+            known_hosts=None, agent_path=None), WAIT)
+        conn.close()
+        with pytest.raises(asyncssh.PermissionDenied):
+            await asyncio.wait_for(asyncssh.connect(
+                "127.0.0.1", server.port, username="bob", client_keys=[keys[1]],
+                known_hosts=None, agent_path=None, kbdint_auth=False), WAIT)
+    finally:
+        await server.stop()
+    first_key = (tmp_path / "h" / HOST_KEY_NAME).read_bytes()
+    again = Host(HostConfig(data=tmp_path / "h", port=0, bind="127.0.0.1"))
+    await again.start()
+    await again.stop()
+    assert (tmp_path / "h" / HOST_KEY_NAME).read_bytes() == first_key  # kept, not remade
+
+
+def test_an_unreadable_keys_file_is_one_clear_line(tmp_path: Path):
+    import subprocess
+    import sys
+
+    bad = tmp_path / "keys"
+    bad.write_text("this is not a key\n")
+    out = subprocess.run([sys.executable, "-m", "tui.cli", "host", "--port", "0", "--bind",
+                          "127.0.0.1", "--data", str(tmp_path / "h"), "--keys", str(bad)],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and "not an authorized_keys file" in out.stderr
