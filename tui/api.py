@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from engine.record import GameRecord
+from tui.host.clock import TimeControl
 from tui.store import Entry
 
 
@@ -23,8 +24,10 @@ class ParlorApi(Protocol):
     seed: int | None
     """Seed for the brains (None: fresh randomness)."""
 
-    def start_game(self, game_id: str, options: dict[str, Any], players: Iterable[str]) -> None:
-        """Start a new game of ``game_id`` (errors are shown, the app goes on)."""
+    def start_game(self, game_id: str, options: dict[str, Any], players: Iterable[str], *,
+                   clock: TimeControl | None = None) -> None:
+        """Start a new game of ``game_id``, on ``clock`` if given (errors are shown, the
+        app goes on)."""
 
     def play_record(self, record: GameRecord, upto: int | None = None,
                     players: tuple[str, str] | None = None, *,

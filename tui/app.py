@@ -27,6 +27,7 @@ from engine.record import GameRecord
 from engine.registry import new_game
 from tui import opponents, store
 from tui.dialogs.choose import ChooseDialog
+from tui.host.clock import TimeControl
 from tui.dialogs.error import ErrorDialog
 from tui.dialogs.prompt import PromptDialog
 from tui.screens.base import ParlorScreen
@@ -53,6 +54,8 @@ class Launch:
     players: tuple[str, str] = (opponents.HUMAN, opponents.DEFAULT_OPPONENT)
     path: Path | None = None
     """The record for ``replay``."""
+    clock: TimeControl | None = None
+    """The time control of a new game (``play``); None: no clock."""
 
 
 class ParlorApp(App[None]):
@@ -90,7 +93,7 @@ class ParlorApp(App[None]):
         self.push_screen(HomeScreen())
         launch = self.launch
         if launch.kind == "play":
-            self.start_game(launch.game, launch.options, launch.players)
+            self.start_game(launch.game, launch.options, launch.players, clock=launch.clock)
         elif launch.kind == "resume":
             self.resume()
         elif launch.kind == "replay" and launch.path is not None:
@@ -103,8 +106,8 @@ class ParlorApp(App[None]):
             self.pop_screen()
 
     def start_game(self, game_id: str, options: dict[str, Any],
-                   players: Iterable[str]) -> None:
-        """Start a new game of ``game_id`` (errors are shown, the app goes on)."""
+                   players: Iterable[str], *, clock: TimeControl | None = None) -> None:
+        """Start a new game of ``game_id``, on ``clock`` if given (errors are shown)."""
         sides = tuple(players)
         problems = [p for p in map(opponents.spec_problem, sides) if p]
         if len(sides) != 2 or problems:
@@ -116,10 +119,11 @@ class ParlorApp(App[None]):
         except ParlorError as exc:
             self.show_error("Cannot start the game", str(exc))
             return
-        self.play_from([state], [], (sides[0], sides[1]))
+        self.play_from([state], [], (sides[0], sides[1]), clock=clock)
 
     def play_from(self, history: list[State], moves: list[Any], players: tuple[str, str], *,
-                  game_file: str | None = None, refused: dict[int, str] | None = None) -> None:
+                  game_file: str | None = None, refused: dict[int, str] | None = None,
+                  clock: TimeControl | None = None) -> None:
         """Show a PlayScreen for the game ``history`` (above Home), once any game being
         left is safe; ``game_file`` continues that stored game, else a new one is made."""
         def go() -> None:
@@ -131,7 +135,7 @@ class ParlorApp(App[None]):
                 self.notify("This game is open in another session: it goes on here as a copy "
                             "(both are kept).", severity="warning", timeout=10)
             self.push_screen(PlayScreen(history, moves, players, seed=self.seed,
-                                        game_file=kept, refused=refused))
+                                        game_file=kept, refused=refused, clock=clock))
         self.confirm_leave(go)
 
     def play_record(self, record: GameRecord, upto: int | None = None,

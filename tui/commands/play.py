@@ -13,6 +13,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="who moves second: human or a brain spec (default a brain)")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option, e.g. size=6 or variant=flipcolor (repeatable)")
+    parser.add_argument("--clock", default="", metavar="TC",
+                        help="time control of the game: MINUTES[+SECONDS] (5+3, 10) or none")
     parser.add_argument("--resume", action="store_true", help="resume the most recent unfinished game")
     parser.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")
     parser.add_argument("--seed", type=int, default=None, help="seed for the brains")
@@ -26,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
     from tui import opponents, store
     from tui.app import Launch, ParlorApp
     from tui.commands.common import parse_options
+    from tui.host.clock import TimeControl
 
     launch = Launch()
     if args.resume:
@@ -38,9 +41,11 @@ def run(args: argparse.Namespace) -> int:
             players = (opponents.check_spec(args.first, game.id),
                        opponents.check_spec(second, game.id))
             store.check_readable(game.initial(**options), players)
+            clock = TimeControl.parse(args.clock)
         except (ParlorError, ValueError) as exc:
             print(f"parlor play: {exc}", file=sys.stderr)
             return 2
-        launch = Launch(kind="play", game=game.id, options=options, players=players)
+        launch = Launch(kind="play", game=game.id, options=options, players=players,
+                        clock=clock)
     ParlorApp(launch, ascii_board=args.ascii, seed=args.seed).run()
     return 0

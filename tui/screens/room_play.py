@@ -31,7 +31,8 @@ from tui.widgets import board_class
 from tui.widgets.board import BoardWidget
 from tui.widgets.move_list import MoveList
 
-TICK_SECONDS = 0.2
+TICK_SECONDS = 0.25
+"""How often the clocks are redrawn (only when the text shown changes)."""
 
 
 class RoomPlayScreen(ParlorScreen):
