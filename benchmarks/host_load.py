@@ -53,7 +53,8 @@ class Client:
     async def expect(self, text: str, timeout: float) -> str:
         end = time.monotonic() + timeout
         while True:
-            shown = _ESCAPES.sub(b"", bytes(self.output[self.mark:])).decode("utf-8", "replace")
+            recent = self.output[max(self.mark, len(self.output) - 32768):]
+            shown = _ESCAPES.sub(b"", bytes(recent)).decode("utf-8", "replace")
             if text in shown:
                 self.mark = len(self.output)
                 return shown
@@ -146,23 +147,42 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
 async def run(players: int, games: int, timeout: float) -> int:
     import asyncssh
 
-    from tui.host.server import Host, HostConfig
-
     data = Path(tempfile.mkdtemp(prefix="parlor-host-load-"))
     root = str(Path(__file__).resolve().parents[1])
-    host = Host(HostConfig(data=data, port=0, bind="127.0.0.1", max_sessions=players,
-                           per_minute=players + 10,
-                           env={"PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}))
-    await host.start()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    # the host runs in its own process, as it would in use: the simulated clients'
+    # work (SSH, reading screens) is not charged to it
+    host = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tui.cli", "host", "--port", "0", "--bind", "127.0.0.1",
+        "--data", str(data), "--max-sessions", str(players),
+        "--per-minute", str(players + 10), env=env, stdout=asyncio.subprocess.PIPE)
+    assert host.stdout is not None
+    banner = (await asyncio.wait_for(host.stdout.readline(), 60)).decode()
+    port = int(re.search(r"port (\d+)", banner).group(1))  # type: ignore[union-attr]
     started = time.monotonic()
     samples: list[float] = []
+    failed: list[BaseException] = []
     try:
         clients = []
         for i in range(players):  # connect a few at a time, as people arrive
-            clients.append(await connect(asyncssh, host.port, f"p{i}"))
+            clients.append(await connect(asyncssh, port, f"p{i}"))
             await asyncio.sleep(0.05)
         connected = time.monotonic() - started
         ready = asyncio.Barrier(players // 2)
@@ -170,12 +190,15 @@ async def run(players: int, games: int, timeout: float) -> int:
                  for i in range(0, players - 1, 2)]
         results = await asyncio.gather(*pairs, return_exceptions=True)
         failed = [r for r in results if isinstance(r, BaseException)]
-        held = len(host.sessions)
-        rss = [rss_kib(s.proc.pid) for s in host.sessions if s.proc is not None]
+        sessions = children(host.pid)
+        held = len(sessions)
+        rss = [rss_kib(pid) for pid in sessions]
+        host_rss = rss_kib(host.pid)
         for client in clients:
             client.conn.close()
     finally:
-        await host.stop()
+        host.terminate()
+        await asyncio.wait_for(host.wait(), 30)
     if not samples:
         print(f"no moves timed; {len(failed)} rooms failed: {failed[:3]}")
         return 1
@@ -187,7 +210,7 @@ async def run(players: int, games: int, timeout: float) -> int:
           + (f" (first: {failed[0]!r:.100})" if failed else ""))
     if rss:
         print(f"memory per session: median {statistics.median(rss) / 1024:.1f} MiB RSS, "
-              f"max {max(rss) / 1024:.1f} MiB")
+              f"max {max(rss) / 1024:.1f} MiB; the host process itself {host_rss / 1024:.1f} MiB")
     print(f"key to opponent's screen over {len(samples)} moves: median "
           f"{statistics.median(samples) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
           f"max {ordered[-1] * 1000:.0f} ms")

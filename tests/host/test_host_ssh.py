@@ -252,3 +252,28 @@ def test_an_unreadable_keys_file_is_one_clear_line(tmp_path: Path):
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2
     assert out.stderr.count("\n") == 1 and "not an authorized_keys file" in out.stderr
+
+
+async def test_a_full_host_says_so_and_an_idle_session_is_ended(tmp_path: Path, keys):
+    import os
+    import sys
+
+    from tests.host.conftest import ROOT
+    from tui.host.server import Host, HostConfig
+
+    env = {"PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    server = Host(HostConfig(data=tmp_path / "h", port=0, bind="127.0.0.1", max_sessions=1,
+                             idle_seconds=3.0, python=sys.executable, env=env))
+    await server.start()
+    alice = await Player.connect(server.port, "alice", keys[0])
+    bob = await Player.connect(server.port, "bob", keys[1])
+    try:
+        await bob.expect("Parlor is full (1 players)")
+        await alice.expect("Play a person")
+        await alice.expect("Idle for too long")  # no key pressed for 3 s
+        await asyncio.wait_for(alice.reader, WAIT)  # and the connection closes
+        assert not server.sessions
+    finally:
+        await alice.close()
+        await bob.close()
+        await server.stop()

@@ -191,3 +191,40 @@ async def test_brain_searches_across_the_host_wait_for_a_free_slot(tmp_path):
         assert (await second.next())["t"] == "brain_ok"
     finally:
         await rooms.stop()
+
+
+async def test_a_sessions_brain_search_waits_for_a_host_slot(tmp_path, monkeypatch):
+    from tui.host import client
+
+    rooms = RoomService(tmp_path / "r.sock", tmp_path / "users", brain_slots=1)
+    await rooms.start()
+    try:
+        holder = await Line.open(rooms, rooms.issue("k1", "a"))
+        holder.send({"t": "brain"})
+        assert (await holder.next())["t"] == "brain_ok"
+        monkeypatch.setenv(client.ENV_SOCKET, str(rooms.socket_path))
+        monkeypatch.setenv(client.ENV_TOKEN, rooms.issue("k2", "b"))
+        entered = asyncio.Event()
+        loop = asyncio.get_running_loop()
+
+        def search() -> None:
+            with client.brain_slot(timeout=WAIT):
+                loop.call_soon_threadsafe(entered.set)
+
+        thread = asyncio.ensure_future(asyncio.to_thread(search))
+        with pytest.raises(asyncio.TimeoutError):  # the only slot is taken
+            await asyncio.wait_for(asyncio.shield(entered.wait()), 0.3)
+        holder.close()
+        await asyncio.wait_for(entered.wait(), WAIT)
+        await asyncio.wait_for(thread, WAIT)
+    finally:
+        await rooms.stop()
+
+
+def test_outside_the_host_a_brain_slot_holds_nothing(monkeypatch):
+    from tui.host import client
+
+    monkeypatch.delenv(client.ENV_SOCKET, raising=False)
+    assert not client.available()
+    with client.brain_slot():
+        pass
