@@ -73,6 +73,11 @@ async def test_two_players_play_a_clocked_game_to_the_end_while_a_third_watches(
                 await carol.expect(f"Move {ply + 1}: {side} to move", text)
         for player in (alice, bob, carol):
             await player.expect("Game over: X wins 1-0 (three in a row)")
+        for player in (alice, bob):  # leave the room, back Home, open Saved games
+            await player.keys("e", "escape")
+            await player.expect("Play a person")
+            await player.keys("r")
+            await player.expect("alice", "bob", "1-0")
     finally:
         for player in (alice, bob, carol):
             await player.close()
