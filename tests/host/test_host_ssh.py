@@ -166,7 +166,8 @@ async def test_exec_sftp_and_forwarding_are_refused_and_the_others_play_on(host,
         with pytest.raises((asyncssh.ChannelOpenError, asyncssh.SFTPError)):
             await asyncio.wait_for((await eve()).start_sftp_client(), WAIT)
         with pytest.raises(asyncssh.ChannelOpenError):
-            await asyncio.wait_for((await eve()).open_connection("127.0.0.1", 22), WAIT)
+            # a port that does listen (the host's own), so only a refusal can fail it
+            await asyncio.wait_for((await eve()).open_connection("127.0.0.1", host.port), WAIT)
         with pytest.raises(asyncssh.ChannelListenError):
             await asyncio.wait_for((await eve()).forward_remote_port("127.0.0.1", 0,
                                                                    "127.0.0.1", 22), WAIT)
