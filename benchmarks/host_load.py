@@ -2,8 +2,9 @@
 
 Starts a host on 127.0.0.1 (a free port, a temporary data folder), connects N SSH
 clients with terminals, pairs them into rooms by keys (F2, create with F4, join by
-code) and has every room play tic-tac-toe games by keys with a short human-like pause
-before each move. It reports the sessions held, the memory per session (resident set
+code) and has every room play tic-tac-toe games by keys (cursor keys and Enter, or
+with ``--prompt`` the move typed in notation) with a short human-like pause before
+each move. It reports the sessions held, the memory per session (resident set
 of each session's process) and the median and 95th percentile time from a move's last
 key (Enter) to the opponent's screen showing it is their turn.
 
@@ -28,6 +29,10 @@ from pathlib import Path
 MAX_PLAYERS = 200
 LINE = ["b2", "a1", "b1", "c1", "b3"]
 """A tic-tac-toe game: X wins on the b file in five moves."""
+UP, DOWN, LEFT, RIGHT = "\x1b[A", "\x1b[B", "\x1b[D", "\x1b[C"
+CURSOR = [[], [LEFT, DOWN], [DOWN], [RIGHT, RIGHT], [UP, UP]]
+"""The cursor keys before each move of LINE on the mover's board (each board's cursor
+starts on b2 and stays where its player left it)."""
 _ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|"
                       rb"\x1b[()][0-9A-Za-z]|\x1b[=>78DMEc]")
 
@@ -97,7 +102,7 @@ async def meet(first: Client, second: Client, timeout: float) -> None:
 
 
 async def room(first: Client, second: Client, games: int, timeout: float,
-               samples: list[float], ready: asyncio.Barrier) -> None:
+               samples: list[float], ready: asyncio.Barrier, prompt: bool) -> None:
     """Pair two players in a room and play ``games`` games, timing each move (once
     every room is set up, so app start-up is not what is measured)."""
     try:
@@ -114,9 +119,12 @@ async def room(first: Client, second: Client, games: int, timeout: float,
         for ply, text in enumerate(LINE):
             mover, other = players[ply % 2], players[1 - ply % 2]
             await asyncio.sleep(random.uniform(0.3, 1.0))  # a person looks at the board
-            await mover.type("m")
-            await mover.expect("Your move", timeout)
-            await mover.type(text)
+            if prompt:  # the move typed in notation: m, the move, Enter
+                await mover.type("m")
+                await mover.expect("Your move", timeout)
+                await mover.type(text)
+            else:  # the cursor to the square, then Enter
+                await mover.type(*CURSOR[ply])
             sent = time.monotonic()
             await mover.type("\r")
             if ply + 1 < len(LINE):
@@ -161,7 +169,7 @@ def children(pid: int) -> list[int]:
     return out
 
 
-async def run(players: int, games: int, timeout: float) -> int:
+async def run(players: int, games: int, timeout: float, prompt: bool) -> int:
     import asyncssh
 
     data = Path(tempfile.mkdtemp(prefix="parlor-host-load-"))
@@ -186,7 +194,7 @@ async def run(players: int, games: int, timeout: float) -> int:
             await asyncio.sleep(0.05)
         connected = time.monotonic() - started
         ready = asyncio.Barrier(players // 2)
-        pairs = [room(clients[i], clients[i + 1], games, timeout, samples, ready)
+        pairs = [room(clients[i], clients[i + 1], games, timeout, samples, ready, prompt)
                  for i in range(0, players - 1, 2)]
         results = await asyncio.gather(*pairs, return_exceptions=True)
         failed = [r for r in results if isinstance(r, BaseException)]
@@ -204,7 +212,8 @@ async def run(players: int, games: int, timeout: float) -> int:
         return 1
     ordered = sorted(samples)
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-    print(f"players {players} in {players // 2} rooms, {games} game(s) each; "
+    print(f"players {players} in {players // 2} rooms, {games} game(s) each, moves by "
+          f"{'the m prompt' if prompt else 'cursor keys'}; "
           f"{os.cpu_count()} CPUs; connected in {connected:.1f} s")
     print(f"sessions held: {held}/{players}; rooms failed: {len(failed)}"
           + (f" (first: {failed[0]!r:.100})" if failed else ""))
@@ -222,12 +231,14 @@ def main(argv: list[str] | None = None) -> int:
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=40, help="even, 2 to 200 (default 40)")
     parser.add_argument("--games", type=int, default=1, help="games per room (default 1)")
+    parser.add_argument("--prompt", action="store_true",
+                        help="type moves in notation (m, move, Enter) instead of cursor keys")
     parser.add_argument("--timeout", type=float, default=120.0,
                         help="longest wait for any screen, seconds (default 120)")
     args = parser.parse_args(argv)
     if not 2 <= args.players <= MAX_PLAYERS or args.players % 2 or not 1 <= args.games <= 20:
         parser.error(f"--players must be even, 2 to {MAX_PLAYERS}; --games 1 to 20")
-    return asyncio.run(asyncio.wait_for(run(args.players, args.games, args.timeout),
+    return asyncio.run(asyncio.wait_for(run(args.players, args.games, args.timeout, args.prompt),
                                         60 + args.players * 20.0 + args.games * 120))
 
 
