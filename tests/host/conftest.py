@@ -14,11 +14,10 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import asyncssh  # the host extra; the dev extra installs it
 import pytest
 
-asyncssh = pytest.importorskip("asyncssh")
-
-from tui.host.server import Host, HostConfig  # noqa: E402
+from tui.host.server import Host, HostConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 40.0
