@@ -39,6 +39,9 @@ async def test_a_fallen_flag_ends_a_local_game_as_a_time_forfeit() -> None:
         assert record.result == "1-0" and record.termination == "time forfeit"
         assert record.tags["TimeControl"] == str(TimeControl(1.5))
         assert "LOW TIME" in str(panel.render())
+        await pilot.press("u")  # a game lost on time cannot be taken back
+        await settle(pilot)
+        assert screen.outcome() == outcome and len(screen.moves) == 1
 
 
 async def test_a_brain_on_the_clock_thinks_within_its_allotment() -> None:

@@ -367,7 +367,7 @@ class PlayScreen(ParlorScreen):
     # -- actions --------------------------------------------------------------------
     def action_undo(self) -> None:
         """Take back moves until it is a person's turn again (at least one move)."""
-        if len(self.history) == 1:
+        if len(self.history) == 1 or self.forfeit is not None:  # a game lost on time stays so
             self.app.bell()
             return
         self.stop_brain()
