@@ -96,3 +96,35 @@ class TimeManager:
         """Charge ``seconds`` of thinking on ``state`` to the clock."""
         self._last_ply = state.ply
         self.used += seconds
+
+
+RESERVE_SHARE = 0.1
+"""Share of the remaining time (at most RESERVE_SECONDS) never planned for: the search
+stops at its next poll after the deadline, and a loaded machine makes that poll late."""
+RESERVE_SECONDS = 2.0
+MAX_SHARE = 0.35
+"""Most of the usable time one move may take, however critical the position."""
+
+
+def clock_allot(state: State, remaining: float, increment: float = 0.0) -> float:
+    """Seconds to think on ``state``'s move on a game clock: ``remaining`` seconds left
+    for the side to move, ``increment`` added after each of its moves.
+
+    The same rule as :class:`TimeManager` (remaining time over the moves still expected,
+    scaled by how critical the position is, nothing for a single legal move), with three
+    quarters of the increment added, a reserve kept back and no move taking more than
+    ``MAX_SHARE`` of what is usable, so a brain does not lose on time.
+    """
+    moves = state.legal_moves()
+    if len(moves) <= 1 or remaining <= 0:
+        return 0.0
+    module = game_module(state.GAME)
+    moves_left = getattr(module, "moves_left", None)
+    expected = moves_left(state) if moves_left else DEFAULT_MOVES_LEFT
+    usable = max(0.0, remaining - min(RESERVE_SECONDS, RESERVE_SHARE * remaining))
+    base = usable / max(MIN_MOVES_LEFT, expected) + 0.75 * increment
+    factor = threat_factor(state)
+    time_factor = getattr(module, "time_factor", None)
+    if factor == 1.0 and time_factor is not None:
+        factor = time_factor(state)
+    return max(0.0, min(base * factor, MAX_SHARE * usable + 0.75 * increment))

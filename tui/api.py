@@ -12,6 +12,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from engine.protocol import State
 from engine.record import GameRecord
+from tui.host.clock import TimeControl
 from tui.store import Entry
 
 
@@ -25,9 +26,10 @@ class ParlorApi(Protocol):
     """Seed for the brains (None: fresh randomness)."""
 
     def start_game(self, game_id: str, options: dict[str, Any], players: Iterable[str], *,
-                   position: State | None = None) -> None:
-        """Start a new game of ``game_id``, from ``position`` when given (errors are
-        shown, the app goes on)."""
+                   position: State | None = None,
+                   clock: TimeControl | None = None) -> None:
+        """Start a new game of ``game_id``, from ``position`` when given, on ``clock`` if
+        given (errors are shown, the app goes on)."""
 
     def play_record(self, record: GameRecord, upto: int | None = None,
                     players: tuple[str, str] | None = None, *,

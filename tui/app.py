@@ -29,6 +29,7 @@ from tui import opponents, store
 from tui.dialogs.choose import ChooseDialog
 from tui.dialogs.error import ErrorDialog
 from tui.dialogs.prompt import PromptDialog
+from tui.host.clock import TimeControl
 from tui.screens.base import ParlorScreen
 from tui.screens.browser import BrowserScreen
 from tui.screens.help import HelpScreen
@@ -55,6 +56,8 @@ class Launch:
     """The record for ``replay``."""
     position: State | None = None
     """For ``play``: start from this position instead of the game's start."""
+    clock: TimeControl | None = None
+    """The time control of a new game (``play``); None: no clock."""
 
 
 class ParlorApp(App[None]):
@@ -93,7 +96,7 @@ class ParlorApp(App[None]):
         launch = self.launch
         if launch.kind == "play":
             self.start_game(launch.game, launch.options, launch.players,
-                            position=launch.position)
+                            position=launch.position, clock=launch.clock)
         elif launch.kind == "resume":
             self.resume()
         elif launch.kind == "replay" and launch.path is not None:
@@ -106,9 +109,10 @@ class ParlorApp(App[None]):
             self.pop_screen()
 
     def start_game(self, game_id: str, options: dict[str, Any],
-                   players: Iterable[str], *, position: State | None = None) -> None:
-        """Start a new game of ``game_id``, from ``position`` when given (errors are
-        shown, the app goes on)."""
+                   players: Iterable[str], *, position: State | None = None,
+                   clock: TimeControl | None = None) -> None:
+        """Start a new game of ``game_id``, from ``position`` when given, on ``clock`` if
+        given (errors are shown, the app goes on)."""
         sides = tuple(players)
         problems = [p for p in map(opponents.spec_problem, sides) if p]
         if len(sides) != 2 or problems:
@@ -120,10 +124,11 @@ class ParlorApp(App[None]):
         except ParlorError as exc:
             self.show_error("Cannot start the game", str(exc))
             return
-        self.play_from([state], [], (sides[0], sides[1]))
+        self.play_from([state], [], (sides[0], sides[1]), clock=clock)
 
     def play_from(self, history: list[State], moves: list[Any], players: tuple[str, str], *,
-                  game_file: str | None = None, refused: dict[int, str] | None = None) -> None:
+                  game_file: str | None = None, refused: dict[int, str] | None = None,
+                  clock: TimeControl | None = None) -> None:
         """Show a PlayScreen for the game ``history`` (above Home), once any game being
         left is safe; ``game_file`` continues that stored game, else a new one is made."""
         def go() -> None:
@@ -135,7 +140,7 @@ class ParlorApp(App[None]):
                 self.notify("This game is open in another session: it goes on here as a copy "
                             "(both are kept).", severity="warning", timeout=10)
             self.push_screen(PlayScreen(history, moves, players, seed=self.seed,
-                                        game_file=kept, refused=refused))
+                                        game_file=kept, refused=refused, clock=clock))
         self.confirm_leave(go)
 
     def play_record(self, record: GameRecord, upto: int | None = None,

@@ -20,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "play": "tui.commands.play",
     "replay": "tui.commands.replay",
     "serve": "tui.commands.serve",
+    "host": "tui.commands.host",
     "games": "tui.commands.games",
     "perft": "tui.commands.perft",
     "moves": "tui.commands.moves",

@@ -17,6 +17,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--position", metavar="TEXT",
                         help="start from this position (docs/RULES.md, Positions); "
                              "with --game, or alone when the text fits one game")
+    parser.add_argument("--clock", default="", metavar="TC",
+                        help="time control of the game: MINUTES[+SECONDS] (5+3, 10) or none")
     parser.add_argument("--resume", action="store_true",
                         help="resume the most recent unfinished game")
     parser.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")
@@ -32,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from tui import opponents, store
     from tui.app import Launch, ParlorApp
     from tui.commands.common import parse_options
+    from tui.host.clock import TimeControl
 
     launch = Launch()
     game_id = args.game
@@ -59,10 +62,11 @@ def run(args: argparse.Namespace) -> int:
             players = (opponents.check_spec(args.first, game.id),
                        opponents.check_spec(second, game.id))
             store.check_readable(position or game.initial(**options), players)
+            clock = TimeControl.parse(args.clock)
         except (ParlorError, ValueError) as exc:
             print(f"parlor play: {exc}", file=sys.stderr)
             return 2
         launch = Launch(kind="play", game=game.id, options=options, players=players,
-                        position=position)
+                        position=position, clock=clock)
     ParlorApp(launch, ascii_board=args.ascii, seed=args.seed).run()
     return 0

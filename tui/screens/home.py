@@ -31,7 +31,9 @@ from engine.protocol import Game, Option, ParlorError
 from engine.registry import GAMES, get_game
 from tui import opponents, store
 from tui.dialogs.choose import ChooseDialog
+from tui.host.client import available as rooms_available
 from tui.screens.base import ParlorScreen
+from tui.screens.rooms import RoomButtons
 
 DEFAULT_GAME = "tictactoe"
 """The game chosen when Home opens (the first registered one if it is absent)."""
@@ -103,6 +105,8 @@ class HomeScreen(ParlorScreen):
                 yield Button("Swap sides", id="swap")
                 yield Button("Resume", id="resume")
                 yield Button("Saved games", id="saved")
+            if rooms_available():  # under `parlor host`: Play a person, Watch
+                yield RoomButtons(id="room-buttons")
             yield Static("", id="unfinished-title", markup=False)
             yield OptionList(id="unfinished")
         yield Footer(compact=True, show_command_palette=False)

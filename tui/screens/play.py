@@ -23,16 +23,19 @@ from textual.widgets import Footer, Header, Static
 from textual.worker import get_current_worker
 
 from brains.protocol import Brain, Budget
-from engine.protocol import ParlorError, State
+from engine.protocol import Outcome, ParlorError, Result, State
 from engine.record import GameRecord
 from engine.registry import GAMES, get_game
 from tui import opponents, paths, store
 from tui.dialogs.choose import ChooseDialog
 from tui.dialogs.prompt import PromptDialog
+from tui.host.client import brain_slot
+from tui.host.clock import TimeControl
 from tui.messages import BrainFailed, BrainMoved, BrainThought, HintReady, MoveEntered
 from tui.screens.base import ParlorScreen
 from tui.widgets import board_class
 from tui.widgets.board import BoardWidget
+from tui.widgets.clock import ClockPanel
 from tui.widgets.move_list import MoveList
 
 LEGEND = "[ ] cursor  { } chosen  ( ) last\n> < hint   + legal   +x+ pick"
@@ -64,8 +67,13 @@ class PlayScreen(ParlorScreen):
 
     def __init__(self, history: list[State], moves: list[Any], players: tuple[str, str],
                  *, seed: int | None = None, game_file: store.GameFile | None = None,
-                 refused: dict[int, str] | None = None) -> None:
+                 refused: dict[int, str] | None = None,
+                 clock: TimeControl | None = None) -> None:
         super().__init__()
+        self.clock = clock
+        """The game's time control (None: no clock)."""
+        self.forfeit: Outcome | None = None
+        """Set when a flag falls (the position itself is not over)."""
         assert len(history) == len(moves) + 1
         self.history = list(history)
         self.moves = list(moves)
@@ -107,7 +115,11 @@ class PlayScreen(ParlorScreen):
 
     def human_to_move(self) -> bool:
         """True when a person should move now."""
-        return self.state.outcome() is None and opponents.is_human(self.players[self.state.to_move])
+        return self.outcome() is None and opponents.is_human(self.players[self.state.to_move])
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended: on the board, or on time."""
+        return self.forfeit or self.state.outcome()
 
     def brain_for(self, side: int) -> Brain:
         """The brain playing ``side`` (built once per spec)."""
@@ -129,6 +141,8 @@ class PlayScreen(ParlorScreen):
             yield Static(LEGEND, id="legend", markup=False)
         with Vertical(id="side"):
             yield Static(id="save-warning", markup=False)
+            if self.clock is not None:
+                yield ClockPanel(self.clock, self.state.PLAYERS, id="clock")
             yield Static(id="status", markup=False)
             yield Static(id="thinking", markup=False)
             with VerticalScroll(id="moves-scroll", can_focus=False):
@@ -158,7 +172,12 @@ class PlayScreen(ParlorScreen):
         self.stop_brain()
         self.autosave()
         state = self.state
-        if state.outcome() is None and not opponents.is_human(self.players[state.to_move]):
+        if self.clock is not None and self.is_mounted:
+            panel = self.query_one(ClockPanel)
+            panel.start(state.to_move)
+            if self.outcome() is not None:
+                panel.stop()
+        if self.outcome() is None and not opponents.is_human(self.players[state.to_move]):
             self.start_brain()
         self.refresh_views()
 
@@ -167,11 +186,25 @@ class PlayScreen(ParlorScreen):
         self.history.append(self.state.play(move))
         self.moves.append(move)
         self.message = ""
+        if self.clock is not None:
+            self.query_one(ClockPanel).press()
         self.next_turn()
 
     def record(self) -> GameRecord:
         """The game so far as a record."""
-        return record_of(self.history, self.moves, self.players)
+        record = record_of(self.history, self.moves, self.players)
+        if self.forfeit is not None:
+            record.result, record.termination = self.forfeit.result.value, self.forfeit.termination
+        if self.clock is not None:
+            record.tags["TimeControl"] = str(self.clock)
+        return record
+
+    @on(ClockPanel.FlagFell)
+    def on_flag_fell(self, event: ClockPanel.FlagFell) -> None:
+        """The side to move ran out of time: the other side wins on time."""
+        if self.state.outcome() is None and self.forfeit is None:
+            self.forfeit = Outcome(Result.win_for(1 - event.side), "time forfeit")
+            self.next_turn()
 
     def autosave(self) -> None:
         """Keep the game in its own file (atomically). A failure shows a warning that stays
@@ -217,6 +250,8 @@ class PlayScreen(ParlorScreen):
             return
         self.token += 1
         self.budget = brain.default_budget()
+        if self.clock is not None:
+            self.budget = Budget(seconds=self.query_one(ClockPanel).allot(self.state))
         self.thinking = Text(f"{self.players[side]} is thinking…")
         self.think(brain, self.state, len(self.history) - 1, self.budget, self.token)
 
@@ -235,11 +270,12 @@ class PlayScreen(ParlorScreen):
         worker = get_current_worker()
         best = None
         try:
-            for thought in brain.think(state, budget.start()):
-                best = thought
-                if worker.is_cancelled:
-                    break
-                self.post_message(BrainThought(token, ply, thought))
+            with brain_slot():  # under the host: one of its brain-search slots
+                for thought in brain.think(state, budget.start()):
+                    best = thought
+                    if worker.is_cancelled:
+                        break
+                    self.post_message(BrainThought(token, ply, thought))
             move = best.move if best is not None else brain.choose(state, Budget(depth=1))
         except Exception as exc:  # noqa: BLE001 - a brain bug must not take the app down
             self.post_message(BrainFailed(token, f"{brain.spec}: {exc}"))
@@ -314,7 +350,7 @@ class PlayScreen(ParlorScreen):
         text = Text()
         for side in (0, 1):
             text.append(f"{names[side]}: {self.players[side]}\n", "bold" if side == state.to_move else "")
-        outcome = state.outcome()
+        outcome = self.outcome()
         if outcome is None:
             who = "you" if opponents.is_human(self.players[state.to_move]) else self.players[state.to_move]
             text.append(f"Move {state.ply + 1}: {names[state.to_move]} to move ({who})", "bold")
@@ -331,7 +367,7 @@ class PlayScreen(ParlorScreen):
     # -- actions --------------------------------------------------------------------
     def action_undo(self) -> None:
         """Take back moves until it is a person's turn again (at least one move)."""
-        if len(self.history) == 1:
+        if len(self.history) == 1 or self.forfeit is not None:  # a game lost on time stays so
             self.app.bell()
             return
         self.stop_brain()
@@ -349,7 +385,7 @@ class PlayScreen(ParlorScreen):
         options = dict(self.state.options)
         if "seed" in options and options.get("variant", "standard") != "standard":
             options["seed"] = random.SystemRandom().randrange(1, 2**31)
-        self.parlor.start_game(self.game_id, options, self.players)
+        self.parlor.start_game(self.game_id, options, self.players, clock=self.clock)
 
     def action_switch_game(self) -> None:
         """Choose another game (default options); the same players (or a default brain)

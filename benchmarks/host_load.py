@@ -1,0 +1,243 @@
+"""Load benchmark of ``parlor host`` (not a test): N simulated players in N/2 rooms.
+
+Starts a host on 127.0.0.1 (a free port, a temporary data folder), connects N SSH
+clients with terminals, pairs them into rooms by keys (F2, create with F4, join by
+code) and has every room play tic-tac-toe games by keys (cursor keys and Enter, or
+with ``--prompt`` the move typed in notation) with a short human-like pause before
+each move. It reports the sessions held, the memory per session (resident set
+of each session's process) and the median and 95th percentile time from a move's last
+key (Enter) to the opponent's screen showing it is their turn.
+
+    python -m benchmarks.host_load --players 40
+
+Loopback only; the number of players and the run time are bounded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+MAX_PLAYERS = 200
+LINE = ["b2", "a1", "b1", "c1", "b3"]
+"""A tic-tac-toe game: X wins on the b file in five moves."""
+UP, DOWN, LEFT, RIGHT = "\x1b[A", "\x1b[B", "\x1b[D", "\x1b[C"
+CURSOR = [[], [LEFT, DOWN], [DOWN], [RIGHT, RIGHT], [UP, UP]]
+"""The cursor keys before each move of LINE on the mover's board (each board's cursor
+starts on b2 and stays where its player left it)."""
+_ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|"
+                      rb"\x1b[()][0-9A-Za-z]|\x1b[=>78DMEc]")
+
+
+class Client:
+    """One simulated player: an SSH client with a terminal."""
+
+    def __init__(self, conn, process) -> None:  # type: ignore[no-untyped-def]
+        self.conn, self.process = conn, process
+        self.output = bytearray()
+        self.mark = 0
+        self.changed = asyncio.Event()
+        self.task = asyncio.get_running_loop().create_task(self.read())
+
+    async def read(self) -> None:
+        try:
+            while data := await self.process.stdout.read(65536):
+                self.output += data
+                self.changed.set()
+        except Exception:  # noqa: BLE001 - a dropped client just stops reading
+            pass
+
+    async def expect(self, text: str, timeout: float) -> str:
+        end = time.monotonic() + timeout
+        while True:
+            recent = self.output[max(self.mark, len(self.output) - 32768):]
+            shown = _ESCAPES.sub(b"", bytes(recent)).decode("utf-8", "replace")
+            if text in shown:
+                self.mark = len(self.output)
+                return shown
+            if time.monotonic() > end:
+                raise TimeoutError(f"never saw {text!r}")
+            self.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), 0.5)
+
+    async def type(self, *keys: str) -> None:
+        for key in keys:
+            for chunk in ([key] if key.startswith("\x1b") else list(key)):
+                self.process.stdin.write(chunk.encode())
+                await asyncio.sleep(0.03)
+
+
+async def connect(asyncssh, port: int, name: str) -> Client:  # type: ignore[no-untyped-def]
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    conn = await asyncssh.connect("127.0.0.1", port, username=name, client_keys=[key],
+                                  known_hosts=None, agent_path=None)
+    process = await conn.create_process(term_type="xterm-256color", term_size=(100, 30),
+                                        encoding=None)
+    return Client(conn, process)
+
+
+async def meet(first: Client, second: Client, timeout: float) -> None:
+    """Both open Play a person; the first creates a room, the second joins by its code."""
+    for player in (first, second):
+        await player.expect("Play a person", timeout)
+        await player.type("\x1bOQ")
+        await player.expect("Open rooms", timeout)
+    await first.type("\x1bOS")
+    code = re.search(r"Room ([A-Z2-9]{5}) \(you play", await first.expect("Waiting", timeout))
+    assert code, "no room code"
+    await second.type(code.group(1), "\r")
+    await second.expect("Move 1: X to move", timeout)
+    await first.expect("Move 1: your move", timeout)
+
+
+async def room(first: Client, second: Client, games: int, timeout: float,
+               samples: list[float], ready: asyncio.Barrier, prompt: bool) -> None:
+    """Pair two players in a room and play ``games`` games, timing each move (once
+    every room is set up, so app start-up is not what is measured)."""
+    try:
+        await meet(first, second, timeout)
+    except BaseException:
+        await ready.abort()  # the other rooms go on without waiting for this one
+        raise
+    with contextlib.suppress(asyncio.BrokenBarrierError):
+        await ready.wait()
+    for game in range(games):
+        players = (first, second)
+        for ply, text in enumerate(LINE):
+            mover, other = players[ply % 2], players[1 - ply % 2]
+            await asyncio.sleep(random.uniform(0.3, 1.0))  # a person looks at the board
+            if prompt:  # the move typed in notation: m, the move, Enter
+                await mover.type("m")
+                await mover.expect("Your move", timeout)
+                await mover.type(text)
+            else:  # the cursor to the square, then Enter
+                await mover.type(*CURSOR[ply])
+            sent = time.monotonic()
+            await mover.type("\r")
+            if ply + 1 < len(LINE):
+                await other.expect(f"Move {ply + 2}: your move", timeout)
+            else:
+                await other.expect("Game over", timeout)
+            samples.append(time.monotonic() - sent - 0.03)  # less the typing pause
+        if game + 1 < games:  # the same two meet again in a new room
+            for player in (first, second):
+                await player.type("e")
+                await player.expect("Open rooms", timeout)
+            await first.type("\x1bOS")
+            shown = await first.expect("Waiting", timeout)
+            code = re.search(r"Room ([A-Z2-9]{5}) \(you play", shown)
+            assert code, "no room code"
+            await second.type(code.group(1), "\r")
+            await first.expect("Move 1: your move", timeout)
+
+
+def rss_kib(pid: int) -> int:
+    """Resident set size of a process in KiB (0 if it is gone)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+async def run(players: int, games: int, timeout: float, prompt: bool) -> int:
+    import asyncssh
+
+    data = Path(tempfile.mkdtemp(prefix="parlor-host-load-"))
+    root = str(Path(__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    # the host runs in its own process, as it would in use: the simulated clients'
+    # work (SSH, reading screens) is not charged to it
+    host = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tui.cli", "host", "--port", "0", "--bind", "127.0.0.1",
+        "--data", str(data), "--max-sessions", str(players),
+        "--per-minute", str(players + 10), env=env, stdout=asyncio.subprocess.PIPE)
+    assert host.stdout is not None
+    banner = (await asyncio.wait_for(host.stdout.readline(), 60)).decode()
+    port = int(re.search(r"port (\d+)", banner).group(1))  # type: ignore[union-attr]
+    started = time.monotonic()
+    samples: list[float] = []
+    failed: list[BaseException] = []
+    try:
+        clients = []
+        for i in range(players):  # connect a few at a time, as people arrive
+            clients.append(await connect(asyncssh, port, f"p{i}"))
+            await asyncio.sleep(0.05)
+        connected = time.monotonic() - started
+        ready = asyncio.Barrier(players // 2)
+        pairs = [room(clients[i], clients[i + 1], games, timeout, samples, ready, prompt)
+                 for i in range(0, players - 1, 2)]
+        results = await asyncio.gather(*pairs, return_exceptions=True)
+        failed = [r for r in results if isinstance(r, BaseException)]
+        sessions = children(host.pid)
+        held = len(sessions)
+        rss = [rss_kib(pid) for pid in sessions]
+        host_rss = rss_kib(host.pid)
+        for client in clients:
+            client.conn.close()
+    finally:
+        host.terminate()
+        await asyncio.wait_for(host.wait(), 30)
+    if not samples:
+        print(f"no moves timed; {len(failed)} rooms failed: {failed[:3]}")
+        return 1
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    print(f"players {players} in {players // 2} rooms, {games} game(s) each, moves by "
+          f"{'the m prompt' if prompt else 'cursor keys'}; "
+          f"{os.cpu_count()} CPUs; connected in {connected:.1f} s")
+    print(f"sessions held: {held}/{players}; rooms failed: {len(failed)}"
+          + (f" (first: {failed[0]!r:.100})" if failed else ""))
+    if rss:
+        print(f"memory per session: median {statistics.median(rss) / 1024:.1f} MiB RSS, "
+              f"max {max(rss) / 1024:.1f} MiB; the host process itself {host_rss / 1024:.1f} MiB")
+    print(f"key to opponent's screen over {len(samples)} moves: median "
+          f"{statistics.median(samples) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
+          f"max {ordered[-1] * 1000:.0f} ms")
+    return 0 if not failed else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.host_load",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=40, help="even, 2 to 200 (default 40)")
+    parser.add_argument("--games", type=int, default=1, help="games per room (default 1)")
+    parser.add_argument("--prompt", action="store_true",
+                        help="type moves in notation (m, move, Enter) instead of cursor keys")
+    parser.add_argument("--timeout", type=float, default=120.0,
+                        help="longest wait for any screen, seconds (default 120)")
+    args = parser.parse_args(argv)
+    if not 2 <= args.players <= MAX_PLAYERS or args.players % 2 or not 1 <= args.games <= 20:
+        parser.error(f"--players must be even, 2 to {MAX_PLAYERS}; --games 1 to 20")
+    return asyncio.run(asyncio.wait_for(run(args.players, args.games, args.timeout, args.prompt),
+                                        60 + args.players * 20.0 + args.games * 120))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""Serve Parlor over SSH to a group, with rooms to play and watch (needs parlor[host])."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+
+from tui.commands.common import int_range
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--port", type=int_range(0, 65535), default=2222,
+                        help="port to listen on (default 2222)")
+    parser.add_argument("--bind", default="0.0.0.0", metavar="ADDR",
+                        help="address to listen on (default all: 0.0.0.0)")
+    parser.add_argument("--data", default=None, metavar="DIR",
+                        help="folder for the host key, rooms and players' games "
+                             "(default: host/ in Parlor's data folder)")
+    parser.add_argument("--max-sessions", type=int_range(1, 10_000), default=40, metavar="N",
+                        help="players connected at once (default 40)")
+    parser.add_argument("--keys", default=None, metavar="FILE",
+                        help="admit only the keys in this authorized_keys file")
+    parser.add_argument("--per-minute", type=int_range(1, 10_000), default=30, metavar="N",
+                        help="connections one address may open per minute (default 30)")
+    parser.add_argument("--idle", type=int_range(10, 86_400), default=1800, metavar="SECONDS",
+                        help="end a session with no key pressed for this long (default 1800)")
+    parser.add_argument("--brains", type=int_range(1, 256), default=None, metavar="N",
+                        help="brain searches at once across the host (default: half the CPUs)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+    import sys
+    from pathlib import Path
+
+    try:
+        from tui.host.server import HostConfig, serve
+    except ImportError:
+        print("parlor host: asyncssh is not installed; install the extra with\n"
+              "  pip install 'parlor[host]'   (or: pip install asyncssh)", file=sys.stderr)
+        return 1
+    from tui import paths
+
+    data = Path(args.data).expanduser() if args.data else paths.data_dir() / "host"
+    config = HostConfig(data=data, port=args.port, bind=args.bind,
+                        max_sessions=args.max_sessions,
+                        keys=Path(args.keys).expanduser() if args.keys else None,
+                        per_minute=args.per_minute, idle_seconds=float(args.idle))
+    if args.brains:
+        config.brain_slots = args.brains
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve(config))
+    return 0

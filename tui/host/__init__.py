@@ -1,0 +1,13 @@
+"""``parlor host``: Parlor served over SSH, with rooms where people play and watch.
+
+- :mod:`tui.host.server`: the SSH server (asyncssh); each session runs the app in its
+  own process on a pseudo-terminal.
+- :mod:`tui.host.rooms`: the room service (one per host) that holds every room's game,
+  checks its moves with the engine, runs its clock and records it.
+- :mod:`tui.host.wire`: the small line-delimited JSON protocol between the two.
+- :mod:`tui.host.clock`: time controls and game clocks.
+- :mod:`tui.host.client`: what a session uses to talk to the room service.
+
+asyncssh is an optional extra (``pip install "parlor[host]"``); only ``server``
+imports it.
+"""

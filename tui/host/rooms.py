@@ -1,0 +1,587 @@
+"""The room service: every room's game lives here, in the host process.
+
+Sessions (each a Parlor app in its own process) connect over a Unix socket and speak
+:mod:`tui.host.wire`. A session proves who it is with the token the SSH server issued
+for it (:meth:`RoomService.issue`), so the identity is the one the server checked, never
+one a client claims. The service checks every move with the engine, runs the clocks,
+sends every change to both players and every spectator at once, and records each
+finished game into both players' finished games (``history/`` of each player's data
+directory, through :func:`tui.store.save_new`).
+
+Nothing a client sends is trusted: each message is size-capped and validated, a client
+that sends too much is refused or cut off, and a client that stops reading is dropped
+rather than allowed to hold anyone else up (writes never wait).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import os
+import random
+import re
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.protocol import ParlorError, Result, State
+from engine.record import EARLY_TERMINATIONS, GameRecord
+from engine.registry import GAMES, get_game
+from tui import store
+from tui.host import wire
+from tui.host.clock import Clock, TimeControl
+
+log = logging.getLogger("parlor.host.rooms")
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+"""Room codes avoid letters and digits that look alike (0/O, 1/I/L)."""
+CODE_LENGTH = 5
+GRACE_SECONDS = 180.0
+"""How long a dropped player keeps the seat (their clock runs meanwhile)."""
+HELLO_SECONDS = 10.0
+"""A connection must say who it is within this time."""
+MAX_ROOMS = 500
+MAX_LISTED = 50
+WRITE_BUFFER_CAP = 512 * 1024
+"""A client that lets this much pile up unread is cut off (it never slows the others)."""
+RATE_BURST, RATE_PER_SECOND = 60.0, 20.0
+"""Each connection may send a burst of this many messages, then this many a second."""
+FINISHED_KEPT_SECONDS = 600.0
+"""A finished room stays (for its players to see the result) this long."""
+NAME_PATTERN = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def clean_name(name: str) -> str:
+    """A display name safe to show and record: letters, digits, ``._-``, 1–24 characters."""
+    return NAME_PATTERN.sub("", str(name))[:24] or "player"
+
+
+def user_home(users: Path, identity: str) -> Path:
+    """The folder given as ``XDG_DATA_HOME`` to the sessions of ``identity``."""
+    return users / hashlib.sha256(identity.encode()).hexdigest()[:24]
+
+
+def user_history(users: Path, identity: str) -> Path:
+    """Where the finished games of ``identity`` go (``history/`` of its data directory)."""
+    return user_home(users, identity) / "parlor" / "history"
+
+
+@dataclass(eq=False)
+class Conn:
+    """One session's connection to the service."""
+
+    writer: asyncio.StreamWriter
+    identity: str = ""
+    name: str = ""
+    room: Room | None = None
+    brain_held: bool = False
+    brain_wait: asyncio.Task[None] | None = None
+    allowance: float = RATE_BURST
+    refilled: float = field(default_factory=time.monotonic)
+    closed: bool = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue ``message``; a client that does not read is cut off, never waited for."""
+        if self.closed:
+            return
+        transport = self.writer.transport
+        if transport.is_closing() or transport.get_write_buffer_size() > WRITE_BUFFER_CAP:
+            self.close()
+            return
+        self.writer.write(wire.encode(message))
+
+    def close(self) -> None:
+        """Close the connection (its reader then cleans up)."""
+        self.closed = True
+        self.writer.close()
+
+    def allowed(self) -> bool:
+        """Take one message from the rate allowance; False when the client sends too fast."""
+        now = time.monotonic()
+        self.allowance = min(RATE_BURST, self.allowance + (now - self.refilled) * RATE_PER_SECOND)
+        self.refilled = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+
+class Room:
+    """One game between two people, its clock, its offers and its spectators."""
+
+    def __init__(self, code: str, state: State, control: TimeControl | None):
+        self.code = code
+        self.game_id = state.GAME
+        self.history: list[State] = [state]
+        self.moves: list[Any] = []
+        self.texts: list[str] = []
+        self.control = control
+        self.clock = Clock(control) if control else None
+        self.seats: list[str | None] = [None, None]
+        self.names = ["", ""]
+        self.conns: list[Conn | None] = [None, None]
+        self.dropped: dict[int, asyncio.TimerHandle] = {}
+        self.watchers: set[Conn] = set()
+        self.result: str | None = None
+        self.termination = ""
+        self.offer: dict[str, Any] | None = None
+        self.note = ""
+        self.flag_timer: asyncio.TimerHandle | None = None
+        self.game_file = store.new_game_id()
+        self.started = False
+        self.finished_at = 0.0
+
+    @property
+    def state(self) -> State:
+        return self.history[-1]
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    def side_of(self, identity: str) -> int | None:
+        for side in (0, 1):
+            if self.seats[side] == identity:
+                return side
+        return None
+
+    def members(self) -> list[Conn]:
+        return [c for c in self.conns if c is not None] + list(self.watchers)
+
+    def summary(self, identity: str) -> dict[str, Any]:
+        """One line's worth for the room lists."""
+        return {"code": self.code, "game": self.game_id, "names": self.names,
+                "moves": len(self.moves), "clock": str(self.control) if self.control else "",
+                "mine": self.side_of(identity) is not None, "started": self.started}
+
+    def snapshot(self, side: int | None, now: float) -> dict[str, Any]:
+        """The whole room as one message for a player on ``side`` (None: a spectator)."""
+        clock = None
+        if self.clock is not None:
+            clock = {"left": [round(self.clock.remaining(s, now), 3) for s in (0, 1)],
+                     "running": self.clock.running, "control": str(self.control)}
+        return {"t": "room", "code": self.code, "game": self.game_id,
+                "options": {k: str(v) for k, v in self.history[0].options.items()},
+                "names": self.names, "moves": self.texts, "result": self.result,
+                "termination": self.termination, "clock": clock, "offer": self.offer,
+                "present": [self.conns[s] is not None for s in (0, 1)],
+                "started": self.started, "you": -1 if side is None else side,
+                "note": self.note}
+
+    def record(self) -> GameRecord:
+        """The game as a record, with the players' names and the time control."""
+        tags = {"First": self.names[0], "Second": self.names[1], "Room": self.code}
+        if self.control:
+            tags["TimeControl"] = str(self.control)
+        if self.result is not None and self.termination in (*EARLY_TERMINATIONS, "unterminated"):
+            tags["Result"] = self.result
+            tags["Termination"] = self.termination
+        return GameRecord.from_moves(self.history[0], self.moves, **tags)
+
+
+class RoomService:
+    """The rooms of one host, served on a Unix socket."""
+
+    def __init__(self, socket_path: Path, users: Path, *, brain_slots: int = 2,
+                 grace: float = GRACE_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.socket_path = Path(socket_path)
+        self.users = Path(users)
+        self.grace = grace
+        self.now = clock
+        self.rooms: dict[str, Room] = {}
+        self.tokens: dict[str, tuple[str, str]] = {}
+        self.conns: set[Conn] = set()
+        self.brain_slots = asyncio.Semaphore(brain_slots)
+        self.server: asyncio.AbstractServer | None = None
+        self.recorded: list[Path] = []
+        """Every record written (for the host's log and for tests)."""
+
+    # -- lifecycle ------------------------------------------------------------------
+    async def start(self) -> None:
+        """Listen on the socket (only this user may connect: the folder is private)."""
+        self.socket_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with contextlib.suppress(FileNotFoundError):
+            self.socket_path.unlink()
+        self.server = await asyncio.start_unix_server(self.serve, path=str(self.socket_path),
+                                                      limit=wire.MAX_LINE + 1)
+        os.chmod(self.socket_path, 0o600)
+
+    async def stop(self) -> None:
+        """Stop listening and close every connection (games in progress are recorded)."""
+        for room in list(self.rooms.values()):
+            if room.started and not room.over:
+                self.finish(room, "*", "unterminated")
+        if self.server is not None:
+            self.server.close()
+        for conn in list(self.conns):
+            conn.close()
+        with contextlib.suppress(OSError):
+            self.socket_path.unlink()
+
+    def issue(self, identity: str, name: str) -> str:
+        """A token a session presents to be ``identity`` (shown as ``name``)."""
+        token = secrets.token_urlsafe(18)
+        self.tokens[token] = (identity, clean_name(name))
+        return token
+
+    def revoke(self, token: str) -> None:
+        """The session of ``token`` has ended."""
+        self.tokens.pop(token, None)
+
+    # -- one connection ---------------------------------------------------------------
+    async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        conn = Conn(writer)
+        self.conns.add(conn)
+        try:
+            line = await asyncio.wait_for(reader.readline(), HELLO_SECONDS)
+            hello = wire.decode(line)
+            identity = self.tokens.get(wire.text(hello, "token", "")) if hello["t"] == "hello" else None
+            if identity is None:
+                conn.send({"t": "error", "message": "unknown session"})
+                return
+            conn.identity, conn.name = identity
+            conn.send({"t": "welcome", "name": conn.name,
+                       "yours": [r.summary(conn.identity) for r in self.rooms.values()
+                                 if r.side_of(conn.identity) is not None and not r.over]})
+            while not conn.closed:
+                line = await reader.readline()
+                if not line:
+                    break
+                if not conn.allowed():
+                    conn.send({"t": "error", "message": "too many requests; slow down"})
+                    continue
+                try:
+                    self.handle(conn, wire.decode(line))
+                except wire.WireError as exc:
+                    conn.send({"t": "error", "message": f"bad request: {exc}"[:200]})
+                except ParlorError as exc:
+                    conn.send({"t": "error", "message": store.short(exc, 200)})
+        except (TimeoutError, wire.WireError, asyncio.LimitOverrunError, ValueError, ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError):
+            pass
+        finally:
+            self.conns.discard(conn)
+            self.disconnected(conn)
+            conn.close()
+
+    def handle(self, conn: Conn, msg: dict[str, Any]) -> None:
+        """Act on one validated message from ``conn``."""
+        kind = msg["t"]
+        if kind == "list":
+            self.send_list(conn, wire.text(msg, "kind", "open"))
+        elif kind == "create":
+            self.create(conn, msg)
+        elif kind == "join":
+            self.join(conn, wire.text(msg, "code").strip().upper())
+        elif kind == "watch":
+            self.watch(conn, wire.text(msg, "code").strip().upper())
+        elif kind == "leave":
+            self.leave(conn)
+        elif kind == "brain":
+            self.brain_acquire(conn)
+        elif kind == "brain_done":
+            self.brain_release(conn)
+        elif kind in ("move", "resign", "offer", "answer"):
+            room = conn.room
+            side = room.side_of(conn.identity) if room else None
+            if room is None or side is None or room.conns[side] is not conn:
+                raise ParlorError("you are not playing in a room")
+            if room.over:
+                raise ParlorError("the game is over")
+            if not room.started:
+                raise ParlorError("waiting for an opponent to join")
+            getattr(self, f"on_{kind}")(room, side, msg)
+        else:
+            raise wire.WireError(f"unknown request {kind[:30]!r}")
+
+    # -- rooms ------------------------------------------------------------------------
+    def new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self.rooms:
+                return code
+
+    def create(self, conn: Conn, msg: dict[str, Any]) -> None:
+        game_id = wire.text(msg, "game").strip().lower()
+        if game_id not in GAMES:
+            raise ParlorError(f"unknown game {game_id[:40]!r}")
+        state = get_game(game_id).initial(**wire.options(msg))
+        control = TimeControl.parse(wire.text(msg, "clock", ""))
+        seat = wire.text(msg, "side", "first")
+        if seat not in ("first", "second", "random"):
+            raise wire.WireError("side must be first, second or random")
+        if len(self.rooms) >= MAX_ROOMS:
+            self.sweep()
+            if len(self.rooms) >= MAX_ROOMS:
+                raise ParlorError("the host has too many rooms; try again later")
+        self.leave(conn)
+        room = Room(self.new_code(), state, control)
+        side = {"first": 0, "second": 1}.get(seat, random.randrange(2))
+        self.rooms[room.code] = room
+        self.seat(room, side, conn)
+        room.note = f"room {room.code}: waiting for an opponent"
+        self.broadcast(room)
+
+    def seat(self, room: Room, side: int, conn: Conn) -> None:
+        room.seats[side] = conn.identity
+        room.names[side] = conn.name
+        room.conns[side] = conn
+        conn.room = room
+
+    def join(self, conn: Conn, code: str) -> None:
+        room = self.rooms.get(code)
+        if room is None:
+            raise ParlorError(f"no room {code[:10]!r}")
+        side = room.side_of(conn.identity)
+        if side is not None:  # back in one's own seat (a reconnection)
+            old = room.conns[side]
+            if old is not None and old is not conn:
+                old.room = None
+                old.send({"t": "left", "why": "this game was opened in another session"})
+            self.leave(conn, keep=room)
+            room.conns[side] = conn
+            conn.room = room
+            timer = room.dropped.pop(side, None)
+            if timer is not None:
+                timer.cancel()
+                room.note = f"{room.names[side]} is back"
+            self.broadcast(room)
+            return
+        if room.over or None not in room.seats:
+            raise ParlorError(f"room {code} is full; watch it instead")
+        self.leave(conn)
+        side = room.seats.index(None)
+        self.seat(room, side, conn)
+        room.started = True
+        room.note = f"{conn.name} joined: the game begins"
+        if room.clock is not None:
+            room.clock.start(room.state.to_move, self.now())
+            self.arm_flag(room)
+        self.broadcast(room)
+
+    def watch(self, conn: Conn, code: str) -> None:
+        room = self.rooms.get(code)
+        if room is None:
+            raise ParlorError(f"no room {code[:10]!r}")
+        if room.side_of(conn.identity) is not None:
+            self.join(conn, code)
+            return
+        self.leave(conn)
+        room.watchers.add(conn)
+        conn.room = room
+        conn.send(room.snapshot(None, self.now()))
+
+    def leave(self, conn: Conn, keep: Room | None = None) -> None:
+        """``conn`` leaves its room (a player's seat is kept, as for a dropped line)."""
+        room, conn.room = conn.room, None
+        if room is None or room is keep:
+            return
+        room.watchers.discard(conn)
+        for side in (0, 1):
+            if room.conns[side] is conn:
+                self.seat_dropped(room, side)
+
+    def disconnected(self, conn: Conn) -> None:
+        self.brain_release(conn)
+        self.leave(conn)
+
+    def seat_dropped(self, room: Room, side: int) -> None:
+        """A player's session went: keep the seat for the grace time, or close an open room."""
+        room.conns[side] = None
+        if not room.started:
+            self.rooms.pop(room.code, None)
+            return
+        if room.over:
+            return
+        room.note = f"{room.names[side]} left; their seat is kept for {self.grace:.0f} s"
+        loop = asyncio.get_running_loop()
+        room.dropped[side] = loop.call_later(self.grace, self.abandon, room, side)
+        self.broadcast(room)
+
+    def abandon(self, room: Room, side: int) -> None:
+        room.dropped.pop(side, None)
+        if not room.over and room.conns[side] is None:
+            self.finish(room, Result.win_for(1 - side).value, "abandoned",
+                        f"{room.names[side]} did not come back")
+
+    def sweep(self) -> None:
+        """Forget finished rooms kept long enough."""
+        now = self.now()
+        for code, room in list(self.rooms.items()):
+            if room.over and now - room.finished_at > FINISHED_KEPT_SECONDS:
+                del self.rooms[code]
+
+    def send_list(self, conn: Conn, kind: str) -> None:
+        self.sweep()
+        rooms = [r for r in self.rooms.values() if not r.over]
+        if kind == "open":
+            rooms = [r for r in rooms if not r.started or r.side_of(conn.identity) is not None]
+        elif kind == "live":
+            rooms = [r for r in rooms if r.started]
+        else:
+            raise wire.WireError("kind must be open or live")
+        rooms.sort(key=lambda r: (r.side_of(conn.identity) is None, r.code))
+        conn.send({"t": "rooms", "kind": kind,
+                   "rooms": [r.summary(conn.identity) for r in rooms[:MAX_LISTED]]})
+
+    # -- play -------------------------------------------------------------------------
+    def on_move(self, room: Room, side: int, msg: dict[str, Any]) -> None:
+        state = room.state
+        if state.to_move != side:
+            raise ParlorError("it is not your turn")
+        now = self.now()
+        if self.check_flag(room, now):
+            return
+        move = state.parse_move(wire.text(msg, "move", limit=64))
+        room.history.append(state.play(move))
+        room.moves.append(move)
+        room.texts.append(state.format_move(move))
+        room.offer = None
+        room.note = ""
+        if room.clock is not None:
+            room.clock.press(now)
+        outcome = room.state.outcome()
+        if outcome is not None:
+            self.finish(room, outcome.result.value, outcome.termination)
+            return
+        self.arm_flag(room)
+        self.broadcast(room)
+
+    def on_resign(self, room: Room, side: int, msg: dict[str, Any]) -> None:
+        self.finish(room, Result.win_for(1 - side).value, "resignation",
+                    f"{room.names[side]} resigned")
+
+    def on_offer(self, room: Room, side: int, msg: dict[str, Any]) -> None:
+        kind = wire.text(msg, "kind")
+        if kind not in ("draw", "takeback"):
+            raise wire.WireError("an offer is a draw or a takeback")
+        if kind == "takeback" and not self.own_moves(room, side):
+            raise ParlorError("you have no move to take back")
+        room.offer = {"kind": kind, "by": side}
+        room.note = (f"{room.names[side]} offers a draw" if kind == "draw"
+                     else f"{room.names[side]} asks to take back a move")
+        self.broadcast(room)
+
+    @staticmethod
+    def own_moves(room: Room, side: int) -> list[int]:
+        return [i for i, s in enumerate(room.history[:-1]) if s.to_move == side]
+
+    def on_answer(self, room: Room, side: int, msg: dict[str, Any]) -> None:
+        offer = room.offer
+        if offer is None or offer["by"] == side:
+            raise ParlorError("there is no offer to answer")
+        accept = wire.flag(msg, "accept")
+        room.offer = None
+        asker = room.names[offer["by"]]
+        if not accept:
+            room.note = f"{room.names[side]} declined"
+            self.broadcast(room)
+            return
+        if offer["kind"] == "draw":
+            self.finish(room, Result.DRAW.value, "agreement", "draw agreed")
+            return
+        own = self.own_moves(room, offer["by"])
+        keep = own[-1]  # back to the asker's last turn
+        now = self.now()
+        del room.history[keep + 1:], room.moves[keep:], room.texts[keep:]
+        if room.clock is not None:
+            room.clock.stop(now)
+            room.clock.start(room.state.to_move, now)
+            self.arm_flag(room)
+        room.note = f"move taken back for {asker}"
+        self.broadcast(room)
+
+    # -- clocks -----------------------------------------------------------------------
+    def arm_flag(self, room: Room) -> None:
+        """Wake up when the running clock would run out."""
+        if room.flag_timer is not None:
+            room.flag_timer.cancel()
+        clock = room.clock
+        if clock is None or clock.running is None or room.over:
+            return
+        left = clock.remaining(clock.running, self.now())
+        loop = asyncio.get_running_loop()
+        room.flag_timer = loop.call_later(max(0.0, left) + 0.01, self.check_flag, room)
+
+    def check_flag(self, room: Room, now: float | None = None) -> bool:
+        """End the game if the side to move's time has run out."""
+        if room.clock is None or room.over:
+            return False
+        side = room.clock.flagged(self.now() if now is None else now)
+        if side is None:
+            self.arm_flag(room)
+            return False
+        self.finish(room, Result.win_for(1 - side).value, "time forfeit",
+                    f"{room.names[side]}'s flag fell")
+        return True
+
+    # -- the end ----------------------------------------------------------------------
+    def finish(self, room: Room, result: str, termination: str, note: str = "") -> None:
+        """End the game, record it for both players, and tell everyone."""
+        now = self.now()
+        if room.clock is not None:
+            room.clock.stop(now)
+        if room.flag_timer is not None:
+            room.flag_timer.cancel()
+        for timer in room.dropped.values():
+            timer.cancel()
+        room.dropped.clear()
+        room.result, room.termination = result, termination
+        room.offer = None
+        room.finished_at = now
+        room.note = note or termination
+        if room.moves:
+            self.record(room)
+        self.broadcast(room)
+
+    def record(self, room: Room) -> None:
+        record = room.record()
+        for identity in dict.fromkeys(s for s in room.seats if s):
+            target = user_history(self.users, identity) / f"{room.game_file}.pgn"
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                self.recorded.append(store.save_new(target, record, replace=True))
+            except OSError as exc:
+                log.error("room %s: cannot record the game: %s", room.code, exc)
+
+    def broadcast(self, room: Room) -> None:
+        now = self.now()
+        for side in (0, 1):
+            conn = room.conns[side]
+            if conn is not None:
+                conn.send(room.snapshot(side, now))
+        if room.watchers:
+            message = room.snapshot(None, now)
+            for conn in list(room.watchers):
+                conn.send(message)
+
+    # -- the host-wide cap on brain searches -------------------------------------------
+    def brain_acquire(self, conn: Conn) -> None:
+        if conn.brain_held or conn.brain_wait is not None:
+            conn.send({"t": "brain_ok"} if conn.brain_held else {"t": "error",
+                                                                "message": "already waiting"})
+            return
+
+        async def wait() -> None:
+            await self.brain_slots.acquire()
+            conn.brain_wait = None
+            if conn.closed:
+                self.brain_slots.release()
+                return
+            conn.brain_held = True
+            conn.send({"t": "brain_ok"})
+
+        conn.brain_wait = asyncio.get_running_loop().create_task(wait())
+
+    def brain_release(self, conn: Conn) -> None:
+        if conn.brain_wait is not None:
+            conn.brain_wait.cancel()
+            conn.brain_wait = None
+        if conn.brain_held:
+            conn.brain_held = False
+            self.brain_slots.release()

@@ -1,0 +1,52 @@
+"""One SSH session's process: the Parlor app on the pseudo-terminal the host gave it.
+
+Run by the host as ``python -m tui.host.session``. It takes the terminal as its
+controlling terminal (so resizes reach it as SIGWINCH) and runs :class:`HostedApp`, the
+app with two more ways in: F2 (Play a person) and F3 (Watch).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import sys
+import termios
+from pathlib import Path
+from typing import ClassVar
+
+from textual.binding import Binding, BindingType
+
+import tui.app
+from tui.app import ParlorApp
+
+
+class HostedApp(ParlorApp):
+    """The app as served by ``parlor host``: rooms are one key away."""
+
+    CSS_PATH = str(Path(tui.app.__file__).with_name("parlor.tcss"))
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f2", "rooms(False)", "Play a person", tooltip="Create or join a room"),
+        Binding("f3", "rooms(True)", "Watch", tooltip="Watch a game in progress"),
+    ]
+
+    def action_rooms(self, watch: bool) -> None:
+        """Open the room lists (to play, or to watch)."""
+        from tui.screens.rooms import RoomsScreen
+
+        if not isinstance(self.screen, RoomsScreen):
+            self.push_screen(RoomsScreen(watch=watch))
+
+
+def main() -> int:
+    """Take the terminal on stdin as the controlling terminal and run the app."""
+    if os.isatty(0):
+        with contextlib.suppress(OSError):
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    HostedApp().run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
