@@ -20,6 +20,11 @@ DEPTH = 3
 """Shallow enough that a position cannot recur at two depths of one search."""
 
 
+WIDE = 24
+"""Positions with more moves than this are played on (by moves that do not end the game)
+so that a full-width search to DEPTH stays small in wide games such as Gomoku."""
+
+
 def random_positions(game_id: str, seed: int, count: int) -> list[State]:
     rng = random.Random(seed)
     out = []
@@ -30,6 +35,11 @@ def random_positions(game_id: str, seed: int, count: int) -> list[State]:
             if not child.legal_moves():
                 break
             state = child
+        while len(moves := state.legal_moves()) > WIDE:
+            going_on = [c for c in map(state.play, rng.sample(moves, 8)) if c.legal_moves()]
+            if not going_on:
+                break
+            state = going_on[0]
         out.append(state)
     return out
 

@@ -12,7 +12,7 @@ from brains import registry
 from engine.record import load_records
 from tests.brains.test_external import FAKE_GTP
 from tests.tui.conftest import fake_make_brain, key_path
-from tui import opponents, paths
+from tui import opponents
 from tui.app import Launch, ParlorApp
 from tui.screens.play import PlayScreen
 from tui.widgets.board import BoardWidget
@@ -71,7 +71,8 @@ async def test_an_othello_game_against_a_gtp_engine_in_the_app(tmp_path, monkeyp
             await enter_move(pilot, screen.state.legal_moves()[-1])
         status = str(screen.query_one("#status").render())
         assert "Game over" in status
-    record = load_records(paths.autosave_path())[0]
+    kept = screen.store.unfinished_path
+    record = load_records(kept if kept.exists() else screen.store.history_path)[0]
     assert record.result == screen.state.outcome().result.value
     assert len(record.moves) >= 20 and record.options["size"] == 6
 
