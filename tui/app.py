@@ -12,6 +12,7 @@ or cancel.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from textual.screen import Screen
 from engine.protocol import ParlorError, State
 from engine.record import GameRecord
 from engine.registry import new_game
-from tui import opponents, store
+from tui import opponents, settings, store
 from tui.dialogs.choose import ChooseDialog
 from tui.dialogs.error import ErrorDialog
 from tui.dialogs.prompt import PromptDialog
@@ -40,6 +41,11 @@ from tui.widgets.board import BoardWidget
 SWITCH_INTERVAL = 0.001
 """Seconds a thread may hold the GIL while another waits (Python's default is 0.005): a
 brain searching in a worker thread then delays key handling and drawing less."""
+
+
+def ascii_default() -> bool:
+    """True where the terminal cannot be trusted with box drawing: the Linux console."""
+    return os.environ.get("TERM", "") == "linux"
 
 
 @dataclass(frozen=True)
@@ -67,12 +73,12 @@ class ParlorApp(App[None]):
                 tooltip="Switch between Unicode and plain ASCII boards"),
     ]
 
-    def __init__(self, launch: Launch | None = None, *, ascii_board: bool = False,
+    def __init__(self, launch: Launch | None = None, *, ascii_board: bool | None = None,
                  seed: int | None = None) -> None:
         super().__init__()
         self.launch = launch or Launch()
-        self.ascii_board = ascii_board
-        """Draw boards with plain ASCII characters."""
+        self.ascii_board = ascii_default() if ascii_board is None else ascii_board
+        """Draw boards, frames and buttons with plain ASCII characters."""
         self.seed = seed
         """Seed for the brains (None: fresh randomness)."""
 
@@ -87,6 +93,11 @@ class ParlorApp(App[None]):
 
     def on_mount(self) -> None:
         store.start_up()
+        self.set_class(self.ascii_board, "-ascii")
+        theme = settings.load().theme
+        if theme is not None and theme in self.available_themes:
+            self.theme = theme
+        self.watch(self, "theme", self.remember_theme, init=False)
         self.push_screen(HomeScreen())
         launch = self.launch
         if launch.kind == "play":
@@ -96,11 +107,20 @@ class ParlorApp(App[None]):
         elif launch.kind == "replay" and launch.path is not None:
             self.open_replay_file(launch.path)
 
+    def remember_theme(self, theme: str) -> None:
+        """Keep the chosen theme for the next start."""
+        settings.update(theme=theme)
+
     # -- starting screens -----------------------------------------------------------
     def back_to_home(self) -> None:
         """Pop every screen above Home."""
         while len(self.screen_stack) > 2:
             self.pop_screen()
+
+    def go_home(self) -> None:
+        """Back to Home (the game on screen stays kept and listed there), after asking
+        if its latest moves could not be saved."""
+        self.confirm_leave(self.back_to_home)
 
     def start_game(self, game_id: str, options: dict[str, Any],
                    players: Iterable[str]) -> None:
@@ -266,6 +286,9 @@ class ParlorApp(App[None]):
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Help (?)", "Keys and rules in brief", self.action_help)
+        if not isinstance(screen, HomeScreen):
+            yield SystemCommand("Home", "Back to the start screen (games are kept)",
+                                self.go_home)
         yield SystemCommand("ASCII board (b)", "Switch between Unicode and plain ASCII boards",
                             self.action_toggle_ascii)
         if not isinstance(screen, PlayScreen):
@@ -282,5 +305,6 @@ class ParlorApp(App[None]):
     def action_toggle_ascii(self) -> None:
         """Switch between Unicode and plain ASCII boards."""
         self.ascii_board = not self.ascii_board
+        self.set_class(self.ascii_board, "-ascii")
         for board in self.screen.query(BoardWidget):
             board.ascii = self.ascii_board

@@ -42,5 +42,5 @@ def run(args: argparse.Namespace) -> int:
             print(f"parlor play: {exc}", file=sys.stderr)
             return 2
         launch = Launch(kind="play", game=game.id, options=options, players=players)
-    ParlorApp(launch, ascii_board=args.ascii, seed=args.seed).run()
+    ParlorApp(launch, ascii_board=args.ascii or None, seed=args.seed).run()
     return 0

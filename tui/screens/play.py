@@ -52,6 +52,7 @@ class PlayScreen(ParlorScreen):
     """Play a game: board, whose turn, the move list, the result and a brain's thinking."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "home", "Home", tooltip="Back to Home (this game is kept)"),
         Binding("g", "switch_game", "Game", tooltip="Switch to another game"),
         Binding("o", "switch_opponent", "Opponent", tooltip="Choose another opponent"),
         Binding("n", "new_game", "New", tooltip="Start this game again"),
@@ -506,6 +507,10 @@ class PlayScreen(ParlorScreen):
                    ("Cancel", "cancel")]
         self.app.push_screen(ChooseDialog(f"A saved game is called {store.short(existing)}.",
                                           choices, current="rename"), chosen)
+
+    def action_home(self) -> None:
+        """Back to Home; this game stays kept and listed there."""
+        self.parlor.go_home()
 
     def action_open_saved(self) -> None:
         """Open the saved-games browser (this game stays kept)."""

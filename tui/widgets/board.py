@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Hashable, Iterable
 
 from rich.style import Style
 from rich.text import Text
+from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -238,11 +239,11 @@ class BoardWidget(Widget, can_focus=True):
             self.path = path
 
     def action_cancel(self) -> None:
-        """Drop the half-made move."""
+        """Drop the half-made move; with none, Esc goes on to the screen (back to Home)."""
         if self.path:
             self.path = ()
         else:
-            self.app.bell()
+            raise SkipAction()
 
     def action_move_cursor(self, direction: str) -> None:
         """Move the cursor to the nearest point in ``direction``."""
