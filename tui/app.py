@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -41,6 +42,10 @@ from tui.widgets.board import BoardWidget
 SWITCH_INTERVAL = 0.001
 """Seconds a thread may hold the GIL while another waits (Python's default is 0.005): a
 brain searching in a worker thread then delays key handling and drawing less."""
+
+
+QUIT_KEYS = frozenset({"q", "ctrl+q", "ctrl+c"})
+"""Keys that still work behind the "too small" notice."""
 
 
 def ascii_default() -> bool:
@@ -106,6 +111,17 @@ class ParlorApp(App[None]):
             self.resume()
         elif launch.kind == "replay" and launch.path is not None:
             self.open_replay_file(launch.path)
+
+    async def on_event(self, event: events.Event) -> None:
+        """Ignore keys and clicks while the screen is covered by its "too small" notice
+        (all but the quit keys): nothing may happen that the player cannot see."""
+        screen = self.screen_stack[-1] if self.screen_stack else None
+        if (isinstance(screen, ParlorScreen) and screen.too_small
+                and isinstance(event, (events.Key, events.MouseDown, events.MouseUp,
+                                       events.Click))
+                and not (isinstance(event, events.Key) and event.key in QUIT_KEYS)):
+            return
+        await super().on_event(event)
 
     def remember_theme(self, theme: str) -> None:
         """Keep the chosen theme for the next start."""

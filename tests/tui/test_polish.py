@@ -148,3 +148,110 @@ def test_term_linux_picks_ascii(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not ParlorApp(ascii_board=False).ascii_board
     monkeypatch.setenv("TERM", "xterm-256color")
     assert not ParlorApp().ascii_board
+
+
+async def test_keys_do_nothing_behind_the_too_small_notice() -> None:
+    app = ParlorApp()
+    async with app.run_test(size=(50, 12)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen) and app.screen.too_small
+        await pilot.press("p")
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen)
+    app = play_app("tictactoe")
+    async with app.run_test(size=(50, 12)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen) and screen.too_small
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.moves == []
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert not screen.too_small
+        await pilot.press("enter")
+        await settle(pilot)
+        assert len(screen.moves) == 2
+
+
+@pytest.mark.parametrize("game, fits", [("tictactoe", (79, 24)), ("tictactoe", (60, 16)),
+                                        ("checkers", (79, 24)), ("connect4", (70, 20))])
+async def test_the_smallest_terminal_depends_on_the_game(game: str, fits: tuple[int, int]) -> None:
+    app = play_app(game)
+    async with app.run_test(size=fits) as pilot:
+        await settle(pilot)
+        assert not app.screen.too_small
+    app = play_app(game)
+    async with app.run_test(size=(fits[0] - 30, fits[1] - 8)) as pilot:
+        await settle(pilot)
+        assert app.screen.too_small
+
+
+@pytest.mark.parametrize("game", ["tictactoe", "connect4", "checkers", "reversi", "morris"])
+async def test_boards_grow_on_a_large_terminal(game: str) -> None:
+    app = play_app(game)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        board = app.screen.board
+        base = board.base_canvas()
+        assert board.scale >= 2
+        assert board.canvas().width == base.width * board.scale
+        assert board.size.width >= base.width * 2 and board.size.height >= base.height * 2
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert board.canvas().height * 1 <= 24 - 8
+
+
+async def test_flip_turns_the_board_and_the_cursor_keys_follow() -> None:
+    app = play_app("checkers", ("first", "human"))  # the human plays White, drawn at the bottom
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        board = app.screen.board
+        assert not board.flipped
+        text = board.canvas().to_text().plain.splitlines()
+        assert "○" in text[-1] and "●" in text[1]
+        start = board.cursor
+        await pilot.press("up")
+        above = board.cursor
+        assert board.coord(above)[1] > board.coord(start)[1]
+        await pilot.press("f")
+        assert board.flipped
+        text = board.canvas().to_text().plain.splitlines()
+        assert "●" in text[-2] and "○" in text[0] and text[-1].split()[0] == "h"
+        assert text[0].split()[0] == "32"  # labels stay readable
+        await pilot.press("up")
+        assert board.coord(board.cursor)[1] < board.coord(above)[1]
+
+
+async def test_a_person_playing_black_in_checkers_sees_black_at_the_bottom() -> None:
+    app = play_app("checkers", ("human", "first"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        board = app.screen.board
+        assert board.flipped
+        text = board.canvas().to_text().plain.splitlines()
+        assert "●" in text[-2] and "○" in text[0]
+
+
+async def test_clicking_a_square_plays_there() -> None:
+    app = play_app("tictactoe", ("human", "human"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        board = app.screen.board
+        canvas = board.canvas()
+        (x, y) = next(xy for xy, p in canvas.hits.items() if p == 0)  # a1
+        await pilot.click(board, offset=(x + 2, y + 1))  # + its border and padding
+        await settle(pilot)
+        assert app.screen.moves == [0]
+
+
+async def test_clicking_a_connect_four_column_drops_a_disc() -> None:
+    app = play_app("connect4", ("human", "human"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        board = app.screen.board
+        canvas = board.canvas()
+        (x, y) = max((xy for xy, p in canvas.hits.items() if p == 6), key=lambda xy: xy[1])
+        await pilot.click(board, offset=(x + 2, y + 1))
+        await settle(pilot)
+        assert app.screen.moves == [6]

@@ -59,6 +59,7 @@ class PlayScreen(ParlorScreen):
         Binding("u", "undo", "Undo", tooltip="Back to your previous turn"),
         Binding("t", "hint", "Hint", tooltip="Show a suggested move on the board"),
         Binding("m", "type_move", "Move", tooltip="Enter a move in notation"),
+        Binding("f", "flip", "Flip", tooltip="Turn the board round"),
         Binding("s", "save", "Save", tooltip="Save this game under a name"),
         Binding("r", "open_saved", "Saved", tooltip="Open saved games"),
     ]
@@ -140,6 +141,8 @@ class PlayScreen(ParlorScreen):
         self.title = get_game(self.game_id).name
         board = self.board
         board.focus()
+        humans = [side for side in (0, 1) if opponents.is_human(self.players[side])]
+        board.flipped = humans == [board.TOP_SIDE]
         for attribute in ("path", "cursor", "ascii"):
             self.watch(board, attribute, self.update_summary, init=False)
         self.next_turn()
@@ -507,6 +510,16 @@ class PlayScreen(ParlorScreen):
                    ("Cancel", "cancel")]
         self.app.push_screen(ChooseDialog(f"A saved game is called {store.short(existing)}.",
                                           choices, current="rename"), chosen)
+
+    def action_flip(self) -> None:
+        """Turn the board round (the cursor keys follow what is on the screen)."""
+        board = self.board
+        if not board.CAN_FLIP:
+            self.message = "this board looks the same from both sides"
+        else:
+            board.flipped = not board.flipped
+            self.message = "board turned round" if board.flipped else "board as drawn"
+        self.refresh_views()
 
     def action_home(self) -> None:
         """Back to Home; this game stays kept and listed there."""

@@ -21,6 +21,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
+from textual import events
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -33,6 +34,8 @@ Point = Hashable
 DIRECTIONS = {"up": (0, 1), "down": (0, -1), "left": (-1, 0), "right": (1, 0)}
 """Cursor directions in board coordinates (y grows upwards)."""
 
+OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
+
 MARKS = {  # (left, right) brackets around a point, by priority
     "cursor": ("[", "]"),
     "path": ("{", "}"),
@@ -42,24 +45,116 @@ MARKS = {  # (left, right) brackets around a point, by priority
 }
 
 
+CONNECTS = {  # which sides a line-drawing character joins: left, right, up, down
+    **{ch: "lr" for ch in "─-=━"}, **{ch: "ud" for ch in "│|┃"},
+    "┼": "lrud", "+": "lrud", "├": "rud", "┤": "lud", "┬": "lrd", "┴": "lru",
+    "┌": "rd", "┐": "ld", "└": "ru", "┘": "lu",
+}
+"""How line characters continue when a board is drawn at a larger scale."""
+ROTATED = dict(zip("[]{}()><▼▲┌┐└┘├┤┬┴", "][}{)(<>▲▼┘└┐┌┤├┴┬"))
+"""Characters that change when a board is turned half a turn (brackets, corners)."""
+
+
 class Canvas:
-    """A grid of characters with a style per character, turned into a rich Text."""
+    """A grid of characters with a style per character, turned into a rich Text.
+
+    A canvas also keeps its ``words`` (labels written as one piece, kept readable when
+    the board is turned or enlarged) and its ``hits`` (which point a mouse click on a
+    cell chooses), so :meth:`rotated` and :meth:`scaled` carry both along.
+    """
 
     def __init__(self, width: int, height: int):
         self.width = width
         self.height = height
         self.chars = [[" "] * width for _ in range(height)]
         self.styles: list[list[Style | None]] = [[None] * width for _ in range(height)]
+        self.words: list[tuple[int, int, str]] = []
+        self.hits: dict[tuple[int, int], Point] = {}
 
     def put(self, x: int, y: int, text: str, style: Style | None = None) -> None:
         """Write ``text`` from column ``x`` of row ``y`` (clipped to the canvas)."""
         if not 0 <= y < self.height:
             return
+        if len(text) > 1 and text.strip().isalnum():
+            self.words.append((x, y, text))
         for i, ch in enumerate(text):
             if 0 <= x + i < self.width:
                 self.chars[y][x + i] = ch
                 if style is not None:
                     self.styles[y][x + i] = style
+
+    def hit(self, x: int, y: int, width: int, point: Point) -> None:
+        """A click on ``width`` cells from (``x``, ``y``) chooses ``point``."""
+        for i in range(width):
+            self.hits[(x + i, y)] = point
+
+    def rotated(self) -> Canvas:
+        """The canvas turned half a turn (labels stay readable, brackets face inwards)."""
+        out = Canvas(self.width, self.height)
+        w, h = self.width - 1, self.height - 1
+        for y in range(self.height):
+            for x in range(self.width):
+                ch = self.chars[y][x]
+                out.chars[h - y][w - x] = ROTATED.get(ch, ch)
+                out.styles[h - y][w - x] = self.styles[y][x]
+        for x, y, text in self.words:
+            start = w - (x + len(text) - 1)
+            styles = [out.styles[h - y][w - x - i] for i in range(len(text))]
+            for i, ch in enumerate(text):
+                if 0 <= start + i <= w:
+                    out.chars[h - y][start + i] = ch
+                    out.styles[h - y][start + i] = styles[len(text) - 1 - i]
+            out.words.append((start, h - y, text))
+        out.hits = {(w - x, h - y): p for (x, y), p in self.hits.items()}
+        return out
+
+    def scaled(self, factor: int) -> Canvas:
+        """The canvas with each cell grown to ``factor`` × ``factor`` cells: the character
+        in the middle, lines continued across the new cells, backgrounds filled."""
+        if factor <= 1:
+            return self
+        k, mid = factor, factor // 2
+        out = Canvas(self.width * k, self.height * k)
+
+        def joins(x: int, y: int, side: str) -> bool:
+            if not (0 <= x < self.width and 0 <= y < self.height):
+                return False
+            return side in CONNECTS.get(self.chars[y][x], "")
+
+        for y in range(self.height):
+            for x in range(self.width):
+                ch, style = self.chars[y][x], self.styles[y][x]
+                horizontal = "-" if ch in "-+=" else "─"
+                vertical = "|" if ch in "|+" else "│"
+                for dy in range(k):
+                    for dx in range(k):
+                        if (dx, dy) == (mid, mid):
+                            cell = ch
+                        elif dy == mid and dx < mid and joins(x, y, "l") and joins(x - 1, y, "r"):
+                            cell = horizontal
+                        elif dy == mid and dx > mid and joins(x, y, "r") and joins(x + 1, y, "l"):
+                            cell = horizontal
+                        elif dx == mid and dy < mid and joins(x, y, "u") and joins(x, y - 1, "d"):
+                            cell = vertical
+                        elif dx == mid and dy > mid and joins(x, y, "d") and joins(x, y + 1, "u"):
+                            cell = vertical
+                        else:
+                            cell = " "
+                        out.chars[y * k + dy][x * k + dx] = cell
+                        out.styles[y * k + dy][x * k + dx] = style
+                        if (x, y) in self.hits:
+                            out.hits[(x * k + dx, y * k + dy)] = self.hits[(x, y)]
+        for x, y, text in self.words:
+            sx, sy = x * k + mid, y * k + mid
+            style = self.styles[y][x]
+            for i in range(len(text)):  # the word's own cells are cleared, then it is written whole
+                out.chars[sy][(x + i) * k + mid] = " "
+            for i, ch in enumerate(text):
+                if sx + i < out.width:
+                    out.chars[sy][sx + i] = ch
+                    out.styles[sy][sx + i] = style
+            out.words.append((sx, sy, text))
+        return out
 
     def fill(self, x: int, y: int, width: int, style: Style) -> None:
         """Apply ``style`` to ``width`` cells from (``x``, ``y``) without changing text."""
@@ -140,12 +235,24 @@ class BoardWidget(Widget, can_focus=True):
     """Whether the keyboard may enter moves now (False while a brain moves, in replays)."""
     ascii: reactive[bool] = reactive(False, init=False, layout=True)
     """Draw with plain ASCII characters only."""
+    flipped: reactive[bool] = reactive(False, init=False, layout=True)
+    """Show the board turned half a turn (the second player's side at the bottom)."""
+    scale: reactive[int] = reactive(1, init=False, layout=True)
+    """How many times larger than the compact drawing the board is shown (1 to 3)."""
+
+    CAN_FLIP: ClassVar[bool] = True
+    """Whether turning the board round means anything (not for Connect Four's rack)."""
+    MAX_SCALE: ClassVar[int] = 3
+    TOP_SIDE: ClassVar[int | None] = None
+    """The player whose pieces start at the top of the drawing (None: no such side);
+    a person playing that side alone sees the board turned, their side at the bottom."""
 
     def __init__(self, state: State | None = None, *, ascii: bool = False,
                  name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._canvas: tuple[tuple[Any, ...], Canvas] | None = None
+        self._shown: tuple[tuple[Any, ...], Canvas] | None = None
         self.set_reactive(BoardWidget.ascii, ascii)
         if state is not None:
             self.set_reactive(BoardWidget.state, state)
@@ -252,7 +359,10 @@ class BoardWidget(Widget, can_focus=True):
             self.cursor = nxt
 
     def neighbour(self, point: Point, direction: str) -> Point | None:
-        """The point the cursor goes to from ``point`` in ``direction`` (None: stay)."""
+        """The point the cursor goes to from ``point`` in ``direction`` as seen on the
+        screen (None: stay)."""
+        if self.flipped and self.CAN_FLIP:
+            direction = OPPOSITE[direction]
         dx, dy = DIRECTIONS[direction]
         x0, y0 = self.coord(point)
         best, best_cost = None, None
@@ -293,6 +403,7 @@ class BoardWidget(Widget, can_focus=True):
         """
         mark = self.mark(point) or ("target" if piece_target else None)
         self.put_marked(canvas, x, y, mark, glyph, glyph_style, base)
+        canvas.hit(x, y, 3, point)
 
     def put_marked(self, canvas: Canvas, x: int, y: int, mark: str | None, glyph: str,
                    glyph_style: Style | None, base: Style | None = None) -> None:
@@ -320,13 +431,52 @@ class BoardWidget(Widget, can_focus=True):
         return ("." if self.ascii else "·"), self.style("line")
 
     # -- Textual --------------------------------------------------------------------
-    def canvas(self) -> Canvas:
-        """The drawn board, cached until the state or any view reactive changes."""
+    def base_canvas(self) -> Canvas:
+        """The board drawn compact and unturned, cached until the state or any view
+        reactive changes."""
         key = (self.state, self.cursor, self.path, self.hint, self.last_move,
-               self.interactive, self.ascii, self.app.theme)
+               self.interactive, self.ascii, self.app.theme, self.view_key())
         if self._canvas is None or self._canvas[0] != key:
             self._canvas = (key, self.draw())
+            self._shown = None
         return self._canvas[1]
+
+    def view_key(self) -> Any:
+        """Anything else a subclass draws from (part of the drawing's cache key)."""
+        return None
+
+    def canvas(self) -> Canvas:
+        """The board as shown: turned if ``flipped``, enlarged by ``scale``."""
+        base = self.base_canvas()
+        key = (id(base), self.flipped, self.scale)
+        if self._shown is None or self._shown[0] != key:
+            shown = base.rotated() if self.flipped and self.CAN_FLIP else base
+            self._shown = (key, shown.scaled(self.scale))
+        return self._shown[1]
+
+    def fit_scale(self, width: int, height: int) -> int:
+        """The largest scale (up to MAX_SCALE) at which the board fits ``width`` ×
+        ``height`` cells (its padding included)."""
+        if self.state is None:
+            return 1
+        base = self.base_canvas()
+        for factor in range(self.MAX_SCALE, 1, -1):
+            if base.width * factor + 2 <= width and base.height * factor <= height:
+                return factor
+        return 1
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a point chooses it, as the cursor and Enter would."""
+        offset = event.get_content_offset(self)
+        if offset is None or self.state is None:
+            return
+        point = self.canvas().hits.get((offset.x, offset.y))
+        if point is None:
+            return
+        event.stop()
+        self.focus()
+        self.cursor = point
+        self.action_select()
 
     def render(self) -> Text:
         if self.state is None:

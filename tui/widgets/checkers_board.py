@@ -31,6 +31,7 @@ class CheckersBoard(BoardWidget):
     """English checkers: points are cells 0..63; a move's steps are its squares' cells."""
 
     GAME = "checkers"
+    TOP_SIDE = 0
 
     def points(self) -> Iterable[Point]:
         return range(64)

@@ -17,6 +17,7 @@ class ConnectFourBoard(BoardWidget):
     """Connect Four: points are the columns 0..6; Enter or a digit 1-7 drops a disc."""
 
     GAME = "connect4"
+    CAN_FLIP = False
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(str(c + 1), f"drop({c})", f"Drop {c + 1}", show=False) for c in range(WIDTH)
@@ -69,6 +70,8 @@ class ConnectFourBoard(BoardWidget):
                 else:
                     glyph, gstyle = GLYPHS[self.ascii][owner], self.piece_style(owner)
                 self.put_marked(canvas, x, y, mark, glyph, gstyle)
+            for y in range(0, 2 + HEIGHT):
+                canvas.hit(x, y, 3, c)
         for y in range(2, 2 + HEIGHT):
             canvas.put(0, y, wall, line)
             canvas.put(1 + 3 * WIDTH, y, wall, line)
