@@ -301,6 +301,7 @@ class PlayScreen(ParlorScreen):
         board = self.board
         board.state = state
         board.last_move = self.moves[-1] if self.moves else None
+        board.previous = self.history[-2] if len(self.history) > 1 else None
         board.interactive = self.human_to_move()
         self.query_one("#summary", Static).update(board.summary())
         self.query_one("#status", Static).update(self.status_text())

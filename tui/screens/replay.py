@@ -75,6 +75,7 @@ class ReplayScreen(ParlorScreen):
         board.interactive = False
         board.state = self.states[self.index]
         board.last_move = self.moves[self.index - 1] if self.index else None
+        board.previous = self.states[self.index - 1] if self.index else None
         self.query_one("#summary", Static).update(board.summary())
         rec = self.record
         state = self.states[self.index]

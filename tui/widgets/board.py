@@ -15,7 +15,7 @@ are chosen to stay legible on the dark squares in 16-colour and ``NO_COLOR`` ter
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Hashable, Iterable
+from typing import Any, Callable, ClassVar, Hashable, Iterable
 
 from rich.style import Style
 from rich.text import Text
@@ -42,7 +42,31 @@ MARKS = {  # (left, right) brackets around a point, by priority
     "hint": (">", "<"),
     "last": ("(", ")"),
     "target": ("+", "+"),  # a piece that may be picked or removed
+    "win": ("*", "*"),  # the winning line, a mill just made, discs just flipped
 }
+PRIORITY = ("cursor", "path", "hint", "target", "win", "last")
+"""Which mark's brackets a point shows when it has several: the first; the cursor keeps
+only its left bracket, so the next mark's right one still shows (``[●+``)."""
+
+
+def run_through(owner: Callable[[int, int], int | None], x0: int, y0: int,
+                length: int) -> set[tuple[int, int]]:
+    """The cells of every line of at least ``length`` same-owner cells through (x0, y0),
+    in the four directions (``owner`` gives None off the board and for empty cells)."""
+    who = owner(x0, y0)
+    found: set[tuple[int, int]] = set()
+    if who is None:
+        return found
+    for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        run = [(x0, y0)]
+        for sign in (1, -1):
+            x, y = x0 + sign * dx, y0 + sign * dy
+            while owner(x, y) == who:
+                run.append((x, y))
+                x, y = x + sign * dx, y + sign * dy
+        if len(run) >= length:
+            found.update(run)
+    return found
 
 
 CONNECTS = {  # which sides a line-drawing character joins: left, right, up, down
@@ -200,7 +224,7 @@ class BoardWidget(Widget, can_focus=True):
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "board--cursor", "board--path", "board--target", "board--last-move",
         "board--hint", "board--first", "board--second", "board--label", "board--dark",
-        "board--line",
+        "board--line", "board--win",
     }
 
     DEFAULT_CSS = """
@@ -218,6 +242,7 @@ class BoardWidget(Widget, can_focus=True):
         & > .board--label { color: $text-muted; }
         & > .board--dark { background: $surface-lighten-1; }
         & > .board--line { color: $text-muted; }
+        & > .board--win { text-style: bold underline; background: $success 35%; }
     }
     """
 
@@ -231,6 +256,8 @@ class BoardWidget(Widget, can_focus=True):
     """The move that led to ``state`` (None at the start)."""
     hint: reactive[Any] = reactive(None, init=False)
     """A suggested move to show, or None."""
+    previous: reactive[State | None] = reactive(None, init=False)
+    """The position before ``last_move`` (to show what it captured or flipped)."""
     interactive: reactive[bool] = reactive(True, init=False)
     """Whether the keyboard may enter moves now (False while a brain moves, in replays)."""
     ascii: reactive[bool] = reactive(False, init=False, layout=True)
@@ -253,6 +280,10 @@ class BoardWidget(Widget, can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self._canvas: tuple[tuple[Any, ...], Canvas] | None = None
         self._shown: tuple[tuple[Any, ...], Canvas] | None = None
+        self.lit: set[Point] = set()
+        """Points marked ``* *`` in the drawing being made (see :meth:`highlights`)."""
+        self.gone: set[Point] = set()
+        """Points whose piece the last move took (see :meth:`captured`)."""
         self.set_reactive(BoardWidget.ascii, ascii)
         if state is not None:
             self.set_reactive(BoardWidget.state, state)
@@ -278,6 +309,15 @@ class BoardWidget(Widget, can_focus=True):
     def summary(self) -> str:
         """A line about the position under the board (disc counts, pieces in hand)."""
         return ""
+
+    def highlights(self) -> set[Point]:
+        """Points to mark ``* *``: the winning line, the mill the last move made, the
+        discs it flipped (none by default)."""
+        return set()
+
+    def captured(self) -> set[Point]:
+        """Points whose piece the last move took, drawn ``×`` while empty."""
+        return set()
 
     def start_point(self, state: State) -> Point:
         """Where the cursor starts: the first step of the middle legal move (else the
@@ -378,17 +418,27 @@ class BoardWidget(Widget, can_focus=True):
         return best
 
     # -- drawing helpers ------------------------------------------------------------
-    def mark(self, point: Point) -> str | None:
-        """Which bracket mark ``point`` gets: cursor, path, hint, last or None."""
+    def marks(self, point: Point, piece_target: bool = False) -> list[str]:
+        """Every mark ``point`` has, in :data:`PRIORITY` order."""
+        found = []
         if point == self.cursor and self.interactive:
-            return "cursor"
+            found.append("cursor")
         if point in self.path:
-            return "path"
+            found.append("path")
         if self.hint is not None and point in self.steps(self.hint):
-            return "hint"
+            found.append("hint")
+        if piece_target:
+            found.append("target")
+        if point in self.lit:
+            found.append("win")
         if self.last_move is not None and point in self.steps(self.last_move):
-            return "last"
-        return None
+            found.append("last")
+        return found
+
+    def mark(self, point: Point) -> str | None:
+        """The first mark of ``point`` (cursor, path, hint, win, last) or None."""
+        found = self.marks(point)
+        return found[0] if found else None
 
     def style(self, name: str) -> Style:
         """The rich style of the component class ``board--<name>``."""
@@ -401,20 +451,26 @@ class BoardWidget(Widget, can_focus=True):
 
         ``piece_target`` marks a piece that may be picked or removed with ``+g+``.
         """
-        mark = self.mark(point) or ("target" if piece_target else None)
-        self.put_marked(canvas, x, y, mark, glyph, glyph_style, base)
+        found = self.marks(point, piece_target)
+        mark = found[0] if found else None
+        right = found[1] if mark == "cursor" and len(found) > 1 else None
+        self.put_marked(canvas, x, y, mark, glyph, glyph_style, base, right=right)
         canvas.hit(x, y, 3, point)
 
     def put_marked(self, canvas: Canvas, x: int, y: int, mark: str | None, glyph: str,
-                   glyph_style: Style | None, base: Style | None = None) -> None:
-        """Draw ``glyph`` at (x + 1, y) between the brackets of ``mark`` (see MARKS)."""
-        left, right = MARKS[mark] if mark else (" ", " ")
+                   glyph_style: Style | None, base: Style | None = None,
+                   right: str | None = None) -> None:
+        """Draw ``glyph`` at (x + 1, y) between the brackets of ``mark`` (see MARKS); a
+        ``right`` mark gives the right-hand bracket (a second mark under the cursor)."""
+        left, right_bracket = MARKS[mark] if mark else (" ", " ")
+        if right is not None:
+            right_bracket = MARKS[right][1]
         style = base
         if mark:
             extra = self.style({"last": "last-move"}.get(mark, mark))
             style = base + extra if base else extra
         canvas.put(x, y, left, style)
-        canvas.put(x + 2, y, right, style)
+        canvas.put(x + 2, y, right_bracket, style)
         gstyle = glyph_style if style is None else (style + glyph_style if glyph_style else style)
         canvas.put(x + 1, y, glyph, gstyle)
 
@@ -428,15 +484,19 @@ class BoardWidget(Widget, can_focus=True):
         """Glyph and style of an empty point: ``+`` if a legal target, else a dot."""
         if point in targets:
             return "+", self.style("target")
+        if point in self.gone:
+            return ("x" if self.ascii else "×"), self.style("last-move")
         return ("." if self.ascii else "·"), self.style("line")
 
     # -- Textual --------------------------------------------------------------------
     def base_canvas(self) -> Canvas:
         """The board drawn compact and unturned, cached until the state or any view
         reactive changes."""
-        key = (self.state, self.cursor, self.path, self.hint, self.last_move,
+        key = (self.state, self.cursor, self.path, self.hint, self.last_move, self.previous,
                self.interactive, self.ascii, self.app.theme, self.view_key())
         if self._canvas is None or self._canvas[0] != key:
+            self.lit = self.highlights() if self.state is not None else set()
+            self.gone = self.captured() if self.state is not None else set()
             self._canvas = (key, self.draw())
             self._shown = None
         return self._canvas[1]

@@ -1,7 +1,7 @@
 """The checkers board: 8×8 with Black at the top; dark squares carry PDN numbers 1-32.
 
-The cursor moves over all 64 cells (so up/down/left/right behave as expected); only
-dark squares are ever targets. The rows are labelled with their first and last square
+The cursor stands only on the 32 dark squares (pieces never leave them): up and down
+go one diagonal step, left and right to the next dark square in the row. The rows are labelled with their first and last square
 number, and the summary names the square under the cursor.
 """
 
@@ -34,10 +34,24 @@ class CheckersBoard(BoardWidget):
     TOP_SIDE = 0
 
     def points(self) -> Iterable[Point]:
-        return range(64)
+        return sorted(CELL_SQUARE)
 
     def coord(self, point: Point) -> tuple[int, int]:
         return int(point) % 8, 7 - int(point) // 8
+
+    def neighbour(self, point: Point, direction: str) -> Point | None:
+        """Up and down go one diagonal step (to a square the move may go to if one is,
+        else to the right as seen); left and right to the next dark square in the row."""
+        if direction in ("left", "right"):
+            return super().neighbour(point, direction)
+        sign = -1 if self.flipped else 1
+        x0, y0 = self.coord(point)
+        dy = (1 if direction == "up" else -1) * sign
+        options = [c for dx in (sign, -sign) if 0 <= (x := x0 + dx) < 8 and 0 <= (y := y0 + dy) < 8
+                   and (c := (7 - y) * 8 + x) in CELL_SQUARE]
+        targets = self.targets()
+        options.sort(key=lambda c: c not in targets)
+        return options[0] if options else None
 
     def steps(self, move: Any) -> tuple[Point, ...]:
         return tuple(square_cell(s) for s in move)
@@ -49,6 +63,15 @@ class CheckersBoard(BoardWidget):
             chosen = "-".join(str(CELL_SQUARE[c]) for c in self.path)
             return f"{where}  move {chosen}… (Esc)"
         return where
+
+    def captured(self) -> set[Point]:
+        """The squares the last move jumped (their pieces were taken)."""
+        before, state, move = self.previous, self.state, self.last_move
+        if before is None or state is None or move is None:
+            return set()
+        return {square_cell(s) for s in range(1, 33)
+                if before.piece_at(s) is not None and state.piece_at(s) is None  # type: ignore[attr-defined]
+                and s != move[0]}
 
     def draw(self) -> Canvas:
         state = self.state
@@ -67,7 +90,6 @@ class CheckersBoard(BoardWidget):
                 x = 3 + 3 * f
                 square = CELL_SQUARE.get(cell)
                 if square is None:
-                    self.put_point(canvas, x, y, cell, " ", None)
                     continue
                 piece = state.piece_at(square)
                 if piece is None:

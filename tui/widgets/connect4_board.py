@@ -6,7 +6,7 @@ from typing import Any, ClassVar, Iterable
 
 from textual.binding import Binding, BindingType
 
-from tui.widgets.board import BoardWidget, Canvas, Point
+from tui.widgets.board import BoardWidget, Canvas, Point, run_through
 
 WIDTH, HEIGHT = 7, 6
 GLYPHS = {False: ("●", "○"), True: ("X", "O")}
@@ -40,6 +40,18 @@ class ConnectFourBoard(BoardWidget):
         self.cursor = column
         self.action_select()
 
+    def winning_cells(self) -> set[tuple[int, int]]:
+        """The (column, row) cells of the four in a row, once the game is won."""
+        state = self.state
+        if state is None or self.last_move is None or state.outcome() is None:
+            return set()
+
+        def owner(x: int, y: int) -> int | None:
+            return state.cell(x, y) if 0 <= x < WIDTH and 0 <= y < HEIGHT else None
+
+        column = int(self.last_move)
+        return run_through(owner, column, state.height(column) - 1, 4)
+
     def draw(self) -> Canvas:
         state = self.state
         assert state is not None
@@ -48,6 +60,7 @@ class ConnectFourBoard(BoardWidget):
         wall, floor = ("|", "+" + "-" * 3 * WIDTH + "+") if self.ascii else (
             "│", "└" + "─" * 3 * WIDTH + "┘")
         targets = self.targets()
+        won = self.winning_cells()
         for c in range(WIDTH):
             x = 1 + 3 * c
             canvas.put(x + 1, 0, str(c + 1), self.style("target") if c in targets else label)
@@ -63,6 +76,8 @@ class ConnectFourBoard(BoardWidget):
                         mark = "cursor"
                     elif c == self.hint:
                         mark = "hint"
+                elif (c, r) in won:
+                    mark = "win"
                 elif r == height - 1 and c == self.last_move:
                     mark = "last"
                 if owner is None:

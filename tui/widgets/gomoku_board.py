@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from tui.widgets.board import BoardWidget, Canvas, Point
+from tui.widgets.board import BoardWidget, Canvas, Point, run_through
 
 GLYPHS = {False: ("●", "○"), True: ("X", "O")}
 """Stone glyphs by ascii flag: Black (first) then White (second)."""
@@ -41,6 +41,19 @@ class GomokuBoard(BoardWidget):
             return ""
         counts = [s.bit_count() for s in (state.stones(0), state.stones(1))]  # type: ignore[attr-defined]
         return f"Black {counts[0]} stones, White {counts[1]}"
+
+    def highlights(self) -> set[Point]:
+        """The five (or more) in a row, once the game is won."""
+        state: Any = self.state
+        if state is None or self.last_move is None or state.outcome() is None:
+            return set()
+        n, geometry = state.size, state.geometry
+
+        def owner(x: int, y: int) -> int | None:
+            return state.cell(geometry.cell(x, y)) if 0 <= x < n and 0 <= y < n else None
+
+        x0, y0 = self.coord(self.last_move)
+        return {geometry.cell(x, y) for x, y in run_through(owner, x0, y0, 5)}
 
     def draw(self) -> Canvas:
         state: Any = self.state

@@ -46,6 +46,24 @@ class MorrisBoard(BoardWidget):
             return "choose where it goes (Esc cancels)"
         return text
 
+    def highlights(self) -> set[Point]:
+        """The mill the last move made (it then took a piece)."""
+        from engine.games.morris import MILLS
+
+        state = self.state
+        move = self.last_move
+        if state is None or move is None or move[-1] is None:
+            return set()
+        to = move[1]
+        who = state.piece_at(to)
+        return {p for mill in MILLS if to in mill and all(state.piece_at(q) == who for q in mill)
+                for p in mill}
+
+    def captured(self) -> set[Point]:
+        """The piece the last move removed."""
+        move = self.last_move
+        return {move[-1]} if move is not None and move[-1] is not None else set()
+
     def draw(self) -> Canvas:
         from engine.games.morris import ADJACENT
 

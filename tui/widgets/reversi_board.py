@@ -47,6 +47,14 @@ class ReversiBoard(BoardWidget):
             text += "   no move: Enter passes"
         return text
 
+    def highlights(self) -> set[Point]:
+        """The discs the last move flipped."""
+        before, state = self.previous, self.state
+        if before is None or state is None or getattr(before, "size", None) != state.size:
+            return set()
+        return {sq for sq in range(state.size * state.size)
+                if before.cell(sq) is not None and before.cell(sq) != state.cell(sq)}  # type: ignore[attr-defined]
+
     def draw(self) -> Canvas:
         state = self.state
         assert state is not None
