@@ -224,7 +224,7 @@ class BoardWidget(Widget, can_focus=True):
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "board--cursor", "board--path", "board--target", "board--last-move",
         "board--hint", "board--first", "board--second", "board--label", "board--dark",
-        "board--line", "board--win",
+        "board--line", "board--win", "board--light",
     }
 
     DEFAULT_CSS = """
@@ -237,10 +237,11 @@ class BoardWidget(Widget, can_focus=True):
         & > .board--target { color: $success; text-style: bold; }
         & > .board--last-move { text-style: bold; color: $warning; }
         & > .board--hint { text-style: bold; color: $accent; }
-        & > .board--first { color: $text; text-style: bold; }
-        & > .board--second { color: $text-secondary; text-style: bold; }
+        & > .board--first { color: $foreground; text-style: bold; }
+        & > .board--second { color: $foreground; text-style: bold; }
         & > .board--label { color: $text-muted; }
         & > .board--dark { background: $surface-lighten-1; }
+        & > .board--light { }
         & > .board--line { color: $text-muted; }
         & > .board--win { text-style: bold underline; background: $success 35%; }
     }

@@ -31,6 +31,18 @@ class CheckersBoard(BoardWidget):
     """English checkers: points are cells 0..63; a move's steps are its squares' cells."""
 
     GAME = "checkers"
+
+    DEFAULT_CSS = """
+    CheckersBoard {
+        & > .board--dark { background: #8b5a2b; }
+        & > .board--light { background: #e6cfa3; }
+        & > .board--first { color: #101010; text-style: bold; }
+        & > .board--second { color: #f8f8f8; text-style: bold; }
+        & > .board--line { color: #d9b88a; }
+        & > .board--target { color: #b6f7a8; text-style: bold; }
+    }
+    """
+    """Brown and cream squares in every theme, so the men read in light and dark themes."""
     TOP_SIDE = 0
 
     def points(self) -> Iterable[Point]:
@@ -77,7 +89,7 @@ class CheckersBoard(BoardWidget):
         state = self.state
         assert state is not None
         canvas = Canvas(3 + 3 * 8 + 3, 9)
-        label, dark = self.style("label"), self.style("dark")
+        label, dark, light = self.style("label"), self.style("dark"), self.style("light")
         targets = self.targets()
         for f in range(8):
             canvas.put(4 + 3 * f, 0, "abcdefgh"[f], label)
@@ -90,6 +102,7 @@ class CheckersBoard(BoardWidget):
                 x = 3 + 3 * f
                 square = CELL_SQUARE.get(cell)
                 if square is None:
+                    canvas.fill(x, y, 3, light)
                     continue
                 piece = state.piece_at(square)
                 if piece is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Iterable
 
+from rich.style import Style
 from textual.binding import Binding, BindingType
 
 from tui.widgets.board import BoardWidget, Canvas, Point, run_through
@@ -17,6 +18,17 @@ class ConnectFourBoard(BoardWidget):
     """Connect Four: points are the columns 0..6; Enter or a digit 1-7 drops a disc."""
 
     GAME = "connect4"
+
+    DEFAULT_CSS = """
+    ConnectFourBoard {
+        & > .board--dark { background: #1e3a8a; }
+        & > .board--first { color: #ff5a5a; text-style: bold; }
+        & > .board--second { color: #ffd60a; text-style: bold; }
+        & > .board--target { color: #b6f7a8; text-style: bold; }
+    }
+    """
+    """The game's own colours in every theme: red and yellow discs in a blue rack (and
+    distinct glyphs, ● and ○, where there is no colour)."""
     CAN_FLIP = False
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -61,6 +73,8 @@ class ConnectFourBoard(BoardWidget):
             "│", "└" + "─" * 3 * WIDTH + "┘")
         targets = self.targets()
         won = self.winning_cells()
+        rack = self.style("dark")
+        empty = Style(color="#8fa8e8")
         for c in range(WIDTH):
             x = 1 + 3 * c
             canvas.put(x + 1, 0, str(c + 1), self.style("target") if c in targets else label)
@@ -84,7 +98,10 @@ class ConnectFourBoard(BoardWidget):
                     glyph, gstyle = self.empty_glyph(c if r == height else None, targets)
                 else:
                     glyph, gstyle = GLYPHS[self.ascii][owner], self.piece_style(owner)
-                self.put_marked(canvas, x, y, mark, glyph, gstyle)
+                if owner is None and not (r == height and c in targets):
+                    gstyle = empty
+                self.put_marked(canvas, x, y, mark, glyph, gstyle, rack)
+                canvas.fill(x, y, 3, rack)
             for y in range(0, 2 + HEIGHT):
                 canvas.hit(x, y, 3, c)
         for y in range(2, 2 + HEIGHT):

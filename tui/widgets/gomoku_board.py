@@ -17,6 +17,17 @@ class GomokuBoard(BoardWidget):
 
     GAME = "gomoku"
 
+    DEFAULT_CSS = """
+    GomokuBoard {
+        & > .board--dark { background: #d4a15a; }
+        & > .board--first { color: #101010; text-style: bold; }
+        & > .board--second { color: #ffffff; text-style: bold; }
+        & > .board--line { color: #6b4423; }
+        & > .board--target { color: #0b5d1e; text-style: bold; }
+    }
+    """
+    """A wooden board in every theme: black and white stones read on it in any theme."""
+
     def points(self) -> Iterable[Point]:
         assert self.state is not None
         return self.state.geometry.cells  # type: ignore[attr-defined]
@@ -60,7 +71,7 @@ class GomokuBoard(BoardWidget):
         assert state is not None
         n = state.size
         canvas = Canvas(3 + 3 * n, n + 1)
-        label = self.style("label")
+        label, wood = self.style("label"), self.style("dark")
         glyphs = GLYPHS[self.ascii]
         for f in range(n):
             canvas.put(4 + 3 * f, n, FILES[f], label)
@@ -74,5 +85,6 @@ class GomokuBoard(BoardWidget):
                     glyph, gstyle = self.empty_glyph(cell, set())
                 else:
                     glyph, gstyle = glyphs[owner], self.piece_style(owner)
-                self.put_point(canvas, 3 + 3 * f, y, cell, glyph, gstyle)
+                self.put_point(canvas, 3 + 3 * f, y, cell, glyph, gstyle, wood)
+                canvas.fill(3 + 3 * f, y, 3, wood)
         return canvas

@@ -22,6 +22,17 @@ class MorrisBoard(BoardWidget):
 
     GAME = "morris"
 
+    DEFAULT_CSS = """
+    MorrisBoard {
+        & > .board--dark { background: #d4a15a; }
+        & > .board--first { color: #ffffff; text-style: bold; }
+        & > .board--second { color: #101010; text-style: bold; }
+        & > .board--line { color: #5a3a1a; }
+        & > .board--target { color: #0b5d1e; text-style: bold; }
+    }
+    """
+    """A wooden board in every theme: White's and Black's men read on it in any theme."""
+
     def points(self) -> Iterable[Point]:
         return range(16)
 
@@ -94,4 +105,7 @@ class MorrisBoard(BoardWidget):
                 glyph = GLYPHS[self.ascii][owner]
                 gstyle = self.piece_style(owner)
             self.put_point(canvas, x, y, p, glyph, gstyle, piece_target=owner is not None and p in targets)
+        wood = self.style("dark")
+        for y in range(4 * DY + 1):
+            canvas.fill(2, y, 4 * DX + 5, wood)
         return canvas

@@ -20,6 +20,18 @@ class ReversiBoard(BoardWidget):
 
     GAME = "reversi"
 
+    DEFAULT_CSS = """
+    ReversiBoard {
+        & > .board--dark { background: #2e7d4f; }
+        & > .board--first { color: #101010; text-style: bold; }
+        & > .board--second { color: #f8f8f8; text-style: bold; }
+        & > .board--line { color: #9fd4b3; }
+        & > .board--target { color: #fff27a; text-style: bold; }
+    }
+    """
+    """A green board in every theme: black and white discs read on it in light and dark
+    themes alike."""
+
     @property
     def side(self) -> int:
         """Board side of the current state."""
@@ -60,7 +72,7 @@ class ReversiBoard(BoardWidget):
         assert state is not None
         n = state.size
         canvas = Canvas(3 + 3 * n, n + 1)
-        label = self.style("label")
+        label, green = self.style("label"), self.style("dark")
         targets = self.targets()
         for f in range(n):
             canvas.put(4 + 3 * f, 0, FILES[f], label)
@@ -76,5 +88,6 @@ class ReversiBoard(BoardWidget):
                     gstyle = self.style("target" if sq in targets else "hint")
                 else:
                     glyph, gstyle = self.empty_glyph(sq, targets)
-                self.put_point(canvas, 3 + 3 * f, row + 1, sq, glyph, gstyle)
+                self.put_point(canvas, 3 + 3 * f, row + 1, sq, glyph, gstyle, green)
+                canvas.fill(3 + 3 * f, row + 1, 3, green)
         return canvas
