@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.content import Content
 from textual.screen import Screen
 
 from engine.protocol import ParlorError, State
@@ -37,7 +38,6 @@ from tui.screens.help import HelpScreen
 from tui.screens.home import HomeScreen
 from tui.screens.play import PlayScreen
 from tui.screens.replay import ReplayScreen
-from tui.widgets.board import BoardWidget
 
 SWITCH_INTERVAL = 0.001
 """Seconds a thread may hold the GIL while another waits (Python's default is 0.005): a
@@ -122,6 +122,12 @@ class ParlorApp(App[None]):
                 and not (isinstance(event, events.Key) and event.key in QUIT_KEYS)):
             return
         await super().on_event(event)
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        """The header's title; ASCII mode joins title and subtitle with a plain dash."""
+        if self.ascii_board and sub_title:
+            return Content.assemble(Content(title), (" - ", "dim"), Content(sub_title))
+        return super().format_title(title, sub_title)
 
     def remember_theme(self, theme: str) -> None:
         """Keep the chosen theme for the next start."""
@@ -322,5 +328,6 @@ class ParlorApp(App[None]):
         """Switch between Unicode and plain ASCII boards."""
         self.ascii_board = not self.ascii_board
         self.set_class(self.ascii_board, "-ascii")
-        for board in self.screen.query(BoardWidget):
-            board.ascii = self.ascii_board
+        for screen in self.screen_stack:
+            if isinstance(screen, ParlorScreen):
+                screen.show_ascii(self.ascii_board)

@@ -350,3 +350,26 @@ async def test_the_checkers_cursor_stands_only_on_dark_squares() -> None:
         x0, y0 = board.coord(start)
         x1, y1 = board.coord(board.cursor)
         assert (abs(x1 - x0), y1 - y0) == (1, 1)  # one diagonal step for one press
+
+
+def screen_text(app: ParlorApp) -> str:
+    """The characters on the screen, row by row."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join("".join(segment.text for segment in strip) for strip in strips)
+
+
+@pytest.mark.parametrize("game", ["checkers", "connect4", "morris"])
+async def test_ascii_mode_draws_the_whole_screen_in_ascii(game: str) -> None:
+    app = ParlorApp(Launch(kind="play", game=game, players=("human", "first")),
+                    ascii_board=True, seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert text.isascii(), sorted({c for c in text if not c.isascii()})
+        await pilot.press("escape")  # Home: buttons, lists, pickers
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Play" in text and text.isascii(), sorted({c for c in text if not c.isascii()})
+        await pilot.press("b")  # and back to Unicode
+        await settle(pilot)
+        assert not screen_text(app).isascii()

@@ -7,6 +7,7 @@ from typing import ClassVar
 from textual import events
 from textual.screen import Screen
 from textual.widgets import Static
+from textual.widgets._header import HeaderIcon
 
 from tui.api import ParlorApi
 from tui.widgets.board import BoardWidget
@@ -61,6 +62,19 @@ class ParlorScreen(Screen[None]):
     def on_mount(self) -> None:
         self.mount(Static(id="too-small", markup=False))
         self.check_size()
+        self.show_ascii(self.parlor.ascii_board)
+
+    def show_ascii(self, ascii: bool) -> None:
+        """Draw the header's icon (and the boards) in plain ASCII or not; frames and
+        buttons follow the app's ``-ascii`` class in the stylesheet."""
+        for icon in self.query(HeaderIcon):
+            icon.icon = "*" if ascii else "⭘"
+        for arrow in self.query(".down-arrow").results(Static):
+            arrow.update("v" if ascii else "▼")
+        for arrow in self.query(".up-arrow").results(Static):
+            arrow.update("^" if ascii else "▲")
+        for board in self.query(BoardWidget):
+            board.ascii = ascii
 
     def on_resize(self, event: events.Resize) -> None:
         self.check_size()

@@ -130,6 +130,12 @@ class Canvas:
                     out.styles[h - y][start + i] = styles[len(text) - 1 - i]
             out.words.append((start, h - y, text))
         out.hits = {(w - x, h - y): p for (x, y), p in self.hits.items()}
+        for (x, y), point in self.hits.items():  # a marked point reads as drawn: [●+
+            if self.hits.get((x - 1, y)) != point and all(
+                    self.hits.get((x + i, y)) == point for i in (1, 2)):
+                for i in range(3):
+                    out.chars[h - y][w - x - 2 + i] = self.chars[y][x + i]
+                    out.styles[h - y][w - x - 2 + i] = self.styles[y][x + i]
         return out
 
     def scaled(self, factor: int) -> Canvas:
