@@ -24,6 +24,13 @@ class MoveEntered(Message):
 
 
 @dataclass
+class SelectionRefused(Message):
+    """The board refused a point: ``why``, in a player's words, for the status line."""
+
+    why: str
+
+
+@dataclass
 class BrainThought(Message):
     """Progress from a thinking brain (depth, score, best line so far)."""
 

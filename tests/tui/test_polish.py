@@ -373,3 +373,40 @@ async def test_ascii_mode_draws_the_whole_screen_in_ascii(game: str) -> None:
         await pilot.press("b")  # and back to Unicode
         await settle(pilot)
         assert not screen_text(app).isascii()
+
+
+async def refused_text(pilot: Any, app: ParlorApp, point: Any) -> str:
+    board = app.screen.board
+    board.cursor = point
+    await pilot.press("enter")
+    await pilot.pause()
+    return app.screen.message
+
+
+async def test_a_refused_selection_says_why_in_words() -> None:
+    app = play_app("tictactoe", ("human", "human"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play_moves(pilot, app.screen, [4])
+        assert await refused_text(pilot, app, 4) == "that square is taken"
+        assert "that square is taken" in str(app.screen.query_one("#status").render())
+    app = play_app("connect4", ("human", "human"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play_moves(pilot, app.screen, [2] * 6)
+        assert await refused_text(pilot, app, 2) == "column 3 is full"
+    app = play_app("checkers", ("human", "human"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        for text in ("11-15", "22-18"):
+            screen.play(screen.state.parse_move(text))
+        await settle(pilot)  # Black must take 15x22
+        from tui.widgets.checkers_board import square_cell
+        jumps = [screen.state.format_move(m) for m in screen.state.legal_moves()]
+        assert all("x" in j for j in jumps)
+        why = await refused_text(pilot, app, square_cell(9))
+        assert why.startswith("you must capture: ") and jumps[0] in why
+        app.screen.typed_move("9-14")
+        assert app.screen.message.startswith("you must capture: ")
+        assert "ply" not in app.screen.message

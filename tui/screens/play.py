@@ -23,13 +23,20 @@ from textual.widgets import Footer, Header, Static
 from textual.worker import get_current_worker
 
 from brains.protocol import Brain, Budget
-from engine.protocol import ParlorError, State
+from engine.protocol import IllegalMoveError, ParlorError, State
 from engine.record import GameRecord
 from engine.registry import GAMES, get_game
 from tui import opponents, paths, store
 from tui.dialogs.choose import ChooseDialog
 from tui.dialogs.prompt import PromptDialog
-from tui.messages import BrainFailed, BrainMoved, BrainThought, HintReady, MoveEntered
+from tui.messages import (
+    BrainFailed,
+    BrainMoved,
+    BrainThought,
+    HintReady,
+    MoveEntered,
+    SelectionRefused,
+)
 from tui.screens.base import ParlorScreen
 from tui.widgets import board_class
 from tui.widgets.board import BoardWidget
@@ -208,6 +215,12 @@ class PlayScreen(ParlorScreen):
             self.notify(f"illegal move {event.move!r}", severity="error")
             return
         self.play(event.move)
+
+    @on(SelectionRefused)
+    def on_selection_refused(self, event: SelectionRefused) -> None:
+        event.stop()
+        self.message = event.why
+        self.query_one("#status", Static).update(self.status_text())
 
     # -- brains ---------------------------------------------------------------------
     def start_brain(self) -> None:
@@ -468,10 +481,28 @@ class PlayScreen(ParlorScreen):
             return
         try:
             move = self.state.parse_move(text)
+        except IllegalMoveError:
+            self.message = self.why_illegal(text)
+            self.notify(self.message, title="Not played", severity="error")
+            self.query_one("#status", Static).update(self.status_text())
+            return
         except ValueError as exc:
             self.notify(str(exc), title="Not played", severity="error")
             return
         self.play(move)
+
+    def why_illegal(self, text: str) -> str:
+        """Why the well-formed move ``text`` cannot be played, in a player's words."""
+        state = self.state
+        shown = store.short(text.strip(), 20)
+        if state.outcome() is not None:
+            return "the game is over"
+        legal = [state.format_move(m) for m in state.legal_moves()]
+        jumps = [m for m in legal if "x" in m]
+        if jumps and "x" not in text and state.GAME == "checkers":
+            return f"you must capture: {', '.join(jumps[:3])}" + (" …" if len(jumps) > 3 else "")
+        examples = ", ".join(legal[:4]) + (" …" if len(legal) > 4 else "")
+        return f"{shown} is not a legal move here; legal are {examples}"
 
     def action_save(self) -> None:
         """Save the game under a name in the saved-games folder."""

@@ -26,7 +26,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from engine.protocol import State
-from tui.messages import MoveEntered
+from tui.messages import MoveEntered, SelectionRefused
 
 Point = Hashable
 """A place the cursor can stand on (a cell, a column, a Morris point)."""
@@ -363,7 +363,8 @@ class BoardWidget(Widget, can_focus=True):
     def action_select(self) -> None:
         """Choose the point under the cursor as the next step of the move."""
         if self.state is None or not self.interactive:
-            self.app.bell()
+            self.refuse("wait: it is not your turn" if self.state is not None
+                        and self.state.outcome() is None else "the game is over")
             return
         if not self.path:
             stepless = [m for m in self.state.legal_moves() if not self.steps(m)]
@@ -377,9 +378,40 @@ class BoardWidget(Widget, can_focus=True):
             if self.path and (self.cursor,) in {self.steps(m)[:1] for m in self.state.legal_moves()}:
                 self.path = (self.cursor,)  # start again from another piece
                 return
-            self.app.bell()
+            self.refuse(self.refusal(self.cursor))
             return
         self.choose(self.cursor)
+
+    def refuse(self, why: str) -> None:
+        """Ring the bell and tell the screen why the point cannot be chosen."""
+        self.app.bell()
+        self.post_message(SelectionRefused(why))
+
+    def owner_at(self, point: Point) -> int | None:
+        """The player whose piece stands on ``point`` (None: empty, or not known)."""
+        return None
+
+    def refusal(self, point: Point) -> str:
+        """Why ``point`` cannot be chosen now, in a player's words."""
+        state = self.state
+        assert state is not None
+        names = state.PLAYERS
+        mover = state.to_move
+        if self.path:
+            if len(self.path) >= 2 or self.owner_at(point) is None:
+                return "the piece cannot go there (Esc drops the move)"
+            return "that is not a place this move may go (Esc drops the move)"
+        owner = self.owner_at(point)
+        placing = all(len(self.steps(m)) == 1 for m in state.legal_moves())
+        if owner is not None and placing:
+            return "that square is taken"
+        if owner is not None and owner != mover:
+            return f"that is {names[owner]}'s piece; you play {names[mover]}"
+        if owner is not None:
+            return "that piece has no legal move"
+        if not placing:
+            return f"choose one of {names[mover]}'s pieces first"
+        return "no legal move there"
 
     def choose(self, point: Point) -> None:
         """Extend the path by ``point``; post the move once it is complete."""

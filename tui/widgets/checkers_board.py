@@ -76,6 +76,22 @@ class CheckersBoard(BoardWidget):
             return f"{where}  move {chosen}… (Esc)"
         return where
 
+    def owner_at(self, point: Point) -> int | None:
+        square = CELL_SQUARE.get(int(point))
+        piece = self.state.piece_at(square) if square and self.state is not None else None  # type: ignore[attr-defined]
+        return None if piece is None else piece.player
+
+    def refusal(self, point: Point) -> str:
+        state = self.state
+        assert state is not None
+        legal = state.legal_moves()
+        if not self.path and self.owner_at(point) == state.to_move and legal:
+            jumps = [state.format_move(m) for m in legal if "x" in state.format_move(m)]
+            if jumps:
+                shown = ", ".join(jumps[:3]) + (" …" if len(jumps) > 3 else "")
+                return f"you must capture: {shown}"
+        return super().refusal(point)
+
     def captured(self) -> set[Point]:
         """The squares the last move jumped (their pieces were taken)."""
         before, state, move = self.previous, self.state, self.last_move

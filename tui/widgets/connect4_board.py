@@ -52,6 +52,11 @@ class ConnectFourBoard(BoardWidget):
         self.cursor = column
         self.action_select()
 
+    def refusal(self, point: Point) -> str:
+        if self.state is not None and self.state.height(int(point)) >= HEIGHT:
+            return f"column {int(point) + 1} is full"
+        return super().refusal(point)
+
     def winning_cells(self) -> set[tuple[int, int]]:
         """The (column, row) cells of the four in a row, once the game is won."""
         state = self.state

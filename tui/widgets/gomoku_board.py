@@ -53,6 +53,10 @@ class GomokuBoard(BoardWidget):
         counts = [s.bit_count() for s in (state.stones(0), state.stones(1))]  # type: ignore[attr-defined]
         return f"Black {counts[0]} stones, White {counts[1]}"
 
+    def owner_at(self, point: Point) -> int | None:
+        state: Any = self.state
+        return state.cell(point) if state is not None else None
+
     def highlights(self) -> set[Point]:
         """The five (or more) in a row, once the game is won."""
         state: Any = self.state

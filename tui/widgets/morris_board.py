@@ -57,6 +57,18 @@ class MorrisBoard(BoardWidget):
             return "choose where it goes (Esc cancels)"
         return text
 
+    def owner_at(self, point: Point) -> int | None:
+        return self.state.piece_at(int(point)) if self.state is not None else None  # type: ignore[attr-defined]
+
+    def refusal(self, point: Point) -> str:
+        state = self.state
+        assert state is not None
+        foe = 1 - state.to_move
+        if self.path and any(self.owner_at(t) == foe for t in self.targets()):
+            return (f"Mill! take one of {state.PLAYERS[foe]}'s pieces marked +; pieces in a "
+                    f"mill are safe while the others are not")
+        return super().refusal(point)
+
     def highlights(self) -> set[Point]:
         """The mill the last move made (it then took a piece)."""
         from engine.games.morris import MILLS

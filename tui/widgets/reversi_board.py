@@ -59,6 +59,16 @@ class ReversiBoard(BoardWidget):
             text += "   no move: Enter passes"
         return text
 
+    def owner_at(self, point: Point) -> int | None:
+        return self.state.cell(int(point)) if self.state is not None else None  # type: ignore[attr-defined]
+
+    def refusal(self, point: Point) -> str:
+        if not self.path and self.owner_at(point) is None and self.state is not None:
+            if not self.targets():
+                return "you have no legal move: Enter passes"
+            return "a disc there would turn none of the other side's discs"
+        return super().refusal(point)
+
     def highlights(self) -> set[Point]:
         """The discs the last move flipped."""
         before, state = self.previous, self.state

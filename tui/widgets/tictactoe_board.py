@@ -27,6 +27,9 @@ class TicTacToeBoard(BoardWidget):
         """The centre, unless it is taken (a resumed game): then a legal square."""
         return 4 if 4 in state.legal_moves() else super().start_point(state)
 
+    def owner_at(self, point: Point) -> int | None:
+        return self.state.cell(int(point)) if self.state is not None else None
+
     def highlights(self) -> set[Point]:
         """The three in a row, once the game is won."""
         state = self.state
