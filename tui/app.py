@@ -36,7 +36,7 @@ from tui.screens.base import ParlorScreen
 from tui.screens.browser import BrowserScreen
 from tui.screens.help import HelpScreen
 from tui.screens.home import HomeScreen
-from tui.screens.play import PlayScreen
+from tui.screens.play import PlayScreen, change_comment, join_comments
 from tui.screens.replay import ReplayScreen
 
 SWITCH_INTERVAL = 0.001
@@ -161,7 +161,8 @@ class ParlorApp(App[None]):
         self.play_from([state], [], (sides[0], sides[1]))
 
     def play_from(self, history: list[State], moves: list[Any], players: tuple[str, str], *,
-                  game_file: str | None = None, refused: dict[int, str] | None = None) -> None:
+                  game_file: str | None = None, refused: dict[int, str] | None = None,
+                  comments: dict[int, str] | None = None) -> None:
         """Show a PlayScreen for the game ``history`` (above Home), once any game being
         left is safe; ``game_file`` continues that stored game, else a new one is made."""
         def go() -> None:
@@ -173,7 +174,7 @@ class ParlorApp(App[None]):
                 self.notify("This game is open in another session: it goes on here as a copy "
                             "(both are kept).", severity="warning", timeout=10)
             self.push_screen(PlayScreen(history, moves, players, seed=self.seed,
-                                        game_file=kept, refused=refused))
+                                        game_file=kept, refused=refused, comments=comments))
         self.confirm_leave(go)
 
     def play_record(self, record: GameRecord, upto: int | None = None,
@@ -192,6 +193,13 @@ class ParlorApp(App[None]):
             self.show_error("This game cannot be played on", str(exc))
             return
         refused: dict[int, str] = {}
+        comments = {i: text for i, text in record.comments.items() if i <= n}
+        if players is not None:  # playing on with others: say so where they take over
+            first = states[0].PLAYERS
+            for side, (old, new) in enumerate(zip(
+                    (record.tags.get("First", "?"), record.tags.get("Second", "?")), players)):
+                if old != new:
+                    comments[n] = join_comments(comments.get(n), change_comment(first[side], new, old))
         if players is None:
             tags = (record.tags.get("First", opponents.HUMAN),
                     record.tags.get("Second", opponents.HUMAN))
@@ -200,7 +208,8 @@ class ParlorApp(App[None]):
                 if problem:
                     refused[side] = problem
             players = tags
-        self.play_from(states[: n + 1], moves, players, game_file=game_file, refused=refused)
+        self.play_from(states[: n + 1], moves, players, game_file=game_file, refused=refused,
+                       comments=comments)
 
     def resume_entry(self, entry: store.Entry) -> None:
         """Continue the stored unfinished game of ``entry``."""

@@ -65,3 +65,5 @@ class HintReady(Message):
     move: Any
     error: str = ""
     """Why there is no move, when the hint's brain failed."""
+    sureness: str = ""
+    """How sure the hint is, in words (an exact verdict or a search's score)."""

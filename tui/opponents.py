@@ -16,8 +16,6 @@ HUMAN = "human"
 """The spec of a side played from the keyboard."""
 DEFAULT_OPPONENT = "random"
 """The opponent named when a caller names none and the game offers no better."""
-HINT_SECONDS = 1.0
-"""Thinking time for a hint."""
 PATH_OPTIONS = frozenset({"model"})
 """Brain options that name a file: never taken from a record."""
 

@@ -216,8 +216,9 @@ async def test_hint_is_shown_on_the_board() -> None:
         await pilot.press("t")
         await settle(pilot)
         board = app.screen.query_one(BoardWidget)
-        assert board.hint == app.screen.state.legal_moves()[0]
+        assert board.hint in app.screen.state.legal_moves()
         assert ">" in str(board.render())
+        assert "not proven" in app.screen.message  # Reversi has no solver here: a search
 
 
 async def test_switch_game_by_key() -> None:

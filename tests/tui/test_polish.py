@@ -410,3 +410,84 @@ async def test_a_refused_selection_says_why_in_words() -> None:
         app.screen.typed_move("9-14")
         assert app.screen.message.startswith("you must capture: ")
         assert "ply" not in app.screen.message
+
+
+async def test_the_hint_comes_from_the_solver_whatever_the_opponent() -> None:
+    """Against the weakest opponent, the tic-tac-toe hint is still the exact best move:
+    O must block at c1, and the hint says it draws, exactly."""
+    app = play_app("tictactoe", ("human", "human"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await play_moves(pilot, screen, [0, 4, 1])  # X a1, O b2, X b1: X threatens c1
+        await pilot.press("t")
+        await settle(pilot)
+        assert screen.board.hint == 2
+        assert "hint: c1 (exact: draws" in screen.message
+
+
+async def test_a_hint_the_solver_cannot_settle_in_time_says_it_is_not_proven(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui import hints
+    monkeypatch.setattr(hints, "SOLVER_SECONDS", 0.01)
+    monkeypatch.setattr(hints, "SEARCH_SECONDS", 0.2)
+    app = play_app("connect4", ("human", "human"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await play_moves(pilot, screen, [3, 3])
+        await pilot.press("t")
+        await settle(pilot)
+        assert screen.board.hint in screen.state.legal_moves()
+        assert "alphabeta:hard: search score" in screen.message and "not proven" in screen.message
+
+
+async def test_the_record_says_who_played_which_moves_and_replay_shows_it() -> None:
+    app = play_app("tictactoe", ("human", "first"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await pilot.press("enter")  # human X, then "first" answers
+        await settle(pilot)
+        screen.set_player(1, "last")  # O is played by another brain from here
+        await settle(pilot)
+        screen.play(screen.state.legal_moves()[0])
+        await settle(pilot)
+        record = screen.record()
+        assert record.tags["Second"] == "last"
+        assert "O is now last (was first)" in record.comments[2]
+        text = record.to_text()
+    from engine.record import parse_records
+    from tui.screens.play import players_by_move
+    again = parse_records(text, source="test")[0]
+    assert players_by_move(again, again.states()) == ["human", "first", "human", "last"]
+    app = ParlorApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.open_replay(again)
+        await settle(pilot)
+        await pilot.press("left", "left")
+        await pilot.pause()
+        assert "by first" in str(app.screen.query_one("#status").render())
+        await pilot.press("end")
+        await pilot.pause()
+        assert "by last" in str(app.screen.query_one("#status").render())
+
+
+async def test_playing_on_from_a_replay_records_the_new_players() -> None:
+    from engine.record import GameRecord
+    from engine.registry import new_game
+    state = new_game("tictactoe")
+    record = GameRecord.from_moves(state, [4, 0], First="alice", Second="bob")
+    app = ParlorApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.play_record(record, 2, ("human", "first"))
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        screen.play(screen.state.legal_moves()[0])
+        await settle(pilot)
+        from tui.screens.play import players_by_move
+        kept = screen.record()
+        assert players_by_move(kept, kept.states()) == ["alice", "bob", "human", "first"]

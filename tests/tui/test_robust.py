@@ -95,13 +95,19 @@ async def test_a_brain_that_raises_while_thinking_is_a_message() -> None:
         assert "brain failed: crash: search blew up" in status(app)
 
 
-async def test_a_hint_that_fails_says_why() -> None:
-    app = play_app("reversi", ("human", "broken"))
+async def test_a_hint_that_fails_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui import hints
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("analysis blew up")
+
+    monkeypatch.setattr(hints, "best_hint", broken)
+    app = play_app("reversi", ("human", "first"))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await pilot.press("t")
         await settle(pilot)
-        assert "no hint: broken:" in status(app)
+        assert "no hint: analysis blew up" in status(app)
         assert app.screen.query_one(BoardWidget).hint is None
 
 

@@ -26,7 +26,7 @@ from brains.protocol import Brain, Budget
 from engine.protocol import IllegalMoveError, ParlorError, State
 from engine.record import GameRecord
 from engine.registry import GAMES, get_game
-from tui import opponents, paths, store
+from tui import hints, opponents, paths, store
 from tui.dialogs.choose import ChooseDialog
 from tui.dialogs.prompt import PromptDialog
 from tui.messages import (
@@ -48,6 +48,39 @@ LEGEND = "[ ] cursor  { } chosen  ( ) last\n> < hint   + legal   +x+ pick"
 def short_error(error: object) -> str:
     """An error message for the status box: file paths shortened to their names."""
     return re.sub(r"(?:[A-Za-z]:)?[/\\][^\s:;,'\"]*[/\\]([^/\\\s:;,'\"]+)", r"\1", str(error))
+
+
+CHANGE = re.compile(r"^(?P<side>.{1,40}) is now (?P<new>.+) \(was (?P<old>.+)\)$")
+"""A record comment saying another player took over a side from that move on."""
+
+
+def change_comment(side_name: str, new: str, old: str) -> str:
+    """The record comment for ``new`` taking over ``side_name`` from ``old``."""
+    return f"{side_name} is now {new} (was {old})"
+
+
+def join_comments(old: str | None, new: str) -> str:
+    """Two comments at the same place in a record, as one."""
+    return new if not old else f"{old}; {new}"
+
+
+def players_by_move(record: GameRecord, states: list[State]) -> list[str]:
+    """Who played each move of ``record``: the First and Second tags name the players
+    at the end; comments written by :func:`change_comment` say who played before."""
+    names = states[0].PLAYERS
+    current = [record.tags.get("First", "?"), record.tags.get("Second", "?")]
+    changes: dict[int, list[tuple[int, str]]] = {}
+    for index, text in record.comments.items():
+        for part in text.split("; "):
+            found = CHANGE.match(part.strip())
+            if found and found["side"] in names:
+                changes.setdefault(index, []).append((names.index(found["side"]), found["old"]))
+    by = [""] * len(record.moves)
+    for i in reversed(range(len(record.moves))):
+        for side, old in changes.get(i + 1, []):
+            current[side] = old
+        by[i] = current[states[i].to_move]
+    return by
 
 
 def record_of(history: list[State], moves: list[Any], players: tuple[str, str]) -> GameRecord:
@@ -73,7 +106,8 @@ class PlayScreen(ParlorScreen):
 
     def __init__(self, history: list[State], moves: list[Any], players: tuple[str, str],
                  *, seed: int | None = None, game_file: store.GameFile | None = None,
-                 refused: dict[int, str] | None = None) -> None:
+                 refused: dict[int, str] | None = None,
+                 comments: dict[int, str] | None = None) -> None:
         super().__init__()
         assert len(history) == len(moves) + 1
         self.history = list(history)
@@ -82,6 +116,11 @@ class PlayScreen(ParlorScreen):
         self.seed = seed
         self.store = game_file or store.GameFile()
         """Where this game is kept (its own file: no other game or session writes it)."""
+        self.comments = dict(comments or {})
+        """Record comments by the number of moves before them: who took over a side,
+        and a note from a brain that moved without the method it is named for."""
+        self.last_note = ""
+        """The note of the thinking brain's latest thought (e.g. a fallback's)."""
         self.refused = dict(refused or {})
         """Sides whose player, read from a record, may not play (side -> why)."""
         self.unsaved = False
@@ -93,7 +132,7 @@ class PlayScreen(ParlorScreen):
         self.dropped = 0
         """How many stale brain results were dropped (for tests and the log)."""
         self.brains: dict[int, Brain] = {}
-        self.hint_budget = Budget(seconds=opponents.HINT_SECONDS)
+        self.hint_budget = Budget()
         """The budget of the hint being looked for (stopped when the screen goes)."""
         self.thinking: Text | None = None
         self.message = ""
@@ -181,8 +220,10 @@ class PlayScreen(ParlorScreen):
         self.next_turn()
 
     def record(self) -> GameRecord:
-        """The game so far as a record."""
-        return record_of(self.history, self.moves, self.players)
+        """The game so far as a record, with the comments that apply to its moves."""
+        record = record_of(self.history, self.moves, self.players)
+        record.comments = {i: c for i, c in sorted(self.comments.items()) if i <= len(self.moves)}
+        return record
 
     def autosave(self) -> None:
         """Keep the game in its own file (atomically). A failure shows a warning that stays
@@ -272,6 +313,7 @@ class PlayScreen(ParlorScreen):
         if not self.result_applies(event.token, event.ply):
             return
         t = event.thought
+        self.last_note = t.note
         state = self.state
         line, s = [], state
         for move in t.pv[:6]:
@@ -282,7 +324,8 @@ class PlayScreen(ParlorScreen):
                 break
         score = "?" if t.score is None else f"{round(t.score, 2) + 0.0:+.2f}"  # never -0.00
         self.thinking = Text(f"thinking: depth {t.depth}  score {score}\n{t.nodes:,} nodes  "
-                             f"line {' '.join(line)}", no_wrap=True, overflow="ellipsis")
+                             f"line {' '.join(line)}" + (f"\n{t.note}" if t.note else ""),
+                             no_wrap=True, overflow="ellipsis")
         self.refresh_views()
 
     @on(BrainMoved)
@@ -297,7 +340,15 @@ class PlayScreen(ParlorScreen):
             return
         self.budget = None
         self.thinking = None
+        note, self.last_note = self.last_note, ""
+        spec = self.players[self.state.to_move]
         self.play(event.move)
+        if note:  # e.g. perfect moved by its fallback: say so here and in the record
+            self.message = f"{spec}: {note}"
+            index = len(self.moves)
+            self.comments[index] = join_comments(self.comments.get(index), f"{spec}: {note}")
+            self.autosave()
+            self.refresh_views()
 
     @on(BrainFailed)
     def on_brain_failed(self, event: BrainFailed) -> None:
@@ -419,40 +470,41 @@ class PlayScreen(ParlorScreen):
             return
         self.refused.pop(side, None)
         players = list(self.players)
+        old = players[side]
         players[side] = spec
         self.players = (players[0], players[1])
+        if old != spec:
+            index = len(self.moves)
+            self.comments[index] = join_comments(
+                self.comments.get(index), change_comment(self.state.PLAYERS[side], spec, old))
         self.message = f"{self.state.PLAYERS[side]} is now {spec}"
         self.next_turn()
 
     def action_hint(self) -> None:
-        """Ask a brain for a move and show it on the board."""
+        """Find the best move Parlor knows for the side to move (exact where a solver
+        settles the position, else the strongest search) and show it on the board."""
         if self.state.outcome() is not None:
             self.app.bell()
-            return
-        usable = [p for side, p in enumerate(self.players)
-                  if not opponents.is_human(p) and side not in self.refused]
-        try:
-            spec = usable[0] if usable else opponents.default_opponent(self.game_id)
-        except ValueError as exc:
-            self.message = f"no hint: {short_error(exc)}"
-            self.refresh_views()
             return
         self.message = "thinking of a hint…"
         self.refresh_views()
         self.hint_budget.stop.set()
-        self.hint_budget = Budget(seconds=opponents.HINT_SECONDS)
-        self.find_hint(spec, self.state, self.hint_budget)
+        self.hint_budget = Budget(seconds=hints.SOLVER_SECONDS + hints.SEARCH_SECONDS)
+        self.find_hint(self.state, self.hint_budget)
 
     @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
-    def find_hint(self, spec: str, state: State, budget: Budget) -> None:
-        """Choose a move for ``state`` with ``spec`` and post it as a hint."""
+    def find_hint(self, state: State, budget: Budget) -> None:
+        """Find the hint for ``state`` and post it."""
         try:
-            brain = opponents.make_brain(spec, state.GAME, seed=self.seed)
-            move = brain.choose(state, budget)
+            hint = hints.best_hint(state, budget.stop, self.seed)
         except Exception as exc:  # noqa: BLE001 - no hint is better than a crash
-            self.post_message(HintReady(state.key(), None, f"{spec}: {exc}"))
+            self.post_message(HintReady(state.key(), None, str(exc)))
             return
-        self.post_message(HintReady(state.key(), move))
+        if hint is None:
+            self.post_message(HintReady(state.key(), None, "no move found"))
+            return
+        how = f"exact: {hint.verdict}" if hint.exact else f"{hint.source}: {hint.verdict}"
+        self.post_message(HintReady(state.key(), hint.move, sureness=how))
 
     @on(HintReady)
     def on_hint_ready(self, event: HintReady) -> None:
@@ -463,7 +515,7 @@ class PlayScreen(ParlorScreen):
             self.query_one("#status", Static).update(self.status_text())
             return
         self.board.hint = event.move
-        self.message = f"hint: {self.state.format_move(event.move)}"
+        self.message = f"hint: {self.state.format_move(event.move)} ({event.sureness})"
         self.query_one("#status", Static).update(self.status_text())
 
     def action_type_move(self) -> None:

@@ -13,9 +13,10 @@ from textual.widgets import Footer, Header, Static
 
 from engine.record import GameRecord
 from engine.registry import get_game
-from tui import opponents
+from tui import opponents, store
 from tui.dialogs.choose import ChooseDialog
 from tui.screens.base import ParlorScreen
+from tui.screens.play import players_by_move
 from tui.widgets import board_class
 from tui.widgets.board import BoardWidget
 from tui.widgets.move_list import MoveList
@@ -45,6 +46,8 @@ class ReplayScreen(ParlorScreen):
         self.states = record.states()  # raises RecordError-like ParlorError if bad
         self.moves: list[Any] = [self.states[i].parse_move(t) for i, t in enumerate(record.moves)]
         self.index = len(self.moves)
+        self.by = players_by_move(record, self.states)
+        """Who played each move (the record's comments say when a player changed)."""
         self.file_title = title
         self.timer: Timer | None = None
 
@@ -85,7 +88,11 @@ class ReplayScreen(ParlorScreen):
         text.append(f"{names[1]}: {rec.tags.get('Second', '?')}\n")
         text.append(f"Move {self.index} of {len(self.moves)}", "bold")
         if self.index:
-            text.append(f": {self.states[self.index - 1].format_move(self.moves[self.index - 1])}")
+            text.append(f": {self.states[self.index - 1].format_move(self.moves[self.index - 1])}"
+                        f" by {self.by[self.index - 1]}")
+            comment = rec.comments.get(self.index)
+            if comment:
+                text.append(f"\n{{{store.short(comment, 120)}}}", "italic")
         text.append(f"\nResult {rec.result}" + (" (unfinished)" if rec.result == "*" else ""))
         if rec.termination:
             text.append(f" ({rec.termination})")
