@@ -491,3 +491,56 @@ async def test_playing_on_from_a_replay_records_the_new_players() -> None:
         from tui.screens.play import players_by_move
         kept = screen.record()
         assert players_by_move(kept, kept.states()) == ["alice", "bob", "human", "first"]
+
+
+def test_help_gives_each_games_rules_in_short() -> None:
+    from engine.registry import GAMES
+    from tui.screens.help import RULES
+    assert set(RULES) == set(GAMES)
+    assert "fly" in RULES["morris"] and "compulsory" in RULES["checkers"]
+    assert "flipcolor" in RULES["reversi"]
+
+
+async def test_help_shows_the_rules() -> None:
+    app = ParlorApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        text = str(app.screen.query_one("#help-rules").render())
+        assert "Five Men's Morris" in text and "you may fly" in text
+
+
+async def test_a_rule_change_is_announced_when_it_happens() -> None:
+    from engine.registry import new_game
+    from tui.screens.play import rule_news
+    from tests.tui.test_play import key_test_line
+    states, moves = key_test_line("morris")
+    flips = [(i, rule_news(states[i], states[i + 1])) for i in range(len(moves))]
+    news = [(i, text) for i, text in flips if text]
+    assert news, "the test game should bring a side down to three"
+    i, text = news[0]
+    assert "down to three" in text and "may fly" in text
+    assert rule_news(new_game("tictactoe"), new_game("tictactoe").play(4)) == ""
+    app = play_app("morris", ("human", "human"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play_moves(pilot, app.screen, moves[: i + 1])
+        assert "may fly" in str(app.screen.query_one("#status").render())
+
+
+def test_the_opponent_chooser_is_grouped_and_described() -> None:
+    from brains import registry
+    from tui import opponents
+    from tui.dialogs.choose import HEADING
+    specs = ["human"] + [f"{b.name}:{lvl}" if len(b.levels) > 1 else b.name
+                         for b in registry.list_brains("connect4") for lvl in (b.levels or [""])]
+    specs = list(dict.fromkeys(s.rstrip(":") for s in specs))
+    choices = opponents.grouped_choices(specs, HEADING)
+    values = [v for _, v in choices if v is not HEADING]
+    assert sorted(values) == sorted(specs)  # every opponent once
+    headings = [label for label, v in choices if v is HEADING]
+    assert headings[0] == "── People ──" and any("Exact" in h for h in headings)
+    label = next(label for label, v in choices if v == "perfect")
+    assert "solved" in label
+    assert all(": " in label for label, v in choices if v is not HEADING)

@@ -27,7 +27,7 @@ from engine.protocol import IllegalMoveError, ParlorError, State
 from engine.record import GameRecord
 from engine.registry import GAMES, get_game
 from tui import hints, opponents, paths, store
-from tui.dialogs.choose import ChooseDialog
+from tui.dialogs.choose import HEADING, ChooseDialog
 from tui.dialogs.prompt import PromptDialog
 from tui.messages import (
     BrainFailed,
@@ -81,6 +81,20 @@ def players_by_move(record: GameRecord, states: list[State]) -> list[str]:
             current[side] = old
         by[i] = current[states[i].to_move]
     return by
+
+
+def rule_news(before: State, after: State) -> str:
+    """A rule that starts to apply with this move, in words ("" if none): a Morris side
+    down to three may fly."""
+    phase = getattr(after, "phase_of", None)
+    if phase is None or after.outcome() is not None:
+        return ""
+    news = []
+    for side in (0, 1):
+        if phase(side) == "flying" and before.phase_of(side) != "flying":  # type: ignore[attr-defined]
+            name = after.PLAYERS[side]
+            news.append(f"{name} is down to three: {name} may fly (move to any empty point)")
+    return "; ".join(news)
 
 
 def record_of(history: list[State], moves: list[Any], players: tuple[str, str]) -> GameRecord:
@@ -214,9 +228,10 @@ class PlayScreen(ParlorScreen):
 
     def play(self, move: Any) -> None:
         """Play ``move`` (legal in the current state) and continue."""
-        self.history.append(self.state.play(move))
+        before = self.state
+        self.history.append(before.play(move))
         self.moves.append(move)
-        self.message = ""
+        self.message = rule_news(before, self.state)
         self.next_turn()
 
     def record(self) -> GameRecord:
@@ -455,7 +470,7 @@ class PlayScreen(ParlorScreen):
         except ValueError as exc:
             self.parlor.show_error("Cannot list the opponents", str(exc))
             return
-        choices = [(spec, spec) for spec in specs]
+        choices = opponents.grouped_choices(specs, HEADING)
         title = f"Opponent for {self.state.PLAYERS[side]}"
         self.app.push_screen(ChooseDialog(title, choices, current=self.players[side]),
                              lambda spec: self.set_player(side, spec))

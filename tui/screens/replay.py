@@ -14,7 +14,7 @@ from textual.widgets import Footer, Header, Static
 from engine.record import GameRecord
 from engine.registry import get_game
 from tui import opponents, store
-from tui.dialogs.choose import ChooseDialog
+from tui.dialogs.choose import HEADING, ChooseDialog
 from tui.screens.base import ParlorScreen
 from tui.screens.play import players_by_move
 from tui.widgets import board_class
@@ -149,7 +149,8 @@ class ReplayScreen(ParlorScreen):
             self.parlor.show_error("Cannot list the opponents", str(exc))
             return
         title = f"You play {state.PLAYERS[state.to_move]}; opponent:"
-        self.app.push_screen(ChooseDialog(title, [(s, s) for s in specs], current=current),
+        self.app.push_screen(ChooseDialog(title, opponents.grouped_choices(specs, HEADING),
+                                          current=current),
                              self.play_here)
 
     def play_here(self, spec: str | None) -> None:
