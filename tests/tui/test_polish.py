@@ -530,12 +530,10 @@ async def test_a_rule_change_is_announced_when_it_happens() -> None:
 
 
 def test_the_opponent_chooser_is_grouped_and_described() -> None:
-    from brains import registry
     from tui import opponents
     from tui.dialogs.choose import HEADING
-    specs = ["human"] + [f"{b.name}:{lvl}" if len(b.levels) > 1 else b.name
-                         for b in registry.list_brains("connect4") for lvl in (b.levels or [""])]
-    specs = list(dict.fromkeys(s.rstrip(":") for s in specs))
+    specs = ["human", "random", "greedy", "minimax:easy", "minimax:hard", "alphabeta:easy",
+             "alphabeta:hard", "mcts:medium", "perfect", "qlearn", "linear", "mlp", "newbrain"]
     choices = opponents.grouped_choices(specs, HEADING)
     values = [v for _, v in choices if v is not HEADING]
     assert sorted(values) == sorted(specs)  # every opponent once
@@ -543,4 +541,5 @@ def test_the_opponent_chooser_is_grouped_and_described() -> None:
     assert headings[0] == "── People ──" and any("Exact" in h for h in headings)
     label = next(label for label, v in choices if v == "perfect")
     assert "solved" in label
-    assert all(": " in label for label, v in choices if v is not HEADING)
+    assert all(": " in label for label, v in choices if v not in (HEADING, "newbrain"))
+    assert headings[-1] == "── Others ──" and values[-1] == "newbrain"  # unknown kinds last
