@@ -608,3 +608,29 @@ async def test_a_saved_game_is_deleted_and_renamed_after_asking_never_over_anoth
         await settle(pilot)
         assert not (folder / "two.pgn").exists()
         assert [e.path.name for e in browser.entries if e.path.parent == folder] == ["ché ckers- 1.pgn"]
+
+
+async def test_at_the_end_the_last_move_is_in_view_and_the_result_reads_plainly() -> None:
+    from tests.tui.test_play import key_test_line
+    states, moves = key_test_line("checkers")
+    app = play_app("checkers", ("human", "human"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        await play_moves(pilot, screen, moves[:-1])
+        await play_moves(pilot, screen, moves[-1:])  # the status grows: the list must follow
+        await pilot.pause()
+        status = str(screen.query_one("#status").render())
+        assert "Game over:" in status and "((" not in status and "))" not in status
+        scroll = screen.query_one("#moves-scroll")
+        assert scroll.max_scroll_y > 0 and scroll.scroll_y == scroll.max_scroll_y
+        number = (len(moves) + 1) // 2
+        assert f"{number:>3}. " in screen_text(app)  # the last full move is on screen
+
+
+async def test_the_status_counts_full_moves_like_the_move_list() -> None:
+    app = play_app("tictactoe", ("human", "human"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await play_moves(pilot, app.screen, [4, 0, 8])
+        assert "Move 2: O to move" in str(app.screen.query_one("#status").render())

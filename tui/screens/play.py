@@ -203,6 +203,7 @@ class PlayScreen(ParlorScreen):
         board.focus()
         humans = [side for side in (0, 1) if opponents.is_human(self.players[side])]
         board.flipped = humans == [board.TOP_SIDE]
+        self.query_one("#moves-scroll").anchor()  # the last move stays in view
         for attribute in ("path", "cursor", "ascii"):
             self.watch(board, attribute, self.update_summary, init=False)
         self.next_turn()
@@ -401,11 +402,11 @@ class PlayScreen(ParlorScreen):
         outcome = state.outcome()
         if outcome is None:
             who = "you" if opponents.is_human(self.players[state.to_move]) else self.players[state.to_move]
-            text.append(f"Move {state.ply + 1}: {names[state.to_move]} to move ({who})", "bold")
+            text.append(f"Move {state.ply // 2 + 1}: {names[state.to_move]} to move ({who})", "bold")
         else:
             winner = outcome.winner
             verdict = "Draw" if winner is None else f"{names[winner]} wins"
-            text.append(f"Game over: {verdict} {outcome.result.value} ({outcome.termination})",
+            text.append(f"Game over: {verdict} {outcome.result.value}: {outcome.termination}",
                         "bold reverse")
             text.append("\nn new game  g another  r replay it")
         if self.message:

@@ -86,19 +86,23 @@ class ReplayScreen(ParlorScreen):
         names = state.PLAYERS
         text.append(f"{names[0]}: {rec.tags.get('First', '?')}\n")
         text.append(f"{names[1]}: {rec.tags.get('Second', '?')}\n")
-        text.append(f"Move {self.index} of {len(self.moves)}", "bold")
         if self.index:
-            text.append(f": {self.states[self.index - 1].format_move(self.moves[self.index - 1])}"
-                        f" by {self.by[self.index - 1]}")
-            comment = rec.comments.get(self.index)
-            if comment:
-                text.append(f"\n{{{store.short(comment, 120)}}}", "italic")
+            before = self.states[self.index - 1]
+            number = f"{(self.index + 1) // 2}{'.' if before.to_move == 0 else '...'}"
+            text.append(f"{number} {before.format_move(self.moves[self.index - 1])}", "bold")
+            text.append(f" by {self.by[self.index - 1]}")
+        else:
+            text.append("The start", "bold")
+        text.append(f"  (ply {self.index} of {len(self.moves)})")
+        comment = rec.comments.get(self.index)
+        if comment:
+            text.append(f"\n{{{store.short(comment, 120)}}}", "italic")
         text.append(f"\nResult {rec.result}" + (" (unfinished)" if rec.result == "*" else ""))
         if rec.termination:
-            text.append(f" ({rec.termination})")
+            text.append(f": {rec.termination}")
         outcome = state.outcome()
         if outcome is not None:
-            text.append(f"\nHere: {outcome.result.value}, {outcome.termination}")
+            text.append(f"\nHere: {outcome.result.value}: {outcome.termination}")
         if self.timer is not None:
             text.append("\nautoplay on (a stops)", "italic")
         self.query_one("#status", Static).update(text)
