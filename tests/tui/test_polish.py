@@ -634,3 +634,26 @@ async def test_the_status_counts_full_moves_like_the_move_list() -> None:
         await settle(pilot)
         await play_moves(pilot, app.screen, [4, 0, 8])
         assert "Move 2: O to move" in str(app.screen.query_one("#status").render())
+
+
+async def test_computer_against_computer_keeps_a_pace_and_pauses() -> None:
+    app = play_app("tictactoe", ("first", "last"))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        screen.pace = 4.0  # far longer than the test takes
+        await settle(pilot)
+        assert len(screen.moves) == 1  # the first move at once, the next one waits its pace
+        assert screen.pace_timer is not None
+        await pilot.press("p")
+        assert screen.paused and screen.pace_timer is None
+        assert "paused" in str(screen.query_one("#status").render())
+        for _ in range(6):
+            await pilot.press("minus")
+        assert screen.pace == 0.0
+        await pilot.press("p")
+        await settle(pilot)
+        for _ in range(10):
+            if screen.state.outcome() is not None:
+                break
+            await settle(pilot)
+        assert screen.state.outcome() is not None

@@ -20,6 +20,7 @@ Type a move   m, then the notation: f5, 4, 11-15, 15x24x31, a5-c5xd2
 In a game     g switch game   o switch opponent   n new game   t hint
               u undo (back to your previous turn)  s save under a name
               r saved games   ? this help         q quit (games are kept)
+              p pause/go on   + - slower/faster when computers play each other
 Replay        ← → step   Home/End first/last   a autoplay   p play from here
 Anywhere      ctrl+p palette: every action by name   b plain ASCII board
 

@@ -20,6 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Static
+from textual.timer import Timer
 from textual.worker import get_current_worker
 
 from brains.protocol import Brain, Budget
@@ -41,6 +42,11 @@ from tui.screens.base import ParlorScreen
 from tui.widgets import board_class
 from tui.widgets.board import BoardWidget
 from tui.widgets.move_list import MoveList
+
+PACES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)
+"""The paces + and - step through (seconds a computer move waits)."""
+DEFAULT_PACE = 1.0
+"""Computer against computer: a move a second, so the game can be watched."""
 
 LEGEND = "[ ] cursor  { } chosen  ( ) last\n> < hint   + legal   +x+ pick"
 """The marks every board uses (never colour alone)."""
@@ -114,6 +120,11 @@ class PlayScreen(ParlorScreen):
         Binding("t", "hint", "Hint", tooltip="Show a suggested move on the board"),
         Binding("m", "type_move", "Move", tooltip="Enter a move in notation"),
         Binding("f", "flip", "Flip", tooltip="Turn the board round"),
+        Binding("p", "pause", "Pause", show=False, tooltip="Pause or go on (computers wait)"),
+        Binding("plus,equals_sign", "pace(1)", "Slower", show=False,
+                tooltip="Computer against computer: slower"),
+        Binding("minus", "pace(-1)", "Faster", show=False,
+                tooltip="Computer against computer: faster"),
         Binding("s", "save", "Save", tooltip="Save this game under a name"),
         Binding("r", "open_saved", "Saved", tooltip="Open saved games"),
     ]
@@ -135,6 +146,11 @@ class PlayScreen(ParlorScreen):
         and a note from a brain that moved without the method it is named for."""
         self.last_note = ""
         """The note of the thinking brain's latest thought (e.g. a fallback's)."""
+        self.pace = DEFAULT_PACE
+        """Seconds between moves when computers play each other (+ and - change it)."""
+        self.paused = False
+        """True while p holds the computers (a brain to move does not start)."""
+        self.pace_timer: Timer | None = None
         self.refused = dict(refused or {})
         """Sides whose player, read from a record, may not play (side -> why)."""
         self.unsaved = False
@@ -224,7 +240,32 @@ class PlayScreen(ParlorScreen):
         self.autosave()
         state = self.state
         if state.outcome() is None and not opponents.is_human(self.players[state.to_move]):
-            self.start_brain()
+            if self.paused:
+                self.thinking = Text("paused: p goes on")
+            elif self.moves and self.pace > 0 and not any(map(opponents.is_human, self.players)):
+                ply = len(self.history)  # computer against computer: one move per pace
+
+                def go() -> None:
+                    if ply == len(self.history) and not self.paused and self.budget is None:
+                        self.start_brain()
+                        self.refresh_views()
+
+                self.pace_timer = self.set_timer(self.pace, go)
+            else:
+                self.start_brain()
+        self.refresh_views()
+
+    def action_pause(self) -> None:
+        """Pause or go on (a brain to move waits while paused)."""
+        self.paused = not self.paused
+        self.message = "paused: p goes on" if self.paused else ""
+        self.next_turn()
+
+    def action_pace(self, step: int) -> None:
+        """Slower (+) or faster (-) computer-against-computer play."""
+        now = PACES.index(self.pace) if self.pace in PACES else 0
+        self.pace = PACES[max(0, min(len(PACES) - 1, now + step))]
+        self.message = f"computer moves every {self.pace:g} s" if self.pace else "no pause between computer moves"
         self.refresh_views()
 
     def play(self, move: Any) -> None:
@@ -301,6 +342,9 @@ class PlayScreen(ParlorScreen):
             self.budget.stop.set()
             self.budget = None
         self.thinking = None
+        if self.pace_timer is not None:
+            self.pace_timer.stop()
+            self.pace_timer = None
         self.workers.cancel_group(self, "brain")
 
     @work(thread=True, exclusive=True, group="brain", exit_on_error=False)
