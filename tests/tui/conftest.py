@@ -12,6 +12,7 @@ from textual.worker import WorkerCancelled, WorkerState
 from brains.protocol import Brain, Budget, Thought
 from engine.protocol import State
 from tui import opponents
+from tui.screens import play
 from tui.widgets.board import BoardWidget
 
 FAKE_SPECS = ["first", "last", "slow"]
@@ -67,6 +68,7 @@ def tui_env(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setattr(opponents, "make_brain", fake_make_brain)
     monkeypatch.setattr(opponents, "brain_specs", lambda game_id: list(FAKE_SPECS))
+    monkeypatch.setattr(play, "DEFAULT_PACE", 0.0)  # computers play each other at full speed
     return tmp_path
 
 

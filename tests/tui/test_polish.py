@@ -636,11 +636,13 @@ async def test_the_status_counts_full_moves_like_the_move_list() -> None:
         assert "Move 2: O to move" in str(app.screen.query_one("#status").render())
 
 
-async def test_computer_against_computer_keeps_a_pace_and_pauses() -> None:
+async def test_computer_against_computer_keeps_a_pace_and_pauses(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui.screens import play
+    monkeypatch.setattr(play, "DEFAULT_PACE", 4.0)  # far longer than the test takes
     app = play_app("tictactoe", ("first", "last"))
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
-        screen.pace = 4.0  # far longer than the test takes
         await settle(pilot)
         assert len(screen.moves) == 1  # the first move at once, the next one waits its pace
         assert screen.pace_timer is not None
