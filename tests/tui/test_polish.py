@@ -659,3 +659,40 @@ async def test_computer_against_computer_keeps_a_pace_and_pauses(
                 break
             await settle(pilot)
         assert screen.state.outcome() is not None
+
+
+async def test_a_brain_that_moves_by_its_fallback_says_so_in_the_status_and_the_record(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from brains.protocol import Brain, Budget, Thought
+    from tests.tui import conftest
+    from tui import opponents
+
+    class Noted(Brain):
+        name = "noted"
+
+        def think(self, state: Any, budget: Budget) -> Any:
+            move = state.legal_moves()[0]
+            yield Thought(move, 0.1, 5, 100, (move,), note="not solved in time: move from alphabeta:hard")
+
+    def make(spec: str, game_id: str, seed: int | None = None) -> Brain:
+        if spec == "noted":
+            return Noted(game_id, seed=seed, spec=spec)
+        return conftest.fake_make_brain(spec, game_id, seed)
+
+    monkeypatch.setattr(opponents, "make_brain", make)
+    app = play_app("connect4", ("human", "noted"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        screen = app.screen
+        assert len(screen.moves) == 2
+        assert "noted: not solved in time: move from alphabeta:hard" in str(
+            screen.query_one("#status").render())
+        assert screen.record().comments[2] == "noted: not solved in time: move from alphabeta:hard"
+        assert kept_comments(screen) == {2: "noted: not solved in time: move from alphabeta:hard"}
+
+
+def kept_comments(screen: PlayScreen) -> dict[int, str]:
+    from engine.record import load_records
+    return load_records(screen.store.unfinished_path)[0].comments
