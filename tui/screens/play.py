@@ -219,7 +219,6 @@ class PlayScreen(ParlorScreen):
         board.focus()
         humans = [side for side in (0, 1) if opponents.is_human(self.players[side])]
         board.flipped = humans == [board.TOP_SIDE]
-        self.query_one("#moves-scroll").anchor()  # the last move stays in view
         for attribute in ("path", "cursor", "ascii"):
             self.watch(board, attribute, self.update_summary, init=False)
         self.next_turn()
@@ -435,6 +434,10 @@ class PlayScreen(ParlorScreen):
             texts.append(s.format_move(move))
             s = nxt
         self.query_one(MoveList).show(texts)
+        scroll = self.query_one("#moves-scroll", VerticalScroll)
+        # once the status has its new height (it grows when the game ends), the list
+        # is scrolled again so the last move stays in view
+        self.call_after_refresh(lambda: self.call_after_refresh(scroll.scroll_end, animate=False))
 
     def status_text(self) -> Text:
         """Players, whose turn it is or the result and why, and any message."""

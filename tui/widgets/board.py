@@ -146,28 +146,50 @@ class Canvas:
         k, mid = factor, factor // 2
         out = Canvas(self.width * k, self.height * k)
 
-        def joins(x: int, y: int, side: str) -> bool:
-            if not (0 <= x < self.width and 0 <= y < self.height):
-                return False
-            return side in CONNECTS.get(self.chars[y][x], "")
+        step = {"l": (-1, 0, "r"), "r": (1, 0, "l"), "u": (0, -1, "d"), "d": (0, 1, "u")}
 
+        def line_at(x: int, y: int) -> str:
+            inside = 0 <= x < self.width and 0 <= y < self.height
+            return CONNECTS.get(self.chars[y][x], "") if inside else ""
+
+        def joins(x: int, y: int, side: str) -> bool:
+            """A line leaves (x, y) on ``side``: it is a line that does, or a piece or
+            mark that a line reaches from that side (Morris points sit on lines)."""
+            if not (0 <= x < self.width and 0 <= y < self.height) or self.chars[y][x] == " ":
+                return False
+            if self.chars[y][x] in CONNECTS:
+                return side in CONNECTS[self.chars[y][x]]
+            dx, dy, back = step[side]
+            return back in line_at(x + dx, y + dy)
+
+        def pad(x: int, y: int, nx: int, ny: int, plain: str, fancy: str) -> str:
+            """The character continuing a line between (x, y) and (nx, ny)."""
+            chars = [self.chars[b][a] for a, b in ((x, y), (nx, ny))
+                     if 0 <= a < self.width and 0 <= b < self.height]
+            line = next((c for c in chars if c in CONNECTS), "")
+            return plain if line in "-+=|" and line else fancy
+
+        edge: dict[tuple[int, int], int] = {}  # a point's brackets hug its glyph: ( ● )
+        for (x, y), point in self.hits.items():
+            if self.hits.get((x - 1, y)) != point and all(
+                    self.hits.get((x + i, y)) == point for i in (1, 2)):
+                edge[(x, y)], edge[(x + 2, y)] = k - 1, 2 * mid - k + 1  # as far on each side
         for y in range(self.height):
             for x in range(self.width):
                 ch, style = self.chars[y][x], self.styles[y][x]
-                horizontal = "-" if ch in "-+=" else "─"
-                vertical = "|" if ch in "|+" else "│"
+                at = edge.get((x, y), mid)
                 for dy in range(k):
                     for dx in range(k):
-                        if (dx, dy) == (mid, mid):
+                        if (dx, dy) == (at, mid):
                             cell = ch
-                        elif dy == mid and dx < mid and joins(x, y, "l") and joins(x - 1, y, "r"):
-                            cell = horizontal
-                        elif dy == mid and dx > mid and joins(x, y, "r") and joins(x + 1, y, "l"):
-                            cell = horizontal
-                        elif dx == mid and dy < mid and joins(x, y, "u") and joins(x, y - 1, "d"):
-                            cell = vertical
-                        elif dx == mid and dy > mid and joins(x, y, "d") and joins(x, y + 1, "u"):
-                            cell = vertical
+                        elif dy == mid and dx < at and joins(x, y, "l") and joins(x - 1, y, "r"):
+                            cell = pad(x, y, x - 1, y, "-", "─")
+                        elif dy == mid and dx > at and joins(x, y, "r") and joins(x + 1, y, "l"):
+                            cell = pad(x, y, x + 1, y, "-", "─")
+                        elif dx == at and dy < mid and joins(x, y, "u") and joins(x, y - 1, "d"):
+                            cell = pad(x, y, x, y - 1, "|", "│")
+                        elif dx == at and dy > mid and joins(x, y, "d") and joins(x, y + 1, "u"):
+                            cell = pad(x, y, x, y + 1, "|", "│")
                         else:
                             cell = " "
                         out.chars[y * k + dy][x * k + dx] = cell
