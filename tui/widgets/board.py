@@ -146,19 +146,27 @@ class Canvas:
         k, mid = factor, factor // 2
         out = Canvas(self.width * k, self.height * k)
 
+        edge: dict[tuple[int, int], int] = {}  # a point's brackets hug its glyph: ( ● )
+        for (x, y), point in self.hits.items():
+            if self.hits.get((x - 1, y)) != point and all(
+                    self.hits.get((x + i, y)) == point for i in (1, 2)):
+                edge[(x, y)], edge[(x + 2, y)] = k - 1, 2 * mid - k + 1  # as far on each side
         step = {"l": (-1, 0, "r"), "r": (1, 0, "l"), "u": (0, -1, "d"), "d": (0, 1, "u")}
+
+        points = {(x + i, y) for (x, y), at in edge.items() if at == k - 1 for i in range(3)}
+        """Cells of a point (brackets and glyph): never lines, though ``+`` may be drawn."""
 
         def line_at(x: int, y: int) -> str:
             inside = 0 <= x < self.width and 0 <= y < self.height
-            return CONNECTS.get(self.chars[y][x], "") if inside else ""
+            return CONNECTS.get(self.chars[y][x], "") if inside and (x, y) not in points else ""
 
         def joins(x: int, y: int, side: str) -> bool:
             """A line leaves (x, y) on ``side``: it is a line that does, or a piece or
             mark that a line reaches from that side (Morris points sit on lines)."""
             if not (0 <= x < self.width and 0 <= y < self.height) or self.chars[y][x] == " ":
                 return False
-            if self.chars[y][x] in CONNECTS:
-                return side in CONNECTS[self.chars[y][x]]
+            if line_at(x, y):
+                return side in line_at(x, y)
             dx, dy, back = step[side]
             return back in line_at(x + dx, y + dy)
 
@@ -166,14 +174,10 @@ class Canvas:
             """The character continuing a line between (x, y) and (nx, ny)."""
             chars = [self.chars[b][a] for a, b in ((x, y), (nx, ny))
                      if 0 <= a < self.width and 0 <= b < self.height]
-            line = next((c for c in chars if c in CONNECTS), "")
+            line = next((c for c, at in zip(chars, ((x, y), (nx, ny)))
+                         if c in CONNECTS and at not in points), "")
             return plain if line in "-+=|" and line else fancy
 
-        edge: dict[tuple[int, int], int] = {}  # a point's brackets hug its glyph: ( ● )
-        for (x, y), point in self.hits.items():
-            if self.hits.get((x - 1, y)) != point and all(
-                    self.hits.get((x + i, y)) == point for i in (1, 2)):
-                edge[(x, y)], edge[(x + 2, y)] = k - 1, 2 * mid - k + 1  # as far on each side
         for y in range(self.height):
             for x in range(self.width):
                 ch, style = self.chars[y][x], self.styles[y][x]
