@@ -44,11 +44,17 @@ def exact_verdict(score: float) -> str:
     """An exact score of ``brains.perfect`` in words (wins sooner score higher)."""
     if score > 0:
         plies = round((WIN - score) / EPS)
-        return f"wins (in {(plies + 2) // 2} of your moves at most)" if plies >= 0 else "wins"
+        return f"wins within {moves((plies + 1) // 2)}" if plies > 0 else "wins"
     if score < 0:
         plies = round((WIN + score) / EPS)
-        return f"loses against best play (holds out {(plies + 1) // 2} moves), as every move does"
+        return (f"loses against best play: the other side wins within "
+                f"{moves(max(1, plies // 2))}, whatever is played")
     return "draws with best play on both sides"
+
+
+def moves(count: int) -> str:
+    """``count`` moves of one side, in words."""
+    return f"{count} move" if count == 1 else f"{count} moves"
 
 
 def solved_hint(state: State, stop: threading.Event, seed: int | None) -> Hint | None:

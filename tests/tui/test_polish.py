@@ -4,7 +4,6 @@ ASCII by terminal, the too-small screen blocking keys."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +12,7 @@ from textual.widgets import Select
 from tests.tui.conftest import settle
 from tui import settings
 from tui.app import Launch, ParlorApp
-from tui.screens.home import HomeScreen, option_widget_id
+from tui.screens.home import HomeScreen
 from tui.screens.play import PlayScreen
 
 SIZE = (80, 24)
@@ -305,7 +304,7 @@ async def test_flipped_discs_and_taken_pieces_are_marked() -> None:
 
 async def test_a_mill_and_the_piece_it_took_are_marked() -> None:
     from tests.tui.test_play import key_test_line
-    states, moves = key_test_line("morris")
+    _, moves = key_test_line("morris")
     at = next(i for i, m in enumerate(moves) if m[-1] is not None)
     app = play_app("morris", ("human", "human"))
     async with app.run_test(size=SIZE) as pilot:
@@ -513,8 +512,8 @@ async def test_help_shows_the_rules() -> None:
 
 async def test_a_rule_change_is_announced_when_it_happens() -> None:
     from engine.registry import new_game
-    from tui.screens.play import rule_news
     from tests.tui.test_play import key_test_line
+    from tui.screens.play import rule_news
     states, moves = key_test_line("morris")
     flips = [(i, rule_news(states[i], states[i + 1])) for i in range(len(moves))]
     news = [(i, text) for i, text in flips if text]
@@ -556,6 +555,7 @@ async def open_browser(pilot: Any, app: ParlorApp) -> Any:
 
 async def test_the_browser_at_80_columns_tells_damaged_files_apart_and_end_goes_last() -> None:
     from textual.widgets import DataTable
+
     from tui import paths
     folder = paths.saved_games_dir()
     folder.mkdir(parents=True, exist_ok=True)
@@ -612,7 +612,7 @@ async def test_a_saved_game_is_deleted_and_renamed_after_asking_never_over_anoth
 
 async def test_at_the_end_the_last_move_is_in_view_and_the_result_reads_plainly() -> None:
     from tests.tui.test_play import key_test_line
-    states, moves = key_test_line("checkers")
+    _, moves = key_test_line("checkers")
     app = play_app("checkers", ("human", "human"))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -12,7 +12,6 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-
 HEADING = object()
 """The value of a choice that is a group's heading (shown, never chosen)."""
 

@@ -28,7 +28,7 @@ from tui.dialogs.prompt import PromptDialog
 from tui.screens.base import ParlorScreen
 from tui.store import Entry, scan
 
-__all__ = ["BrowserScreen", "Entry", "scan", "rename_new"]
+__all__ = ["BrowserScreen", "Entry", "rename_new", "scan"]
 
 
 def rename_new(source: Path, target: Path) -> None:

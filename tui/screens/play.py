@@ -19,8 +19,8 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Static
 from textual.timer import Timer
+from textual.widgets import Footer, Header, Static
 from textual.worker import get_current_worker
 
 from brains.protocol import Brain, Budget

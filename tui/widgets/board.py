@@ -15,13 +15,14 @@ are chosen to stay legible on the dark squares in 16-colour and ``NO_COLOR`` ter
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
-from textual import events
 from textual.reactive import reactive
 from textual.widget import Widget
 

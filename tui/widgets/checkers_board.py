@@ -7,7 +7,8 @@ number, and the summary names the square under the cursor.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from tui.widgets.board import BoardWidget, Canvas, Point
 

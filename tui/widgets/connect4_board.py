@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Iterable
+from collections.abc import Iterable
+from typing import Any, ClassVar
 
 from rich.style import Style
 from textual.binding import Binding, BindingType
@@ -107,7 +108,7 @@ class ConnectFourBoard(BoardWidget):
                     gstyle = empty
                 self.put_marked(canvas, x, y, mark, glyph, gstyle, rack)
                 canvas.fill(x, y, 3, rack)
-            for y in range(0, 2 + HEIGHT):
+            for y in range(2 + HEIGHT):
                 canvas.hit(x, y, 3, c)
         for y in range(2, 2 + HEIGHT):
             canvas.put(0, y, wall, line)

@@ -7,7 +7,8 @@ then, after a mill, the opponent piece to remove.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from tui.widgets.board import BoardWidget, Canvas, Point
 
