@@ -93,11 +93,12 @@ def rule_news(before: State, after: State) -> str:
     """A rule that starts to apply with this move, in words ("" if none): a Morris side
     down to three may fly."""
     phase = getattr(after, "phase_of", None)
-    if phase is None or after.outcome() is not None:
+    was = getattr(before, "phase_of", None)
+    if phase is None or was is None or after.outcome() is not None:
         return ""
     news = []
     for side in (0, 1):
-        if phase(side) == "flying" and before.phase_of(side) != "flying":  # type: ignore[attr-defined]
+        if phase(side) == "flying" and was(side) != "flying":
             name = after.PLAYERS[side]
             news.append(f"{name} is down to three: {name} may fly (move to any empty point)")
     return "; ".join(news)
