@@ -1,6 +1,6 @@
 """The Five Men's Morris board: 16 points on two squares joined by spokes, drawn with lines.
 
-Points sit on a 5×5 grid (files a-e, ranks 1-5, RULES.md §1). A move is entered as its
+Points sit on a 5×5 grid (files a-e, ranks 1-5; docs/RULES.md, Morris). A move is entered as its
 points in order: the destination of a placement, or the piece then its destination,
 then, after a mill, the opponent piece to remove.
 """
