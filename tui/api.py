@@ -55,5 +55,8 @@ class ParlorApi(Protocol):
     def show_error(self, title: str, message: str) -> None:
         """One clear message in a dialog."""
 
+    def go_home(self) -> None:
+        """Back to Home; the game on screen stays kept (asks first if it is not saved)."""
+
     def confirm_leave(self, then: Callable[[], None]) -> None:
         """Run ``then`` now, or after asking when a game's moves could not be saved."""

@@ -12,20 +12,23 @@ or cancel.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.content import Content
 from textual.screen import Screen
 
 from engine.protocol import ParlorError, State
 from engine.record import GameRecord
 from engine.registry import new_game
-from tui import opponents, store
+from tui import opponents, settings, store
 from tui.dialogs.choose import ChooseDialog
 from tui.dialogs.error import ErrorDialog
 from tui.dialogs.prompt import PromptDialog
@@ -34,13 +37,21 @@ from tui.screens.base import ParlorScreen
 from tui.screens.browser import BrowserScreen
 from tui.screens.help import HelpScreen
 from tui.screens.home import HomeScreen
-from tui.screens.play import PlayScreen
+from tui.screens.play import PlayScreen, change_comment, join_comments
 from tui.screens.replay import ReplayScreen
-from tui.widgets.board import BoardWidget
 
 SWITCH_INTERVAL = 0.001
 """Seconds a thread may hold the GIL while another waits (Python's default is 0.005): a
 brain searching in a worker thread then delays key handling and drawing less."""
+
+
+QUIT_KEYS = frozenset({"q", "ctrl+q", "ctrl+c"})
+"""Keys that still work behind the "too small" notice."""
+
+
+def ascii_default() -> bool:
+    """True where the terminal cannot be trusted with box drawing: the Linux console."""
+    return os.environ.get("TERM", "") == "linux"
 
 
 @dataclass(frozen=True)
@@ -72,12 +83,12 @@ class ParlorApp(App[None]):
                 tooltip="Switch between Unicode and plain ASCII boards"),
     ]
 
-    def __init__(self, launch: Launch | None = None, *, ascii_board: bool = False,
+    def __init__(self, launch: Launch | None = None, *, ascii_board: bool | None = None,
                  seed: int | None = None) -> None:
         super().__init__()
         self.launch = launch or Launch()
-        self.ascii_board = ascii_board
-        """Draw boards with plain ASCII characters."""
+        self.ascii_board = ascii_default() if ascii_board is None else ascii_board
+        """Draw boards, frames and buttons with plain ASCII characters."""
         self.seed = seed
         """Seed for the brains (None: fresh randomness)."""
 
@@ -92,6 +103,11 @@ class ParlorApp(App[None]):
 
     def on_mount(self) -> None:
         store.start_up()
+        self.set_class(self.ascii_board, "-ascii")
+        theme = settings.load().theme
+        if theme is not None and theme in self.available_themes:
+            self.theme = theme
+        self.watch(self, "theme", self.remember_theme, init=False)
         self.push_screen(HomeScreen())
         launch = self.launch
         if launch.kind == "play":
@@ -102,11 +118,37 @@ class ParlorApp(App[None]):
         elif launch.kind == "replay" and launch.path is not None:
             self.open_replay_file(launch.path)
 
+    async def on_event(self, event: events.Event) -> None:
+        """Ignore keys and clicks while the screen is covered by its "too small" notice
+        (all but the quit keys): nothing may happen that the player cannot see."""
+        screen = self.screen_stack[-1] if self.screen_stack else None
+        if (isinstance(screen, ParlorScreen) and screen.too_small
+                and isinstance(event, (events.Key, events.MouseDown, events.MouseUp,
+                                       events.Click))
+                and not (isinstance(event, events.Key) and event.key in QUIT_KEYS)):
+            return
+        await super().on_event(event)
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        """The header's title; ASCII mode joins title and subtitle with a plain dash."""
+        if self.ascii_board and sub_title:
+            return Content.assemble(Content(title), (" - ", "dim"), Content(sub_title))
+        return super().format_title(title, sub_title)
+
+    def remember_theme(self, theme: str) -> None:
+        """Keep the chosen theme for the next start."""
+        settings.update(theme=theme)
+
     # -- starting screens -----------------------------------------------------------
     def back_to_home(self) -> None:
         """Pop every screen above Home."""
         while len(self.screen_stack) > 2:
             self.pop_screen()
+
+    def go_home(self) -> None:
+        """Back to Home (the game on screen stays kept and listed there), after asking
+        if its latest moves could not be saved."""
+        self.confirm_leave(self.back_to_home)
 
     def start_game(self, game_id: str, options: dict[str, Any],
                    players: Iterable[str], *, position: State | None = None,
@@ -128,7 +170,8 @@ class ParlorApp(App[None]):
 
     def play_from(self, history: list[State], moves: list[Any], players: tuple[str, str], *,
                   game_file: str | None = None, refused: dict[int, str] | None = None,
-                  clock: TimeControl | None = None) -> None:
+                  clock: TimeControl | None = None,
+                  comments: dict[int, str] | None = None) -> None:
         """Show a PlayScreen for the game ``history`` (above Home), once any game being
         left is safe; ``game_file`` continues that stored game, else a new one is made."""
         def go() -> None:
@@ -140,7 +183,8 @@ class ParlorApp(App[None]):
                 self.notify("This game is open in another session: it goes on here as a copy "
                             "(both are kept).", severity="warning", timeout=10)
             self.push_screen(PlayScreen(history, moves, players, seed=self.seed,
-                                        game_file=kept, refused=refused, clock=clock))
+                                        game_file=kept, refused=refused, clock=clock,
+                                        comments=comments))
         self.confirm_leave(go)
 
     def play_record(self, record: GameRecord, upto: int | None = None,
@@ -159,6 +203,13 @@ class ParlorApp(App[None]):
             self.show_error("This game cannot be played on", str(exc))
             return
         refused: dict[int, str] = {}
+        comments = {i: text for i, text in record.comments.items() if i <= n}
+        if players is not None:  # playing on with others: say so where they take over
+            first = states[0].PLAYERS
+            for side, (old, new) in enumerate(zip(
+                    (record.tags.get("First", "?"), record.tags.get("Second", "?")), players)):
+                if old != new:
+                    comments[n] = join_comments(comments.get(n), change_comment(first[side], new, old))
         if players is None:
             tags = (record.tags.get("First", opponents.HUMAN),
                     record.tags.get("Second", opponents.HUMAN))
@@ -167,7 +218,8 @@ class ParlorApp(App[None]):
                 if problem:
                     refused[side] = problem
             players = tags
-        self.play_from(states[: n + 1], moves, players, game_file=game_file, refused=refused)
+        self.play_from(states[: n + 1], moves, players, game_file=game_file, refused=refused,
+                       comments=comments)
 
     def resume_entry(self, entry: store.Entry) -> None:
         """Continue the stored unfinished game of ``entry``."""
@@ -275,6 +327,9 @@ class ParlorApp(App[None]):
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Help (?)", "Keys and rules in brief", self.action_help)
+        if not isinstance(screen, HomeScreen):
+            yield SystemCommand("Home", "Back to the start screen (games are kept)",
+                                self.go_home)
         yield SystemCommand("ASCII board (b)", "Switch between Unicode and plain ASCII boards",
                             self.action_toggle_ascii)
         if not isinstance(screen, PlayScreen):
@@ -291,5 +346,7 @@ class ParlorApp(App[None]):
     def action_toggle_ascii(self) -> None:
         """Switch between Unicode and plain ASCII boards."""
         self.ascii_board = not self.ascii_board
-        for board in self.screen.query(BoardWidget):
-            board.ascii = self.ascii_board
+        self.set_class(self.ascii_board, "-ascii")
+        for screen in self.screen_stack:
+            if isinstance(screen, ParlorScreen):
+                screen.show_ascii(self.ascii_board)

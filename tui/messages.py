@@ -24,6 +24,13 @@ class MoveEntered(Message):
 
 
 @dataclass
+class SelectionRefused(Message):
+    """The board refused a point: ``why``, in a player's words, for the status line."""
+
+    why: str
+
+
+@dataclass
 class BrainThought(Message):
     """Progress from a thinking brain (depth, score, best line so far)."""
 
@@ -58,3 +65,5 @@ class HintReady(Message):
     move: Any
     error: str = ""
     """Why there is no move, when the hint's brain failed."""
+    sureness: str = ""
+    """How sure the hint is, in words (an exact verdict or a search's score)."""

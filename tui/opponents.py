@@ -16,8 +16,6 @@ HUMAN = "human"
 """The spec of a side played from the keyboard."""
 DEFAULT_OPPONENT = "random"
 """The opponent named when a caller names none and the game offers no better."""
-HINT_SECONDS = 1.0
-"""Thinking time for a hint."""
 PATH_OPTIONS = frozenset({"model"})
 """Brain options that name a file: never taken from a record."""
 
@@ -38,6 +36,60 @@ def brain_specs(game_id: str) -> list[str]:
         else:
             specs.append(item.name)
     return specs
+
+
+GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("People", (HUMAN,)),
+    ("Exact (the game is solved)", ("perfect", "table")),
+    ("Search (the level sets how far it looks)", ("alphabeta", "minimax-tt", "minimax")),
+    ("Simulation", ("mcts",)),
+    ("Learned from play", ("mlp", "linear", "qlearn")),
+    ("Beginners", ("greedy", "random")),
+)
+"""The opponent chooser's groups, strongest kinds first; brains not named go last."""
+DESCRIPTIONS = {
+    HUMAN: "a person at the keyboard",
+    "perfect": "never makes a mistake where the game is solved; names any fallback",
+    "table": "a table of every position's best move, learned by full search",
+    "alphabeta": "looks ahead with pruning; hard is the strongest general player",
+    "minimax-tt": "looks ahead, remembering positions it has seen",
+    "minimax": "looks ahead every way (slower than alphabeta at the same depth)",
+    "mcts": "plays out many random games per move (Monte Carlo tree search)",
+    "mlp": "a small neural network trained on games, with a short search",
+    "linear": "a learned linear evaluation, with a short search",
+    "qlearn": "learned by trial and error (Q-learning)",
+    "greedy": "takes what looks best right now, one move deep: weak",
+    "random": "any legal move at random: the weakest",
+}
+"""What each kind of opponent is and how strong, in a line."""
+
+
+def describe_spec(spec: str) -> str:
+    """A line saying what ``spec`` is (its kind's description)."""
+    name = spec.partition(":")[0].partition(",")[0].strip().lower()
+    return DESCRIPTIONS.get(name, "")
+
+
+def grouped_choices(specs: list[str], heading: object) -> list[tuple[str, object]]:
+    """``specs`` as chooser entries: each group's heading (with the value ``heading``)
+    and then its specs, each with its description."""
+    def kind(spec: str) -> str:
+        return spec.partition(":")[0].partition(",")[0].strip().lower()
+
+    placed: set[str] = set()
+    out: list[tuple[str, object]] = []
+    groups = [*GROUPS, ("Others", tuple(sorted({kind(s) for s in specs} -
+                                               {k for _, ks in GROUPS for k in ks})))]
+    for title, kinds in groups:
+        members = [s for k in kinds for s in specs if kind(s) == k and s not in placed]
+        if not members:
+            continue
+        out.append((f"── {title} ──", heading))
+        for spec in members:
+            placed.add(spec)
+            about = describe_spec(spec)
+            out.append((f"  {spec}" + (f": {about}" if about else ""), spec))
+    return out
 
 
 def default_opponent(game_id: str) -> str:

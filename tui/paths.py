@@ -9,6 +9,7 @@ progress, ``history/`` the finished games and ``games/`` the games saved under a
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 
 import platformdirs
@@ -51,12 +52,20 @@ def examples_dir() -> Path:
     return saved.games_dir()
 
 
+UNSAFE = re.compile(r'[\x00-\x1f\x7f-\x9f/\\<>:"|?*]+')
+"""Characters a file name may not hold here or on other systems: path separators,
+control characters and the few Windows refuses. Letters of any script are kept."""
+
+
 def save_path(name: str) -> Path:
-    """The file a game saved as ``name`` goes to; unsafe characters become ``-``.
+    """The file a game saved as ``name`` goes to; unsafe characters become ``-``
+    (letters of every script are kept: ``ché ckers`` stays ``ché ckers``).
 
     Raises ValueError for a name with nothing usable in it.
     """
-    stem = re.sub(r"[^A-Za-z0-9._ -]+", "-", name.strip()).strip(" .-")
+    text = unicodedata.normalize("NFC", name.strip())
+    stem = UNSAFE.sub("-", "".join(c for c in text if c.isprintable() or c == " "))
+    stem = stem.strip(" .-")
     if stem.lower().endswith(RECORD_SUFFIX):
         stem = stem[: -len(RECORD_SUFFIX)]
     if not stem:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from textual.worker import WorkerCancelled, WorkerState
 
 from brains.protocol import Brain, Budget, Thought
 from engine.protocol import State
 from tui import opponents
+from tui.screens import play
 from tui.widgets.board import BoardWidget
 
 FAKE_SPECS = ["first", "last", "slow"]
@@ -66,6 +69,7 @@ def tui_env(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setattr(opponents, "make_brain", fake_make_brain)
     monkeypatch.setattr(opponents, "brain_specs", lambda game_id: list(FAKE_SPECS))
+    monkeypatch.setattr(play, "DEFAULT_PACE", 0.0)  # computers play each other at full speed
     return tmp_path
 
 
@@ -99,9 +103,21 @@ async def enter_move(pilot: Any, move: Any) -> None:
 
 
 async def settle(pilot: Any) -> None:
-    """Let workers finish and messages be handled."""
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    while any(w.is_running for w in pilot.app.workers):
-        await pilot.app.workers.wait_for_complete()
+    """Let workers finish and messages be handled.
+
+    A worker cancelled while it is waited for is settled, not an error: the screen
+    cancels the brain's worker at every new turn, and a worker that has just posted its
+    move can be cancelled before it is marked done (``wait_for_complete`` would raise
+    WorkerCancelled then, which made the key tests fail now and then)."""
+    while True:
         await pilot.pause()
+        busy = [w for w in pilot.app.workers
+                if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
+        if not busy:
+            break
+        for worker in busy:
+            if worker.state == WorkerState.PENDING:
+                continue
+            with contextlib.suppress(WorkerCancelled):
+                await worker.wait()
+    await pilot.pause()

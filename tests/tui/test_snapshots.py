@@ -1,4 +1,5 @@
-"""Snapshot tests at 80×24: every board, Home, Replay and Help (each reviewed by eye)."""
+"""Snapshot tests: every board at 80×24 and 160×48, ASCII, a light theme, a won line,
+Home, Replay, Help and the too-small notice (each reviewed by eye)."""
 
 from __future__ import annotations
 
@@ -45,32 +46,52 @@ def squares(chosen: tuple[int, ...], cursor: int) -> Any:
     return run
 
 
+SIZES = {"80x24": (80, 24), "160x48": (160, 48)}
+"""The smallest terminal the layouts are made for, and a large one (boards grow)."""
+
+MID_GAME = {
+    "tictactoe": lambda: keys("enter", "up", "right"),
+    "connect4": lambda: keys("4", "4", "right"),
+    "reversi": lambda: keys("enter", "down"),
+    "checkers": lambda: squares((10,), 14),
+    "morris": lambda: keys("enter", "up", "enter"),
+    "gomoku": lambda: keys("enter", "right", "up"),
+}
+"""How each board snapshot reaches a position with the cursor and marks to show."""
+
+
 class TestBoards:
-    """One snapshot per game board, mid-game, cursor and marks visible."""
+    """Every board mid-game at 80×24 and at 160×48, cursor and marks visible."""
 
-    def test_tictactoe(self, snap_compare: Any) -> None:
-        assert snap_compare(game_app("tictactoe"), terminal_size=SIZE,
-                            run_before=keys("enter", "up", "right"))
-
-    def test_connect4(self, snap_compare: Any) -> None:
-        assert snap_compare(game_app("connect4"), terminal_size=SIZE,
-                            run_before=keys("4", "4", "right"))
-
-    def test_reversi(self, snap_compare: Any) -> None:
-        assert snap_compare(game_app("reversi"), terminal_size=SIZE,
-                            run_before=keys("enter", "t", "down"))
+    @pytest.mark.parametrize("size", list(SIZES))
+    @pytest.mark.parametrize("game", list(MID_GAME))
+    def test_board(self, snap_compare: Any, game: str, size: str) -> None:
+        assert snap_compare(game_app(game), terminal_size=SIZES[size], run_before=MID_GAME[game]())
 
     def test_checkers_half_made_move(self, snap_compare: Any) -> None:
         assert snap_compare(game_app("checkers"), terminal_size=SIZE,
-                            run_before=squares((10,), 14))
+                            run_before=squares((11,), 15))
 
     def test_checkers_ascii(self, snap_compare: Any) -> None:
         assert snap_compare(game_app("checkers", ascii_board=True), terminal_size=SIZE,
                             run_before=squares((11, 15), 9))
 
-    def test_morris(self, snap_compare: Any) -> None:
-        assert snap_compare(game_app("morris"), terminal_size=SIZE,
-                            run_before=keys("enter", "up", "enter"))
+    @pytest.mark.parametrize("game", ["reversi", "connect4"])
+    def test_light_theme(self, snap_compare: Any, game: str) -> None:
+        async def run(pilot: Any) -> None:
+            pilot.app.theme = "catppuccin-latte"
+            await MID_GAME[game]()(pilot)
+        assert snap_compare(game_app(game), terminal_size=SIZE, run_before=run)
+
+    def test_tictactoe_won_line(self, snap_compare: Any) -> None:
+        app = ParlorApp(Launch(kind="play", game="tictactoe", players=("human", "human")), seed=1)
+
+        async def run(pilot: Any) -> None:
+            await settle(pilot)
+            for move in (0, 3, 1, 4, 2):
+                pilot.app.screen.play(move)
+            await settle(pilot)
+        assert snap_compare(app, terminal_size=SIZE, run_before=run)
 
 
 def test_home(snap_compare: Any) -> None:
@@ -88,6 +109,6 @@ def test_replay(snap_compare: Any, tmp_path: Path) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=keys("left", "left"))
 
 
-@pytest.mark.parametrize("size", [(60, 20)])
+@pytest.mark.parametrize("size", [(60, 16)])
 def test_too_small(snap_compare: Any, size: tuple[int, int]) -> None:
-    assert snap_compare(game_app("tictactoe"), terminal_size=size, run_before=keys())
+    assert snap_compare(game_app("checkers"), terminal_size=size, run_before=keys())

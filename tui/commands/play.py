@@ -68,5 +68,5 @@ def run(args: argparse.Namespace) -> int:
             return 2
         launch = Launch(kind="play", game=game.id, options=options, players=players,
                         position=position, clock=clock)
-    ParlorApp(launch, ascii_board=args.ascii, seed=args.seed).run()
+    ParlorApp(launch, ascii_board=args.ascii or None, seed=args.seed).run()
     return 0

@@ -26,5 +26,5 @@ def run(args: argparse.Namespace) -> int:
 
     from tui.app import Launch, ParlorApp
 
-    ParlorApp(Launch(kind="replay", path=Path(args.file)), ascii_board=args.ascii).run()
+    ParlorApp(Launch(kind="replay", path=Path(args.file)), ascii_board=args.ascii or None).run()
     return 0

@@ -12,9 +12,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
+HEADING = object()
+"""The value of a choice that is a group's heading (shown, never chosen)."""
+
 
 class ChooseDialog(ModalScreen[Any]):
-    """A titled list of ``(label, value)`` choices; dismisses with the value or None."""
+    """A titled list of ``(label, value)`` choices; dismisses with the value or None.
+    A choice whose value is :data:`HEADING` heads a group and cannot be chosen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
@@ -32,13 +36,15 @@ class ChooseDialog(ModalScreen[Any]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
-            yield OptionList(*(Option(label, id=str(i)) for i, (label, _) in
-                               enumerate(self.choices)), id="choices")
+            yield OptionList(*(Option(label, id=str(i), disabled=value is HEADING)
+                               for i, (label, value) in enumerate(self.choices)),
+                             id="choices")
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
         values = [value for _, value in self.choices]
-        options.highlighted = values.index(self.current) if self.current in values else 0
+        first = next((i for i, v in enumerate(values) if v is not HEADING), 0)
+        options.highlighted = values.index(self.current) if self.current in values else first
         options.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -16,6 +16,7 @@ brain searches across the host.
 from __future__ import annotations
 
 import asyncio
+import codecs
 import collections
 import contextlib
 import fcntl
@@ -27,6 +28,7 @@ import struct
 import sys
 import termios
 import time
+import tty
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -279,6 +281,9 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.proc: asyncio.subprocess.Process | None = None
         self.token = ""
         self.inbuf = bytearray()
+        self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        """Client bytes pass to the app only as UTF-8: a client's invalid bytes become
+        U+FFFD here, so no input can make the app's terminal decoder fail."""
         self.reading = False
         self.input_paused = False
         self.last_input = time.monotonic()
@@ -316,7 +321,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.last_input = time.monotonic()
         if self.master < 0:
             return
-        self.inbuf += data
+        self.inbuf += self.decoder.decode(data).encode("utf-8")
         self.flush_input()
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int,
@@ -354,6 +359,9 @@ class Session(asyncssh.SSHServerSession[bytes]):
         home.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.token = self.host.rooms.issue(self.identity, self.username)
         master, slave = os.openpty()
+        # Raw from the start: before the app sets its own modes, a client's ctrl+c or
+        # ctrl+\ must not become a signal that kills the session (the app reads keys).
+        tty.setraw(slave)
         self.master = master
         self.set_size()
         try:

@@ -20,6 +20,7 @@ Type a move   m, then the notation: f5, 4, 11-15, 15x24x31, a5-c5xd2
 In a game     g switch game   o switch opponent   n new game   t hint
               u undo (back to your previous turn)  s save under a name
               r saved games   ? this help         q quit (games are kept)
+              p pause/go on   + - slower/faster when computers play each other
 Replay        ← → step   Home/End first/last   a autoplay   p play from here
 Anywhere      ctrl+p palette: every action by name   b plain ASCII board
 
@@ -29,10 +30,44 @@ Marks         [ ] cursor   { } chosen so far   ( ) last move   > < hint
 Pieces        first player X or ●, second O or ○ (Morris: White ○, Black ●)
               checkers men ● ○ and kings ◆ ◇ (ASCII: b w men, B W kings)
 
+              * * winning line, the mill just made, discs just flipped
+              × a piece the last move took
+              f turns the board round   Esc goes back to Home (the game is kept)
+              the mouse: a click on a point chooses it, like the cursor and Enter
+
 A compound move is entered one point at a time; only legal continuations
 are offered. Every game is kept after each move, in its own file: quit any
 time; Home lists the unfinished games and resumes any of them.
 """
+
+RULES = {
+    "tictactoe": """Tic-tac-toe   X and O take turns on a 3×3 grid; three in a row (across,
+              down or diagonal) wins; a full grid with none is a draw.""",
+    "connect4": """Connect Four  Red and Yellow drop discs into 7 columns; a disc falls to
+              the lowest free cell. Four in a row in any direction wins;
+              a full rack with none is a draw.""",
+    "gomoku": """Gomoku        Black and White place stones on empty points (9×9 or 15×15);
+              five or more in an unbroken line wins at once (overlines
+              count). A full board with no five is a draw.""",
+    "reversi": """Reversi       A disc must outflank: it turns every line of the other
+              side's discs it closes. With no such move you pass; when
+              neither side can move, more discs wins. Variants: randomstart
+              (a random central start), flipcolor (four drawn squares turn
+              the discs placed on them); boards 8×8, 6×6 or 4×4.""",
+    "checkers": """Checkers      English draughts: men move one square diagonally forward,
+              kings (crowned on the far row) forward and back. Capturing is
+              compulsory and a capture goes on while it can (multi-jump);
+              any capture may be chosen. No move left loses. Draws: the same
+              position three times, or 40 moves each without a capture or
+              a man's move.""",
+    "morris": """Morris        Five Men's Morris: place your five men, then move them along
+              the lines. Three in a row on a line (a mill) takes one of the
+              other side's men (not one in a mill while others are free).
+              Down to three men, you may fly: move a man to any empty point.
+              Fewer than three men, or no move, loses. Draws: the same
+              position three times, or 100 plies without a removal.""",
+}
+"""Each game's rules in short (docs/RULES.md has them in full)."""
 
 
 class HelpScreen(ParlorScreen):
@@ -46,6 +81,8 @@ class HelpScreen(ParlorScreen):
         yield Header()
         with VerticalScroll(id="help"):
             yield Static(HELP, id="help-text", markup=False)
+            yield Static("Rules in short\n\n" + "\n\n".join(RULES.values()),
+                         id="help-rules", markup=False)
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:

@@ -29,7 +29,7 @@ from textual.widgets.option_list import Option as ListOption
 
 from engine.protocol import Game, Option, ParlorError
 from engine.registry import GAMES, get_game
-from tui import opponents, store
+from tui import opponents, settings, store
 from tui.dialogs.choose import ChooseDialog
 from tui.host.client import available as rooms_available
 from tui.screens.base import ParlorScreen
@@ -78,6 +78,8 @@ class HomeScreen(ParlorScreen):
         """The unfinished games listed, newest first (and files that cannot be read)."""
         self.sides_for = ""
         """The game the side pickers were last filled for."""
+        self.remembered = settings.Settings()
+        """The choices remembered from earlier runs (read when Home opens)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -123,9 +125,42 @@ class HomeScreen(ParlorScreen):
 
     def on_mount(self) -> None:
         self.sub_title = "Home"
-        self.update_sides(self.game_id, (opponents.HUMAN, None))
+        self.remembered = settings.load()
+        self.restore(self.remembered)
         self.refresh_unfinished()
         self.query_one("#play", Button).focus()
+
+    def restore(self, remembered: settings.Settings) -> None:
+        """Fill the form with the choices remembered from the last game started (each
+        checked: a game, option or player that no longer applies keeps its default)."""
+        if remembered.game is not None:
+            self.sides_for = remembered.game  # the pickers are filled just below
+            self.query_one("#game", Select).value = remembered.game
+        for game_id, values in remembered.options.items():
+            for option in get_game(game_id).options:
+                if option.name not in values:
+                    continue
+                field = self.query_one(f"#{option_widget_id(game_id, option)}")
+                if isinstance(field, Select):
+                    field.value = values[option.name]
+                elif isinstance(field, Input):
+                    field.value = str(values[option.name])
+        keep = remembered.players.get(self.game_id, (opponents.HUMAN, None))
+        self.update_sides(self.game_id, keep)
+
+    def remember(self) -> None:
+        """Keep the form's choices for the next start (blank fields are not kept)."""
+        game: Game = get_game(self.game_id)
+        values: dict[str, Any] = {}
+        for option in game.options:
+            field = self.query_one(f"#{option_widget_id(game.id, option)}")
+            if isinstance(field, Select):
+                values[option.name] = field.value
+            elif isinstance(field, Input) and field.value.strip():
+                values[option.name] = field.value.strip()
+        self.remembered.players[game.id] = self.sides()
+        settings.update(game=game.id, options={game.id: values},
+                        players={game.id: self.sides()})
 
     def on_screen_resume(self) -> None:
         self.refresh_unfinished()
@@ -170,8 +205,9 @@ class HomeScreen(ParlorScreen):
 
     @on(Select.Changed, "#game")
     def game_changed(self, event: Select.Changed) -> None:
-        if str(event.value) != self.sides_for:
-            self.update_sides(str(event.value), self.sides())
+        game_id = str(event.value)
+        if game_id != self.sides_for:
+            self.update_sides(game_id, self.remembered.players.get(game_id, self.sides()))
 
     def sides(self) -> tuple[str, str]:
         """The specs chosen for the first and second sides."""
@@ -208,6 +244,7 @@ class HomeScreen(ParlorScreen):
 
     def action_play(self) -> None:
         """Start the chosen game (a new game: unfinished ones stay listed)."""
+        self.remember()
         self.parlor.start_game(self.game_id, self.options(), self.sides())
 
     def action_swap(self) -> None:

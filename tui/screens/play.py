@@ -19,24 +19,37 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.timer import Timer
 from textual.widgets import Footer, Header, Static
 from textual.worker import get_current_worker
 
 from brains.protocol import Brain, Budget
-from engine.protocol import Outcome, ParlorError, Result, State
+from engine.protocol import IllegalMoveError, Outcome, ParlorError, Result, State
 from engine.record import GameRecord
 from engine.registry import GAMES, get_game
-from tui import opponents, paths, store
-from tui.dialogs.choose import ChooseDialog
+from tui import hints, opponents, paths, store
+from tui.dialogs.choose import HEADING, ChooseDialog
 from tui.dialogs.prompt import PromptDialog
 from tui.host.client import brain_slot
 from tui.host.clock import TimeControl
-from tui.messages import BrainFailed, BrainMoved, BrainThought, HintReady, MoveEntered
+from tui.messages import (
+    BrainFailed,
+    BrainMoved,
+    BrainThought,
+    HintReady,
+    MoveEntered,
+    SelectionRefused,
+)
 from tui.screens.base import ParlorScreen
 from tui.widgets import board_class
 from tui.widgets.board import BoardWidget
 from tui.widgets.clock import ClockPanel
 from tui.widgets.move_list import MoveList
+
+PACES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)
+"""The paces + and - step through (seconds a computer move waits)."""
+DEFAULT_PACE = 1.0
+"""Computer against computer: a move a second, so the game can be watched."""
 
 LEGEND = "[ ] cursor  { } chosen  ( ) last\n> < hint   + legal   +x+ pick"
 """The marks every board uses (never colour alone)."""
@@ -44,6 +57,54 @@ LEGEND = "[ ] cursor  { } chosen  ( ) last\n> < hint   + legal   +x+ pick"
 def short_error(error: object) -> str:
     """An error message for the status box: file paths shortened to their names."""
     return re.sub(r"(?:[A-Za-z]:)?[/\\][^\s:;,'\"]*[/\\]([^/\\\s:;,'\"]+)", r"\1", str(error))
+
+
+CHANGE = re.compile(r"^(?P<side>.{1,40}) is now (?P<new>.+) \(was (?P<old>.+)\)$")
+"""A record comment saying another player took over a side from that move on."""
+
+
+def change_comment(side_name: str, new: str, old: str) -> str:
+    """The record comment for ``new`` taking over ``side_name`` from ``old``."""
+    return f"{side_name} is now {new} (was {old})"
+
+
+def join_comments(old: str | None, new: str) -> str:
+    """Two comments at the same place in a record, as one."""
+    return new if not old else f"{old}; {new}"
+
+
+def players_by_move(record: GameRecord, states: list[State]) -> list[str]:
+    """Who played each move of ``record``: the First and Second tags name the players
+    at the end; comments written by :func:`change_comment` say who played before."""
+    names = states[0].PLAYERS
+    current = [record.tags.get("First", "?"), record.tags.get("Second", "?")]
+    changes: dict[int, list[tuple[int, str]]] = {}
+    for index, text in record.comments.items():
+        for part in text.split("; "):
+            found = CHANGE.match(part.strip())
+            if found and found["side"] in names:
+                changes.setdefault(index, []).append((names.index(found["side"]), found["old"]))
+    by = [""] * len(record.moves)
+    for i in reversed(range(len(record.moves))):
+        for side, old in changes.get(i + 1, []):
+            current[side] = old
+        by[i] = current[states[i].to_move]
+    return by
+
+
+def rule_news(before: State, after: State) -> str:
+    """A rule that starts to apply with this move, in words ("" if none): a Morris side
+    down to three may fly."""
+    phase = getattr(after, "phase_of", None)
+    was = getattr(before, "phase_of", None)
+    if phase is None or was is None or after.outcome() is not None:
+        return ""
+    news = []
+    for side in (0, 1):
+        if phase(side) == "flying" and was(side) != "flying":
+            name = after.PLAYERS[side]
+            news.append(f"{name} is down to three: {name} may fly (move to any empty point)")
+    return "; ".join(news)
 
 
 def record_of(history: list[State], moves: list[Any], players: tuple[str, str]) -> GameRecord:
@@ -55,12 +116,19 @@ class PlayScreen(ParlorScreen):
     """Play a game: board, whose turn, the move list, the result and a brain's thinking."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "home", "Home", tooltip="Back to Home (this game is kept)"),
         Binding("g", "switch_game", "Game", tooltip="Switch to another game"),
         Binding("o", "switch_opponent", "Opponent", tooltip="Choose another opponent"),
         Binding("n", "new_game", "New", tooltip="Start this game again"),
         Binding("u", "undo", "Undo", tooltip="Back to your previous turn"),
         Binding("t", "hint", "Hint", tooltip="Show a suggested move on the board"),
         Binding("m", "type_move", "Move", tooltip="Enter a move in notation"),
+        Binding("f", "flip", "Flip", tooltip="Turn the board round"),
+        Binding("p", "pause", "Pause", show=False, tooltip="Pause or go on (computers wait)"),
+        Binding("plus,equals_sign", "pace(1)", "Slower", show=False,
+                tooltip="Computer against computer: slower"),
+        Binding("minus", "pace(-1)", "Faster", show=False,
+                tooltip="Computer against computer: faster"),
         Binding("s", "save", "Save", tooltip="Save this game under a name"),
         Binding("r", "open_saved", "Saved", tooltip="Open saved games"),
     ]
@@ -68,7 +136,8 @@ class PlayScreen(ParlorScreen):
     def __init__(self, history: list[State], moves: list[Any], players: tuple[str, str],
                  *, seed: int | None = None, game_file: store.GameFile | None = None,
                  refused: dict[int, str] | None = None,
-                 clock: TimeControl | None = None) -> None:
+                 clock: TimeControl | None = None,
+                 comments: dict[int, str] | None = None) -> None:
         super().__init__()
         self.clock = clock
         """The game's time control (None: no clock)."""
@@ -81,6 +150,16 @@ class PlayScreen(ParlorScreen):
         self.seed = seed
         self.store = game_file or store.GameFile()
         """Where this game is kept (its own file: no other game or session writes it)."""
+        self.comments = dict(comments or {})
+        """Record comments by the number of moves before them: who took over a side,
+        and a note from a brain that moved without the method it is named for."""
+        self.last_note = ""
+        """The note of the thinking brain's latest thought (e.g. a fallback's)."""
+        self.pace = DEFAULT_PACE
+        """Seconds between moves when computers play each other (+ and - change it)."""
+        self.paused = False
+        """True while p holds the computers (a brain to move does not start)."""
+        self.pace_timer: Timer | None = None
         self.refused = dict(refused or {})
         """Sides whose player, read from a record, may not play (side -> why)."""
         self.unsaved = False
@@ -92,7 +171,7 @@ class PlayScreen(ParlorScreen):
         self.dropped = 0
         """How many stale brain results were dropped (for tests and the log)."""
         self.brains: dict[int, Brain] = {}
-        self.hint_budget = Budget(seconds=opponents.HINT_SECONDS)
+        self.hint_budget = Budget()
         """The budget of the hint being looked for (stopped when the screen goes)."""
         self.thinking: Text | None = None
         self.message = ""
@@ -153,6 +232,8 @@ class PlayScreen(ParlorScreen):
         self.title = get_game(self.game_id).name
         board = self.board
         board.focus()
+        humans = [side for side in (0, 1) if opponents.is_human(self.players[side])]
+        board.flipped = humans == [board.TOP_SIDE]
         for attribute in ("path", "cursor", "ascii"):
             self.watch(board, attribute, self.update_summary, init=False)
         self.next_turn()
@@ -178,21 +259,48 @@ class PlayScreen(ParlorScreen):
             if self.outcome() is not None:
                 panel.stop()
         if self.outcome() is None and not opponents.is_human(self.players[state.to_move]):
-            self.start_brain()
+            if self.paused:
+                self.thinking = Text("paused: p goes on")
+            elif self.moves and self.pace > 0 and not any(map(opponents.is_human, self.players)):
+                ply = len(self.history)  # computer against computer: one move per pace
+
+                def go() -> None:
+                    if ply == len(self.history) and not self.paused and self.budget is None:
+                        self.start_brain()
+                        self.refresh_views()
+
+                self.pace_timer = self.set_timer(self.pace, go)
+            else:
+                self.start_brain()
+        self.refresh_views()
+
+    def action_pause(self) -> None:
+        """Pause or go on (a brain to move waits while paused)."""
+        self.paused = not self.paused
+        self.message = "paused: p goes on" if self.paused else ""
+        self.next_turn()
+
+    def action_pace(self, step: int) -> None:
+        """Slower (+) or faster (-) computer-against-computer play."""
+        now = PACES.index(self.pace) if self.pace in PACES else 0
+        self.pace = PACES[max(0, min(len(PACES) - 1, now + step))]
+        self.message = f"computer moves every {self.pace:g} s" if self.pace else "no pause between computer moves"
         self.refresh_views()
 
     def play(self, move: Any) -> None:
         """Play ``move`` (legal in the current state) and continue."""
-        self.history.append(self.state.play(move))
+        before = self.state
+        self.history.append(before.play(move))
         self.moves.append(move)
-        self.message = ""
+        self.message = rule_news(before, self.state)
         if self.clock is not None:
             self.query_one(ClockPanel).press()
         self.next_turn()
 
     def record(self) -> GameRecord:
-        """The game so far as a record."""
+        """The game so far as a record, with the comments that apply to its moves."""
         record = record_of(self.history, self.moves, self.players)
+        record.comments = {i: c for i, c in sorted(self.comments.items()) if i <= len(self.moves)}
         if self.forfeit is not None:
             record.result, record.termination = self.forfeit.result.value, self.forfeit.termination
         if self.clock is not None:
@@ -238,6 +346,12 @@ class PlayScreen(ParlorScreen):
             return
         self.play(event.move)
 
+    @on(SelectionRefused)
+    def on_selection_refused(self, event: SelectionRefused) -> None:
+        event.stop()
+        self.message = event.why
+        self.query_one("#status", Static).update(self.status_text())
+
     # -- brains ---------------------------------------------------------------------
     def start_brain(self) -> None:
         """Ask the brain to move for the current position (in a thread worker)."""
@@ -262,6 +376,9 @@ class PlayScreen(ParlorScreen):
             self.budget.stop.set()
             self.budget = None
         self.thinking = None
+        if self.pace_timer is not None:
+            self.pace_timer.stop()
+            self.pace_timer = None
         self.workers.cancel_group(self, "brain")
 
     @work(thread=True, exclusive=True, group="brain", exit_on_error=False)
@@ -291,6 +408,7 @@ class PlayScreen(ParlorScreen):
         if not self.result_applies(event.token, event.ply):
             return
         t = event.thought
+        self.last_note = t.note
         state = self.state
         line, s = [], state
         for move in t.pv[:6]:
@@ -301,7 +419,8 @@ class PlayScreen(ParlorScreen):
                 break
         score = "?" if t.score is None else f"{round(t.score, 2) + 0.0:+.2f}"  # never -0.00
         self.thinking = Text(f"thinking: depth {t.depth}  score {score}\n{t.nodes:,} nodes  "
-                             f"line {' '.join(line)}", no_wrap=True, overflow="ellipsis")
+                             f"line {' '.join(line)}" + (f"\n{t.note}" if t.note else ""),
+                             no_wrap=True, overflow="ellipsis")
         self.refresh_views()
 
     @on(BrainMoved)
@@ -316,7 +435,15 @@ class PlayScreen(ParlorScreen):
             return
         self.budget = None
         self.thinking = None
+        note, self.last_note = self.last_note, ""
+        spec = self.players[self.state.to_move]
         self.play(event.move)
+        if note:  # e.g. perfect moved by its fallback: say so here and in the record
+            self.message = f"{spec}: {note}"
+            index = len(self.moves)
+            self.comments[index] = join_comments(self.comments.get(index), f"{spec}: {note}")
+            self.autosave()
+            self.refresh_views()
 
     @on(BrainFailed)
     def on_brain_failed(self, event: BrainFailed) -> None:
@@ -333,6 +460,7 @@ class PlayScreen(ParlorScreen):
         board = self.board
         board.state = state
         board.last_move = self.moves[-1] if self.moves else None
+        board.previous = self.history[-2] if len(self.history) > 1 else None
         board.interactive = self.human_to_move()
         self.query_one("#summary", Static).update(board.summary())
         self.query_one("#status", Static).update(self.status_text())
@@ -342,6 +470,10 @@ class PlayScreen(ParlorScreen):
             texts.append(s.format_move(move))
             s = nxt
         self.query_one(MoveList).show(texts)
+        scroll = self.query_one("#moves-scroll", VerticalScroll)
+        # once the status has its new height (it grows when the game ends), the list
+        # is scrolled again so the last move stays in view
+        self.call_after_refresh(lambda: self.call_after_refresh(scroll.scroll_end, animate=False))
 
     def status_text(self) -> Text:
         """Players, whose turn it is or the result and why, and any message."""
@@ -353,11 +485,11 @@ class PlayScreen(ParlorScreen):
         outcome = self.outcome()
         if outcome is None:
             who = "you" if opponents.is_human(self.players[state.to_move]) else self.players[state.to_move]
-            text.append(f"Move {state.ply + 1}: {names[state.to_move]} to move ({who})", "bold")
+            text.append(f"Move {state.ply // 2 + 1}: {names[state.to_move]} to move ({who})", "bold")
         else:
             winner = outcome.winner
             verdict = "Draw" if winner is None else f"{names[winner]} wins"
-            text.append(f"Game over: {verdict} {outcome.result.value} ({outcome.termination})",
+            text.append(f"Game over: {verdict} {outcome.result.value}: {outcome.termination}",
                         "bold reverse")
             text.append("\nn new game  g another  r replay it")
         if self.message:
@@ -422,7 +554,7 @@ class PlayScreen(ParlorScreen):
         except ValueError as exc:
             self.parlor.show_error("Cannot list the opponents", str(exc))
             return
-        choices = [(spec, spec) for spec in specs]
+        choices = opponents.grouped_choices(specs, HEADING)
         title = f"Opponent for {self.state.PLAYERS[side]}"
         self.app.push_screen(ChooseDialog(title, choices, current=self.players[side]),
                              lambda spec: self.set_player(side, spec))
@@ -437,40 +569,41 @@ class PlayScreen(ParlorScreen):
             return
         self.refused.pop(side, None)
         players = list(self.players)
+        old = players[side]
         players[side] = spec
         self.players = (players[0], players[1])
+        if old != spec:
+            index = len(self.moves)
+            self.comments[index] = join_comments(
+                self.comments.get(index), change_comment(self.state.PLAYERS[side], spec, old))
         self.message = f"{self.state.PLAYERS[side]} is now {spec}"
         self.next_turn()
 
     def action_hint(self) -> None:
-        """Ask a brain for a move and show it on the board."""
+        """Find the best move Parlor knows for the side to move (exact where a solver
+        settles the position, else the strongest search) and show it on the board."""
         if self.state.outcome() is not None:
             self.app.bell()
-            return
-        usable = [p for side, p in enumerate(self.players)
-                  if not opponents.is_human(p) and side not in self.refused]
-        try:
-            spec = usable[0] if usable else opponents.default_opponent(self.game_id)
-        except ValueError as exc:
-            self.message = f"no hint: {short_error(exc)}"
-            self.refresh_views()
             return
         self.message = "thinking of a hint…"
         self.refresh_views()
         self.hint_budget.stop.set()
-        self.hint_budget = Budget(seconds=opponents.HINT_SECONDS)
-        self.find_hint(spec, self.state, self.hint_budget)
+        self.hint_budget = Budget(seconds=hints.SOLVER_SECONDS + hints.SEARCH_SECONDS)
+        self.find_hint(self.state, self.hint_budget)
 
     @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
-    def find_hint(self, spec: str, state: State, budget: Budget) -> None:
-        """Choose a move for ``state`` with ``spec`` and post it as a hint."""
+    def find_hint(self, state: State, budget: Budget) -> None:
+        """Find the hint for ``state`` and post it."""
         try:
-            brain = opponents.make_brain(spec, state.GAME, seed=self.seed)
-            move = brain.choose(state, budget)
+            hint = hints.best_hint(state, budget.stop, self.seed)
         except Exception as exc:  # noqa: BLE001 - no hint is better than a crash
-            self.post_message(HintReady(state.key(), None, f"{spec}: {exc}"))
+            self.post_message(HintReady(state.key(), None, str(exc)))
             return
-        self.post_message(HintReady(state.key(), move))
+        if hint is None:
+            self.post_message(HintReady(state.key(), None, "no move found"))
+            return
+        how = f"exact: {hint.verdict}" if hint.exact else f"{hint.source}: {hint.verdict}"
+        self.post_message(HintReady(state.key(), hint.move, sureness=how))
 
     @on(HintReady)
     def on_hint_ready(self, event: HintReady) -> None:
@@ -481,7 +614,7 @@ class PlayScreen(ParlorScreen):
             self.query_one("#status", Static).update(self.status_text())
             return
         self.board.hint = event.move
-        self.message = f"hint: {self.state.format_move(event.move)}"
+        self.message = f"hint: {self.state.format_move(event.move)} ({event.sureness})"
         self.query_one("#status", Static).update(self.status_text())
 
     def action_type_move(self) -> None:
@@ -499,10 +632,28 @@ class PlayScreen(ParlorScreen):
             return
         try:
             move = self.state.parse_move(text)
+        except IllegalMoveError:
+            self.message = self.why_illegal(text)
+            self.notify(self.message, title="Not played", severity="error")
+            self.query_one("#status", Static).update(self.status_text())
+            return
         except ValueError as exc:
             self.notify(str(exc), title="Not played", severity="error")
             return
         self.play(move)
+
+    def why_illegal(self, text: str) -> str:
+        """Why the well-formed move ``text`` cannot be played, in a player's words."""
+        state = self.state
+        shown = store.short(text.strip(), 20)
+        if state.outcome() is not None:
+            return "the game is over"
+        legal = [state.format_move(m) for m in state.legal_moves()]
+        jumps = [m for m in legal if "x" in m]
+        if jumps and "x" not in text and state.GAME == "checkers":
+            return f"you must capture: {', '.join(jumps[:3])}" + (" …" if len(jumps) > 3 else "")
+        examples = ", ".join(legal[:4]) + (" …" if len(legal) > 4 else "")
+        return f"{shown} is not a legal move here; legal are {examples}"
 
     def action_save(self) -> None:
         """Save the game under a name in the saved-games folder."""
@@ -542,6 +693,20 @@ class PlayScreen(ParlorScreen):
                    ("Cancel", "cancel")]
         self.app.push_screen(ChooseDialog(f"A saved game is called {store.short(existing)}.",
                                           choices, current="rename"), chosen)
+
+    def action_flip(self) -> None:
+        """Turn the board round (the cursor keys follow what is on the screen)."""
+        board = self.board
+        if not board.CAN_FLIP:
+            self.message = "this board looks the same from both sides"
+        else:
+            board.flipped = not board.flipped
+            self.message = "board turned round" if board.flipped else "board as drawn"
+        self.refresh_views()
+
+    def action_home(self) -> None:
+        """Back to Home; this game stays kept and listed there."""
+        self.parlor.go_home()
 
     def action_open_saved(self) -> None:
         """Open the saved-games browser (this game stays kept)."""

@@ -13,9 +13,10 @@ from textual.widgets import Footer, Header, Static
 
 from engine.record import GameRecord
 from engine.registry import get_game
-from tui import opponents
-from tui.dialogs.choose import ChooseDialog
+from tui import opponents, store
+from tui.dialogs.choose import HEADING, ChooseDialog
 from tui.screens.base import ParlorScreen
+from tui.screens.play import players_by_move
 from tui.widgets import board_class
 from tui.widgets.board import BoardWidget
 from tui.widgets.move_list import MoveList
@@ -45,6 +46,8 @@ class ReplayScreen(ParlorScreen):
         self.states = record.states()  # raises RecordError-like ParlorError if bad
         self.moves: list[Any] = [self.states[i].parse_move(t) for i, t in enumerate(record.moves)]
         self.index = len(self.moves)
+        self.by = players_by_move(record, self.states)
+        """Who played each move (the record's comments say when a player changed)."""
         self.file_title = title
         self.timer: Timer | None = None
 
@@ -75,6 +78,7 @@ class ReplayScreen(ParlorScreen):
         board.interactive = False
         board.state = self.states[self.index]
         board.last_move = self.moves[self.index - 1] if self.index else None
+        board.previous = self.states[self.index - 1] if self.index else None
         self.query_one("#summary", Static).update(board.summary())
         rec = self.record
         state = self.states[self.index]
@@ -82,15 +86,23 @@ class ReplayScreen(ParlorScreen):
         names = state.PLAYERS
         text.append(f"{names[0]}: {rec.tags.get('First', '?')}\n")
         text.append(f"{names[1]}: {rec.tags.get('Second', '?')}\n")
-        text.append(f"Move {self.index} of {len(self.moves)}", "bold")
         if self.index:
-            text.append(f": {self.states[self.index - 1].format_move(self.moves[self.index - 1])}")
+            before = self.states[self.index - 1]
+            number = f"{(self.index + 1) // 2}{'.' if before.to_move == 0 else '...'}"
+            text.append(f"{number} {before.format_move(self.moves[self.index - 1])}", "bold")
+            text.append(f" by {self.by[self.index - 1]}")
+        else:
+            text.append("The start", "bold")
+        text.append(f"  (ply {self.index} of {len(self.moves)})")
+        comment = rec.comments.get(self.index)
+        if comment:
+            text.append(f"\n{{{store.short(comment, 120)}}}", "italic")
         text.append(f"\nResult {rec.result}" + (" (unfinished)" if rec.result == "*" else ""))
         if rec.termination:
-            text.append(f" ({rec.termination})")
+            text.append(f": {rec.termination}")
         outcome = state.outcome()
         if outcome is not None:
-            text.append(f"\nHere: {outcome.result.value}, {outcome.termination}")
+            text.append(f"\nHere: {outcome.result.value}: {outcome.termination}")
         if self.timer is not None:
             text.append("\nautoplay on (a stops)", "italic")
         self.query_one("#status", Static).update(text)
@@ -141,7 +153,8 @@ class ReplayScreen(ParlorScreen):
             self.parlor.show_error("Cannot list the opponents", str(exc))
             return
         title = f"You play {state.PLAYERS[state.to_move]}; opponent:"
-        self.app.push_screen(ChooseDialog(title, [(s, s) for s in specs], current=current),
+        self.app.push_screen(ChooseDialog(title, opponents.grouped_choices(specs, HEADING),
+                                          current=current),
                              self.play_here)
 
     def play_here(self, spec: str | None) -> None:

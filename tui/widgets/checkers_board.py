@@ -1,7 +1,7 @@
 """The checkers board: 8×8 with Black at the top; dark squares carry PDN numbers 1-32.
 
-The cursor moves over all 64 cells (so up/down/left/right behave as expected); only
-dark squares are ever targets. The rows are labelled with their first and last square
+The cursor stands only on the 32 dark squares (pieces never leave them): up and down
+go one diagonal step, left and right to the next dark square in the row. The rows are labelled with their first and last square
 number, and the summary names the square under the cursor.
 """
 
@@ -33,11 +33,38 @@ class CheckersBoard(BoardWidget):
 
     GAME = "checkers"
 
+    DEFAULT_CSS = """
+    CheckersBoard {
+        & > .board--dark { background: #8b5a2b; }
+        & > .board--light { background: #e6cfa3; }
+        & > .board--first { color: #101010; text-style: bold; }
+        & > .board--second { color: #f8f8f8; text-style: bold; }
+        & > .board--line { color: #d9b88a; }
+        & > .board--target { color: #b6f7a8; text-style: bold; }
+    }
+    """
+    """Brown and cream squares in every theme, so the men read in light and dark themes."""
+    TOP_SIDE = 0
+
     def points(self) -> Iterable[Point]:
-        return range(64)
+        return sorted(CELL_SQUARE)
 
     def coord(self, point: Point) -> tuple[int, int]:
         return int(point) % 8, 7 - int(point) // 8
+
+    def neighbour(self, point: Point, direction: str) -> Point | None:
+        """Up and down go one diagonal step (to a square the move may go to if one is,
+        else to the right as seen); left and right to the next dark square in the row."""
+        if direction in ("left", "right"):
+            return super().neighbour(point, direction)
+        sign = -1 if self.flipped else 1
+        x0, y0 = self.coord(point)
+        dy = (1 if direction == "up" else -1) * sign
+        options = [c for dx in (sign, -sign) if 0 <= (x := x0 + dx) < 8 and 0 <= (y := y0 + dy) < 8
+                   and (c := (7 - y) * 8 + x) in CELL_SQUARE]
+        targets = self.targets()
+        options.sort(key=lambda c: c not in targets)
+        return options[0] if options else None
 
     def steps(self, move: Any) -> tuple[Point, ...]:
         return tuple(square_cell(s) for s in move)
@@ -50,11 +77,36 @@ class CheckersBoard(BoardWidget):
             return f"{where}  move {chosen}… (Esc)"
         return where
 
+    def owner_at(self, point: Point) -> int | None:
+        square = CELL_SQUARE.get(int(point))
+        piece = self.state.piece_at(square) if square and self.state is not None else None  # type: ignore[attr-defined]
+        return None if piece is None else piece.player
+
+    def refusal(self, point: Point) -> str:
+        state = self.state
+        assert state is not None
+        legal = state.legal_moves()
+        if not self.path and self.owner_at(point) == state.to_move and legal:
+            jumps = [state.format_move(m) for m in legal if "x" in state.format_move(m)]
+            if jumps:
+                shown = ", ".join(jumps[:3]) + (" …" if len(jumps) > 3 else "")
+                return f"you must capture: {shown}"
+        return super().refusal(point)
+
+    def captured(self) -> set[Point]:
+        """The squares the last move jumped (their pieces were taken)."""
+        before, state, move = self.previous, self.state, self.last_move
+        if before is None or state is None or move is None:
+            return set()
+        return {square_cell(s) for s in range(1, 33)
+                if before.piece_at(s) is not None and state.piece_at(s) is None  # type: ignore[attr-defined]
+                and s != move[0]}
+
     def draw(self) -> Canvas:
         state = self.state
         assert state is not None
         canvas = Canvas(3 + 3 * 8 + 3, 9)
-        label, dark = self.style("label"), self.style("dark")
+        label, dark, light = self.style("label"), self.style("dark"), self.style("light")
         targets = self.targets()
         for f in range(8):
             canvas.put(4 + 3 * f, 0, "abcdefgh"[f], label)
@@ -67,7 +119,7 @@ class CheckersBoard(BoardWidget):
                 x = 3 + 3 * f
                 square = CELL_SQUARE.get(cell)
                 if square is None:
-                    self.put_point(canvas, x, y, cell, " ", None)
+                    canvas.fill(x, y, 3, light)
                     continue
                 piece = state.piece_at(square)
                 if piece is None:

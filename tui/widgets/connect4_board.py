@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
+from rich.style import Style
 from textual.binding import Binding, BindingType
 
-from tui.widgets.board import BoardWidget, Canvas, Point
+from tui.widgets.board import BoardWidget, Canvas, Point, run_through
 
 WIDTH, HEIGHT = 7, 6
 GLYPHS = {False: ("●", "○"), True: ("X", "O")}
@@ -18,6 +19,18 @@ class ConnectFourBoard(BoardWidget):
     """Connect Four: points are the columns 0..6; Enter or a digit 1-7 drops a disc."""
 
     GAME = "connect4"
+
+    DEFAULT_CSS = """
+    ConnectFourBoard {
+        & > .board--dark { background: #1e3a8a; }
+        & > .board--first { color: #ff5a5a; text-style: bold; }
+        & > .board--second { color: #ffd60a; text-style: bold; }
+        & > .board--target { color: #b6f7a8; text-style: bold; }
+    }
+    """
+    """The game's own colours in every theme: red and yellow discs in a blue rack (and
+    distinct glyphs, ● and ○, where there is no colour)."""
+    CAN_FLIP = False
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(str(c + 1), f"drop({c})", f"Drop {c + 1}", show=False) for c in range(WIDTH)
@@ -40,6 +53,23 @@ class ConnectFourBoard(BoardWidget):
         self.cursor = column
         self.action_select()
 
+    def refusal(self, point: Point) -> str:
+        if self.state is not None and self.state.height(int(point)) >= HEIGHT:
+            return f"column {int(point) + 1} is full"
+        return super().refusal(point)
+
+    def winning_cells(self) -> set[tuple[int, int]]:
+        """The (column, row) cells of the four in a row, once the game is won."""
+        state = self.state
+        if state is None or self.last_move is None or state.outcome() is None:
+            return set()
+
+        def owner(x: int, y: int) -> int | None:
+            return state.cell(x, y) if 0 <= x < WIDTH and 0 <= y < HEIGHT else None
+
+        column = int(self.last_move)
+        return run_through(owner, column, state.height(column) - 1, 4)
+
     def draw(self) -> Canvas:
         state = self.state
         assert state is not None
@@ -48,6 +78,9 @@ class ConnectFourBoard(BoardWidget):
         wall, floor = ("|", "+" + "-" * 3 * WIDTH + "+") if self.ascii else (
             "│", "└" + "─" * 3 * WIDTH + "┘")
         targets = self.targets()
+        won = self.winning_cells()
+        rack = self.style("dark")
+        empty = Style(color="#8fa8e8")
         for c in range(WIDTH):
             x = 1 + 3 * c
             canvas.put(x + 1, 0, str(c + 1), self.style("target") if c in targets else label)
@@ -63,13 +96,20 @@ class ConnectFourBoard(BoardWidget):
                         mark = "cursor"
                     elif c == self.hint:
                         mark = "hint"
+                elif (c, r) in won:
+                    mark = "win"
                 elif r == height - 1 and c == self.last_move:
                     mark = "last"
                 if owner is None:
                     glyph, gstyle = self.empty_glyph(c if r == height else None, targets)
                 else:
                     glyph, gstyle = GLYPHS[self.ascii][owner], self.piece_style(owner)
-                self.put_marked(canvas, x, y, mark, glyph, gstyle)
+                if owner is None and not (r == height and c in targets):
+                    gstyle = empty
+                self.put_marked(canvas, x, y, mark, glyph, gstyle, rack)
+                canvas.fill(x, y, 3, rack)
+            for y in range(2 + HEIGHT):
+                canvas.hit(x, y, 3, c)
         for y in range(2, 2 + HEIGHT):
             canvas.put(0, y, wall, line)
             canvas.put(1 + 3 * WIDTH, y, wall, line)

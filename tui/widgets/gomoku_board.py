@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from tui.widgets.board import BoardWidget, Canvas, Point
+from tui.widgets.board import BoardWidget, Canvas, Point, run_through
 
 GLYPHS = {False: ("●", "○"), True: ("X", "O")}
 """Stone glyphs by ascii flag: Black (first) then White (second)."""
@@ -17,6 +17,17 @@ class GomokuBoard(BoardWidget):
     cell. Empty cells are dots: every one of them is legal, so none is marked."""
 
     GAME = "gomoku"
+
+    DEFAULT_CSS = """
+    GomokuBoard {
+        & > .board--dark { background: #d4a15a; }
+        & > .board--first { color: #101010; text-style: bold; }
+        & > .board--second { color: #ffffff; text-style: bold; }
+        & > .board--line { color: #6b4423; }
+        & > .board--target { color: #0b5d1e; text-style: bold; }
+    }
+    """
+    """A wooden board in every theme: black and white stones read on it in any theme."""
 
     def points(self) -> Iterable[Point]:
         assert self.state is not None
@@ -43,12 +54,29 @@ class GomokuBoard(BoardWidget):
         counts = [s.bit_count() for s in (state.stones(0), state.stones(1))]  # type: ignore[attr-defined]
         return f"Black {counts[0]} stones, White {counts[1]}"
 
+    def owner_at(self, point: Point) -> int | None:
+        state: Any = self.state
+        return state.cell(point) if state is not None else None
+
+    def highlights(self) -> set[Point]:
+        """The five (or more) in a row, once the game is won."""
+        state: Any = self.state
+        if state is None or self.last_move is None or state.outcome() is None:
+            return set()
+        n, geometry = state.size, state.geometry
+
+        def owner(x: int, y: int) -> int | None:
+            return state.cell(geometry.cell(x, y)) if 0 <= x < n and 0 <= y < n else None
+
+        x0, y0 = self.coord(self.last_move)
+        return {geometry.cell(x, y) for x, y in run_through(owner, x0, y0, 5)}
+
     def draw(self) -> Canvas:
         state: Any = self.state
         assert state is not None
         n = state.size
         canvas = Canvas(3 + 3 * n, n + 1)
-        label = self.style("label")
+        label, wood = self.style("label"), self.style("dark")
         glyphs = GLYPHS[self.ascii]
         for f in range(n):
             canvas.put(4 + 3 * f, n, FILES[f], label)
@@ -62,5 +90,6 @@ class GomokuBoard(BoardWidget):
                     glyph, gstyle = self.empty_glyph(cell, set())
                 else:
                     glyph, gstyle = glyphs[owner], self.piece_style(owner)
-                self.put_point(canvas, 3 + 3 * f, y, cell, glyph, gstyle)
+                self.put_point(canvas, 3 + 3 * f, y, cell, glyph, gstyle, wood)
+                canvas.fill(3 + 3 * f, y, 3, wood)
         return canvas

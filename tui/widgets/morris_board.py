@@ -1,6 +1,6 @@
 """The Five Men's Morris board: 16 points on two squares joined by spokes, drawn with lines.
 
-Points sit on a 5×5 grid (files a-e, ranks 1-5, RULES.md §1). A move is entered as its
+Points sit on a 5×5 grid (files a-e, ranks 1-5; docs/RULES.md, Morris). A move is entered as its
 points in order: the destination of a placement, or the piece then its destination,
 then, after a mill, the opponent piece to remove.
 """
@@ -22,6 +22,17 @@ class MorrisBoard(BoardWidget):
     """Five Men's Morris: points are 0..15 (``engine.games.morris.POINTS`` order)."""
 
     GAME = "morris"
+
+    DEFAULT_CSS = """
+    MorrisBoard {
+        & > .board--dark { background: #d4a15a; }
+        & > .board--first { color: #ffffff; text-style: bold; }
+        & > .board--second { color: #101010; text-style: bold; }
+        & > .board--line { color: #5a3a1a; }
+        & > .board--target { color: #0b5d1e; text-style: bold; }
+    }
+    """
+    """A wooden board in every theme: White's and Black's men read on it in any theme."""
 
     def points(self) -> Iterable[Point]:
         return range(16)
@@ -46,6 +57,36 @@ class MorrisBoard(BoardWidget):
                 return "Mill! choose a piece to remove (Esc cancels)"
             return "choose where it goes (Esc cancels)"
         return text
+
+    def owner_at(self, point: Point) -> int | None:
+        return self.state.piece_at(int(point)) if self.state is not None else None  # type: ignore[attr-defined]
+
+    def refusal(self, point: Point) -> str:
+        state = self.state
+        assert state is not None
+        foe = 1 - state.to_move
+        if self.path and any(self.owner_at(t) == foe for t in self.targets()):
+            return (f"Mill! take one of {state.PLAYERS[foe]}'s pieces marked +; pieces in a "
+                    f"mill are safe while the others are not")
+        return super().refusal(point)
+
+    def highlights(self) -> set[Point]:
+        """The mill the last move made (it then took a piece)."""
+        from engine.games.morris import MILLS
+
+        state = self.state
+        move = self.last_move
+        if state is None or move is None or move[-1] is None:
+            return set()
+        to = move[1]
+        who = state.piece_at(to)
+        return {p for mill in MILLS if to in mill and all(state.piece_at(q) == who for q in mill)
+                for p in mill}
+
+    def captured(self) -> set[Point]:
+        """The piece the last move removed."""
+        move = self.last_move
+        return {move[-1]} if move is not None and move[-1] is not None else set()
 
     def draw(self) -> Canvas:
         from engine.games.morris import ADJACENT
@@ -77,4 +118,7 @@ class MorrisBoard(BoardWidget):
                 glyph = GLYPHS[self.ascii][owner]
                 gstyle = self.piece_style(owner)
             self.put_point(canvas, x, y, p, glyph, gstyle, piece_target=owner is not None and p in targets)
+        wood = self.style("dark")
+        for y in range(4 * DY + 1):
+            canvas.fill(2, y, 4 * DX + 5, wood)
         return canvas

@@ -21,6 +21,18 @@ class ReversiBoard(BoardWidget):
 
     GAME = "reversi"
 
+    DEFAULT_CSS = """
+    ReversiBoard {
+        & > .board--dark { background: #2e7d4f; }
+        & > .board--first { color: #101010; text-style: bold; }
+        & > .board--second { color: #f8f8f8; text-style: bold; }
+        & > .board--line { color: #9fd4b3; }
+        & > .board--target { color: #fff27a; text-style: bold; }
+    }
+    """
+    """A green board in every theme: black and white discs read on it in light and dark
+    themes alike."""
+
     @property
     def side(self) -> int:
         """Board side of the current state."""
@@ -48,12 +60,30 @@ class ReversiBoard(BoardWidget):
             text += "   no move: Enter passes"
         return text
 
+    def owner_at(self, point: Point) -> int | None:
+        return self.state.cell(int(point)) if self.state is not None else None  # type: ignore[attr-defined]
+
+    def refusal(self, point: Point) -> str:
+        if not self.path and self.owner_at(point) is None and self.state is not None:
+            if not self.targets():
+                return "you have no legal move: Enter passes"
+            return "a disc there would turn none of the other side's discs"
+        return super().refusal(point)
+
+    def highlights(self) -> set[Point]:
+        """The discs the last move flipped."""
+        before, state = self.previous, self.state
+        if before is None or state is None or getattr(before, "size", None) != state.size:
+            return set()
+        return {sq for sq in range(state.size * state.size)
+                if before.cell(sq) is not None and before.cell(sq) != state.cell(sq)}  # type: ignore[attr-defined]
+
     def draw(self) -> Canvas:
         state = self.state
         assert state is not None
         n = state.size
         canvas = Canvas(3 + 3 * n, n + 1)
-        label = self.style("label")
+        label, green = self.style("label"), self.style("dark")
         targets = self.targets()
         for f in range(n):
             canvas.put(4 + 3 * f, 0, FILES[f], label)
@@ -69,5 +99,6 @@ class ReversiBoard(BoardWidget):
                     gstyle = self.style("target" if sq in targets else "hint")
                 else:
                     glyph, gstyle = self.empty_glyph(sq, targets)
-                self.put_point(canvas, 3 + 3 * f, row + 1, sq, glyph, gstyle)
+                self.put_point(canvas, 3 + 3 * f, row + 1, sq, glyph, gstyle, green)
+                canvas.fill(3 + 3 * f, row + 1, 3, green)
         return canvas

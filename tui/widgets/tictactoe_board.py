@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from tui.widgets.board import BoardWidget, Canvas, Point
+from tui.widgets.board import BoardWidget, Canvas, Point, run_through
 
 GLYPHS = ("X", "O")
 
@@ -27,6 +27,21 @@ class TicTacToeBoard(BoardWidget):
     def start_point(self, state: Any) -> Point:
         """The centre, unless it is taken (a resumed game): then a legal square."""
         return 4 if 4 in state.legal_moves() else super().start_point(state)
+
+    def owner_at(self, point: Point) -> int | None:
+        return self.state.cell(int(point)) if self.state is not None else None
+
+    def highlights(self) -> set[Point]:
+        """The three in a row, once the game is won."""
+        state = self.state
+        if state is None or self.last_move is None or state.outcome() is None:
+            return set()
+
+        def owner(x: int, y: int) -> int | None:
+            return state.cell(y * 3 + x) if 0 <= x < 3 and 0 <= y < 3 else None
+
+        m = int(self.last_move)
+        return {y * 3 + x for x, y in run_through(owner, m % 3, m // 3, 3)}
 
     def draw(self) -> Canvas:
         state = self.state
