@@ -64,9 +64,10 @@ def value_words(value: Value, state: State) -> str:
             return f"{names[0 if value.outcome > 0 else 1]} has won (exact)"
         if state.outcome() is not None and value.outcome == 0:
             return "drawn (exact)"
-        return f"{names[state.to_move]} to move: {mover_view(value, state.to_move).words()} (exact)"
-    score = mover_view(value, state.to_move)
-    return f"{names[state.to_move]} to move: {round(float(score), 2) + 0.0:+.2f} (search score)"
+        own = value if state.to_move == 0 else value.flipped()
+        return f"{names[state.to_move]} to move: {own.words()} (exact)"
+    score = value if state.to_move == 0 else -value
+    return f"{names[state.to_move]} to move: {round(score, 2) + 0.0:+.2f} (search score)"
 
 
 def best_words(value: Value | None, mover: int) -> str:
@@ -79,7 +80,7 @@ def best_words(value: Value | None, mover: int) -> str:
         if own.outcome and own.plies is not None:
             own = Exact(own.outcome, own.plies + 1, own.score)
         return f"{own.words()}, exact"
-    return f"{round(float(own), 2) + 0.0:+.2f}, search"
+    return f"{round(own, 2) + 0.0:+.2f}, search"
 
 
 def change_of(before: Value | None, after: Value | None, mover: int) -> str | None:

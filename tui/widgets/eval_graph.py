@@ -87,6 +87,7 @@ class EvalGraph(Widget):
 
     def on_click(self, event: events.Click) -> None:
         count = len(self.values)
-        if count:
-            column = event.x - self.gutter.left
-            self.post_message(self.Picked(index_at(column, count, max(1, self.content_size.width))))
+        offset = event.get_content_offset(self)
+        if count and offset is not None:
+            width = max(1, self.content_size.width)
+            self.post_message(self.Picked(index_at(offset.x, count, width)))
