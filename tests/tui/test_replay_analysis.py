@@ -54,6 +54,19 @@ C4_SEARCH_ANNOTATED = """[Game "connect4"]
 """A Connect Four record with search scores and an inaccuracy (5 was better than 7)."""
 
 
+C4_TEXT = """[Game "connect4"]
+[First "first"]
+[Second "second"]
+[Result "1-0"]
+
+5 2 2 6 6 2 1 2 4 4 3 3 7 3 4 7 5 4 3 7 2 1-0
+"""
+"""Yellow's 20th ply (column 7) throws a won position away: column 2 wins, 7 lets Red win
+at once (the game of tests/brains/test_analysis.py, checked there by the solver)."""
+C4_BLUNDER = 20
+"""The position after the blunder (moves played)."""
+
+
 def text_of(widget: Any) -> str:
     """What a Static-like widget shows now, as plain text."""
     return str(widget.render())
@@ -112,6 +125,35 @@ async def test_evaluate_marks_the_blunder_and_draws_the_better_move(tmp_path: Pa
         assert f"O accuracy {o_accuracy}, ?! 0, ? 0, ?? 1" in text_of(panel)
         await pilot.press("end")
         assert graph.cursor == 7 and "X has won (exact)" in text_of(panel)
+
+
+async def test_a_connect4_move_that_throws_a_win_away_is_marked_by_the_solver(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def late(state: Any, budget: Any, cache: dict[str, Any]) -> Any:  # the solver, late only
+        return analysis.connect4_oracle(state, budget, cache) if state.ply >= 17 else None
+
+    monkeypatch.setitem(analysis.ORACLES, "connect4", late)
+    monkeypatch.setattr("tui.widgets.analysis_panel.ANALYSIS_SECONDS", 30.0)
+    monkeypatch.setattr("tui.widgets.analysis_panel.ANALYSIS_SEARCH",
+                        "alphabeta,depth=2,seconds=none")
+    app = replay_app(tmp_path, C4_TEXT)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        screen = app.screen
+        panel = screen.query_one(AnalysisPanel)
+        assert panel.complete
+        assert panel.mark(C4_BLUNDER - 1) == "??" and "7??" in text_of(screen.query_one(MoveList))
+        await pilot.press("end", "left")
+        assert screen.index == C4_BLUNDER
+        hint = screen.query_one(BoardWidget).hint
+        assert hint == screen.states[C4_BLUNDER - 1].parse_move("2")
+        shown = text_of(panel)
+        assert "7?? blunder (win->loss)" in shown and "better 2 (win in" in shown
+        assert "Red to move: win in 1 (exact)" in shown
+        await pilot.press("home")
+        assert "(search score)" in text_of(panel)  # the start is valued by the search
 
 
 async def test_the_graph_follows_the_cursor_and_a_click_moves_it(tmp_path: Path) -> None:

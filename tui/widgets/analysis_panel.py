@@ -29,6 +29,7 @@ from textual.widgets import Static
 from brains.analysis import (
     DEFAULT_SECONDS,
     MARKS,
+    SEARCH_SPEC,
     Annotation,
     Exact,
     GameAnalysis,
@@ -46,6 +47,8 @@ from engine.record import GameRecord
 
 ANALYSIS_SECONDS = DEFAULT_SECONDS
 """Seconds per position (exact oracle, then search where it cannot settle one)."""
+ANALYSIS_SEARCH = SEARCH_SPEC
+"""The brain giving search scores where no oracle settles a position."""
 ERROR_CHARS = 60
 """How much of a failed analysis's error message is quoted."""
 
@@ -165,7 +168,8 @@ class AnalysisPanel(Static):
         self.token += 1
         self.stop_event = threading.Event()
         self.analysis = GameAnalysis(self.record, [None] * len(self.record.moves),
-                                     ANALYSIS_SECONDS if seconds is None else seconds)
+                                     ANALYSIS_SECONDS if seconds is None else seconds,
+                                     search_spec=ANALYSIS_SEARCH)
         self.annotations = {}
         self.source = "analysis"
         self.running = True
@@ -192,7 +196,7 @@ class AnalysisPanel(Static):
                      token: int) -> None:
         """Post each move's analysis as it is found, then the end of the run."""
         try:
-            for result in iter_analysis(record, seconds, stop=stop):
+            for result in iter_analysis(record, seconds, stop=stop, search_spec=ANALYSIS_SEARCH):
                 self.post_message(AnalysisProgress(token, result))
         except Exception as exc:  # noqa: BLE001 - a failing brain must not take the app down
             self.post_message(AnalysisEnded(token, f"{type(exc).__name__}: {exc}"))
