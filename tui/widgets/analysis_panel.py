@@ -230,6 +230,8 @@ class AnalysisPanel(Static):
             self.message = f"failed: {event.error[:ERROR_CHARS]}"
         elif stopped:
             self.message = "stopped"
+        elif not self.record.moves:
+            self.message = "(no moves)"
         self.changed()
 
     def changed(self) -> None:
@@ -305,7 +307,7 @@ class AnalysisPanel(Static):
                 text.append(f" {self.message}")
             else:
                 text.append(f" in {self.elapsed:.1f} s")
-            if self.analysis is not None and self.analysis.complete:
+            if self.annotated_record() is not None:
                 text.append("  w saves", "dim")
         state = self.states[index]
         a = self.annotations.get(index)
