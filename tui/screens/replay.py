@@ -68,9 +68,7 @@ class ReplayScreen(ParlorScreen):
         with Vertical(id="side"):
             yield Static(id="status", markup=False)
             yield AnalysisPanel(self.record, self.states, id="analysis")
-            graph = EvalGraph(id="eval-graph")
-            graph.names = tuple(self.states[0].PLAYERS)
-            yield graph
+            yield EvalGraph(tuple(self.states[0].PLAYERS), id="eval-graph")
             with VerticalScroll(id="moves-scroll", can_focus=False):
                 yield MoveList(id="moves")
         yield Footer(compact=True, show_command_palette=False)

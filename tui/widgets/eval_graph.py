@@ -52,8 +52,11 @@ class EvalGraph(Widget):
     """The position shown on the board."""
     ascii: reactive[bool] = reactive(False, init=False)
     """Draw with plain ASCII characters only."""
-    names: tuple[str, ...] = ()
-    """The players' names (first, second), for the label."""
+
+    def __init__(self, names: tuple[str, ...] = (), *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.names = names
+        """The players' names (first, second), for the label."""
 
     class Picked(Message):
         """The graph was clicked on the column of position ``index``."""
