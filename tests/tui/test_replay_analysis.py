@@ -210,7 +210,7 @@ async def test_stepping_works_while_the_analysis_runs_and_leaving_stops_it(
         assert stop.is_set() and not any(w.is_running for w in workers)
 
 
-async def test_e_while_running_stops_and_keeps_what_was_found(
+async def test_e_while_running_stops_it_and_nothing_found_is_not_written(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     gate, entered = threading.Event(), threading.Event()
     monkeypatch.setitem(analysis.ORACLES, "tictactoe", gated_oracle(gate, entered))
