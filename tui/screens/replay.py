@@ -1,4 +1,5 @@
-"""ReplayScreen: step through a recorded game, autoplay it, or play on from any position."""
+"""ReplayScreen: step through a recorded game, autoplay it, analyse it, or play on from
+any position."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ from textual.widgets import Footer, Header, Static
 
 from engine.record import GameRecord
 from engine.registry import get_game
-from tui import opponents, store
+from tui import opponents, paths, store
 from tui.dialogs.choose import HEADING, ChooseDialog
 from tui.screens.base import ParlorScreen
 from tui.screens.play import players_by_move
 from tui.widgets import board_class
+from tui.widgets.analysis_panel import AnalysisPanel
 from tui.widgets.board import BoardWidget
+from tui.widgets.eval_graph import EvalGraph
 from tui.widgets.move_list import MoveList
 
 AUTOPLAY_SECONDS = 0.8
@@ -37,6 +40,10 @@ class ReplayScreen(ParlorScreen):
         Binding("end", "goto(-1)", "End", tooltip="The final position"),
         Binding("a", "autoplay", "Autoplay", tooltip="Play the moves one by one"),
         Binding("p", "play_here", "Play here", tooltip="Play on from here against a brain"),
+        Binding("e", "evaluate", "Evaluate",
+                tooltip="Analyse every move: values, marks, better moves (e again stops)"),
+        Binding("w", "write_analysis", "Write",
+                tooltip="Save the analysed game as a new file in the saved games"),
         Binding("escape", "back", "Close", tooltip="Leave the replay"),
     ]
 
@@ -63,6 +70,8 @@ class ReplayScreen(ParlorScreen):
             yield Static(id="summary", markup=False)
         with Vertical(id="side"):
             yield Static(id="status", markup=False)
+            yield AnalysisPanel(self.record, self.states, id="analysis")
+            yield EvalGraph(tuple(self.states[0].PLAYERS), id="eval-graph")
             with VerticalScroll(id="moves-scroll", can_focus=False):
                 yield MoveList(id="moves")
         yield Footer(compact=True, show_command_palette=False)
@@ -70,6 +79,7 @@ class ReplayScreen(ParlorScreen):
     def on_mount(self) -> None:
         self.title = get_game(self.record.game).name
         self.sub_title = f"Replay {self.file_title}".strip()
+        self.watch(self.query_one(BoardWidget), "ascii", self.graph_ascii)
         self.show()
 
     def show(self) -> None:
@@ -106,7 +116,10 @@ class ReplayScreen(ParlorScreen):
         if self.timer is not None:
             text.append("\nautoplay on (a stops)", "italic")
         self.query_one("#status", Static).update(text)
-        self.query_one(MoveList).show(list(rec.moves), self.index - 1 if self.index else None)
+        panel = self.query_one(AnalysisPanel)
+        marked = [m + panel.mark(i) for i, m in enumerate(rec.moves)]
+        self.query_one(MoveList).show(marked, self.index - 1 if self.index else None)
+        self.show_analysis()
 
     def action_step(self, delta: int) -> None:
         """Move ``delta`` moves forward (or back)."""
@@ -168,6 +181,67 @@ class ReplayScreen(ParlorScreen):
         self.parlor.play_record(self.record, self.index, (players[0], players[1]))
 
     def action_back(self) -> None:
-        """Leave the replay."""
+        """Leave the replay (a running analysis stops)."""
         self.stop_autoplay()
+        self.query_one(AnalysisPanel).stop()
         self.app.pop_screen()
+
+    # -- analysis -------------------------------------------------------------------
+    def show_analysis(self) -> None:
+        """The analysis at ``index``: the panel, the graph's cursor, the better move
+        drawn on the board as its hint."""
+        panel = self.query_one(AnalysisPanel)
+        panel.show_at(self.index)
+        graph = self.query_one(EvalGraph)
+        graph.display = panel.shown
+        graph.values = tuple(panel.evals())
+        graph.cursor = self.index
+        self.query_one(BoardWidget).hint = panel.better_move(self.index)
+
+    def graph_ascii(self, ascii: bool) -> None:
+        """The graph follows the board's ASCII setting."""
+        self.query_one(EvalGraph).ascii = ascii
+
+    def on_analysis_panel_changed(self, event: AnalysisPanel.Changed) -> None:
+        event.stop()
+        self.show()
+
+    def on_eval_graph_picked(self, event: EvalGraph.Picked) -> None:
+        event.stop()
+        self.action_goto(event.index)
+
+    def action_evaluate(self) -> None:
+        """Analyse the game in the background (a run going is stopped instead)."""
+        panel = self.query_one(AnalysisPanel)
+        if panel.running:
+            panel.stop()
+        else:
+            panel.start()
+
+    def action_write_analysis(self) -> None:
+        """Save the game with the analysis as comments to a new file in the saved games
+        (``NAME.analysed.pgn``, then ``NAME.analysed-2.pgn``, …; no file is replaced)."""
+        panel = self.query_one(AnalysisPanel)
+        record = panel.annotated_record()
+        if record is None:
+            why = ("wait for the analysis to end (e stops it)" if panel.running
+                   else "the record already carries this analysis" if panel.source == "record"
+                   else "press e to analyse the game first" if not panel.done
+                   else "nothing to write")
+            self.notify(why, title="Nothing written", severity="warning")
+            return
+        stem = self.file_title.rsplit(".", 1)[0] if self.file_title else record.game
+        for n in range(1, 1000):
+            try:
+                name = f"{stem[:60]}.analysed{'' if n == 1 else f'-{n}'}"
+                target = store.save_new(paths.save_path(name), record)
+            except FileExistsError:
+                continue
+            except (OSError, ValueError) as exc:
+                why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+                self.notify(store.short(why), title="Not written", severity="error")
+                return
+            self.notify(f"analysis written to {target.name} (saved games)")
+            return
+        self.notify(f"no free name {store.short(stem)}.analysed-N", title="Not written",
+                    severity="error")
