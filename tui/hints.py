@@ -1,8 +1,10 @@
 """Hints from the strongest analysis Parlor has for a position, saying how sure they are.
 
 Where a game is solved here (``brains.registry.PERFECT``: tic-tac-toe by full search,
-Connect Four by the solver) the hint is the exactly best move with its exact verdict,
-as long as the solver settles the position within :data:`SOLVER_SECONDS`. Otherwise the
+Connect Four by the solver, Morris by its database) the hint is the exactly best move
+with its exact verdict, as long as the solver settles the position within
+:data:`SOLVER_SECONDS`; where an exact oracle of the analysis settles it (late Reversi by
+the endgame solver, :data:`brains.analysis.ORACLES`), likewise. Otherwise the
 hint comes from the strongest general search (:data:`SEARCH_SPEC`) for
 :data:`SEARCH_SECONDS`, with its depth and score, marked as not proven. The hint never
 depends on who the opponent is.
@@ -73,6 +75,21 @@ def solved_hint(state: State, stop: threading.Event, seed: int | None) -> Hint |
     return Hint(move, True, exact_verdict(best), "perfect")
 
 
+def oracle_hint(state: State, stop: threading.Event) -> Hint | None:
+    """The exactly best move by the analysis' exact oracle for the game (the Reversi
+    endgame solver with few empties, …) if it settles ``state`` in time, else None."""
+    from brains.analysis import ORACLES
+
+    oracle = ORACLES.get(state.GAME)
+    if oracle is None:
+        return None
+    values = oracle(state, Budget(seconds=SOLVER_SECONDS, stop=stop).start(), {})
+    if not values:
+        return None
+    move, best = max(values.items(), key=lambda mv: mv[1].rank())
+    return Hint(move, True, f"{best.words()} with best play on both sides", "exact")
+
+
 def search_hint(state: State, stop: threading.Event, seed: int | None) -> Hint | None:
     """The strongest search's move for ``state`` with its depth and score."""
     spec = SEARCH_SPEC
@@ -94,4 +111,5 @@ def best_hint(state: State, stop: threading.Event, seed: int | None = None) -> H
     """The best hint Parlor can give for ``state`` (None: no legal move)."""
     if state.outcome() is not None or not state.legal_moves():
         return None
-    return solved_hint(state, stop, seed) or search_hint(state, stop, seed)
+    return (solved_hint(state, stop, seed) or oracle_hint(state, stop)
+            or search_hint(state, stop, seed))

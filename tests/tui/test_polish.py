@@ -696,3 +696,29 @@ async def test_a_brain_that_moves_by_its_fallback_says_so_in_the_status_and_the_
 def kept_comments(screen: PlayScreen) -> dict[int, str]:
     from engine.record import load_records
     return load_records(screen.store.unfinished_path)[0].comments
+
+
+def test_a_late_reversi_hint_is_exact_and_a_morris_hint_comes_from_the_database() -> None:
+    import random
+    import threading
+
+    from brains import reversi_endgame
+    from brains.morrisdb import shared
+    from engine.registry import new_game
+    from tui.hints import best_hint
+
+    rng, state = random.Random(3), new_game("reversi", size=6)
+    while reversi_endgame.empties_of(state) > 8 and state.outcome() is None:
+        state = state.play(rng.choice(state.legal_moves()))
+    hint = best_hint(state, threading.Event())
+    assert hint is not None and hint.exact and hint.source == "exact"
+    best = max(-reversi_endgame.solve(state.play(m)).score if state.play(m).to_move != state.to_move
+               else reversi_endgame.solve(state.play(m)).score for m in state.legal_moves())
+    child = state.play(hint.move)
+    got = reversi_endgame.solve(child).score
+    assert (got if child.to_move == state.to_move else -got) == best
+
+    morris = new_game("morris").play_line("b2 a1 c2")
+    hint = best_hint(morris, threading.Event())
+    assert hint is not None and hint.exact and hint.source == "perfect"
+    assert hint.move in shared().best_moves(morris)
