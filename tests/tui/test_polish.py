@@ -12,6 +12,7 @@ from textual.widgets import Select
 from tests.tui.conftest import settle
 from tui import settings
 from tui.app import Launch, ParlorApp
+from tui.opponents import brain_specs as REAL_BRAIN_SPECS  # before the fixtures patch it
 from tui.screens.home import HomeScreen
 from tui.screens.play import PlayScreen
 
@@ -722,3 +723,17 @@ def test_a_late_reversi_hint_is_exact_and_a_morris_hint_comes_from_the_database(
     hint = best_hint(morris, threading.Event())
     assert hint is not None and hint.exact and hint.source == "perfect"
     assert hint.move in shared().best_moves(morris)
+
+
+def test_home_side_pickers_are_grouped_and_described() -> None:
+    from tui import opponents
+    from tui.screens.home import side_choices
+
+    specs = [opponents.HUMAN, *REAL_BRAIN_SPECS("connect4")]
+    choices = side_choices(specs)
+    assert sorted(value for _, value in choices) == sorted(specs)  # every spec, once
+    assert choices[0][1] == opponents.HUMAN  # people first, then the strongest kinds
+    assert all(label.startswith(f"{value}: ") and len(label) > len(value) + 5
+               for label, value in choices)
+    kinds = [value.partition(":")[0] for _, value in choices]
+    assert kinds.index("perfect") < kinds.index("alphabeta") < kinds.index("random")

@@ -1,4 +1,5 @@
-"""Serve the app to a web browser (needs the optional extra: pip install parlor[serve]).
+"""Serve the app to a web browser (needs the optional extra: pip install -e ".[serve]" in a
+clone, or pip install "parlor[serve]").
 
 Each browser session runs ``parlor play`` in its own process, with the same game store
 as the terminal (one file per game, see :mod:`tui.store`): a browser session starts its
@@ -22,8 +23,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         from textual_serve.server import Server
     except ImportError:
-        print("parlor serve: textual-serve is not installed; install the extra with\n"
-              "  pip install 'parlor[serve]'   (or: pip install textual-serve)",
+        print("parlor serve: textual-serve is not installed; install the extra: "
+              "pip install -e \".[serve]\" in a clone, or pip install \"parlor[serve]\"",
               file=sys.stderr)
         return 1
     command = f"{shlex.quote(sys.executable)} -m tui.cli play"

@@ -61,6 +61,16 @@ def describe(entry: store.Entry) -> str:
     return f"{name}, move {len(rec.moves) + 1}: {players}, {entry.when}{busy}"
 
 
+def side_choices(specs: list[str]) -> list[tuple[str, str]]:
+    """The side pickers' entries: the specs grouped by kind, strongest first (as the
+    ``o`` dialog lists them), each with what it is in a few words."""
+    out = []
+    for label, value in opponents.grouped_choices(specs, None):
+        if isinstance(value, str):
+            out.append((label.strip(), value))
+    return out
+
+
 class HomeScreen(ParlorScreen):
     """The start screen: a small form with Play, and the list of unfinished games."""
 
@@ -195,7 +205,7 @@ class HomeScreen(ParlorScreen):
         names = get_game(game_id).initial().PLAYERS
         for side, wid in enumerate(("first", "second")):
             select = self.query_one(f"#{wid}", Select)
-            select.set_options([(spec, spec) for spec in specs])
+            select.set_options(side_choices(specs))
             want = keep[side] if keep[side] in specs else default[side]
             select.value = want
             who = "first" if side == 0 else "second"
