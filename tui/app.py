@@ -207,9 +207,11 @@ class ParlorApp(App[None]):
         if players is not None:  # playing on with others: say so where they take over
             first = states[0].PLAYERS
             for side, (old, new) in enumerate(zip(
-                    (record.tags.get("First", "?"), record.tags.get("Second", "?")), players)):
+                    (record.tags.get("First", "?"), record.tags.get("Second", "?")), players,
+                    strict=True)):
                 if old != new:
-                    comments[n] = join_comments(comments.get(n), change_comment(first[side], new, old))
+                    comments[n] = join_comments(comments.get(n),
+                                                change_comment(first[side], new, old))
         if players is None:
             tags = (record.tags.get("First", opponents.HUMAN),
                     record.tags.get("Second", opponents.HUMAN))

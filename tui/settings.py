@@ -89,7 +89,8 @@ def from_json(data: Any) -> Settings:
             if game_id not in GAMES or not isinstance(values, dict):
                 continue
             kept = {name: v for name, value in values.items()
-                    if isinstance(name, str) and (v := _option_value(game_id, name, value)) is not None}
+                    if isinstance(name, str)
+                    and (v := _option_value(game_id, name, value)) is not None}
             if kept:
                 settings.options[game_id] = kept
     players = data.get("players")

@@ -91,7 +91,8 @@ async def test_a_failed_autosave_stays_visible_until_a_save_succeeds(disk_full: 
         await pilot.press("enter")
         await settle(pilot)
         assert screen.unsaved and warning(screen).display
-        assert "NOT SAVED: autosave failed: No space left on device" in str(warning(screen).render())
+        assert ("NOT SAVED: autosave failed: No space left on device"
+                in str(warning(screen).render()))
         await pilot.pause(0.5)
         await pilot.press("right")  # time passes, keys are pressed: a toast would be gone
         await pilot.pause()

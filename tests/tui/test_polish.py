@@ -608,7 +608,8 @@ async def test_a_saved_game_is_deleted_and_renamed_after_asking_never_over_anoth
         await pilot.press("down", "enter")  # "Delete it"
         await settle(pilot)
         assert not (folder / "two.pgn").exists()
-        assert [e.path.name for e in browser.entries if e.path.parent == folder] == ["ché ckers- 1.pgn"]
+        names = [e.path.name for e in browser.entries if e.path.parent == folder]
+        assert names == ["ché ckers- 1.pgn"]
 
 
 async def test_at_the_end_the_last_move_is_in_view_and_the_result_reads_plainly() -> None:
@@ -673,7 +674,8 @@ async def test_a_brain_that_moves_by_its_fallback_says_so_in_the_status_and_the_
 
         def think(self, state: Any, budget: Budget) -> Any:
             move = state.legal_moves()[0]
-            yield Thought(move, 0.1, 5, 100, (move,), note="not solved in time: move from alphabeta:hard")
+            yield Thought(move, 0.1, 5, 100, (move,),
+                          note="not solved in time: move from alphabeta:hard")
 
     def make(spec: str, game_id: str, seed: int | None = None) -> Brain:
         if spec == "noted":

@@ -196,7 +196,8 @@ async def test_every_piece_stands_out_from_the_square_under_it_in_every_theme(th
                     seen.add(canvas.chars[y][x])
                     if colour.is_default and bg.is_default:
                         continue  # the terminal's own text colour on its own background
-                    contrast = abs(brightness(colour.get_truecolor()) - brightness(bg.get_truecolor()))
+                    contrast = abs(brightness(colour.get_truecolor())
+                                   - brightness(bg.get_truecolor()))
                     assert contrast > 0.2, (theme, game, canvas.chars[y][x], contrast)
                     standard = ColorSystem.STANDARD
                     assert colour.downgrade(standard).number != bg.downgrade(standard).number

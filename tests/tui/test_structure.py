@@ -59,7 +59,7 @@ def test_the_tui_modules_import_each_other_without_a_cycle() -> None:
         state[name] = 1
         for nxt in sorted(graph[name]):
             if state.get(nxt) == 1:
-                cycle = trail[trail.index(nxt):] + [nxt] if nxt in trail else [name, nxt]
+                cycle = [*trail[trail.index(nxt):], nxt] if nxt in trail else [name, nxt]
                 raise AssertionError(f"import cycle: {' -> '.join(cycle)}")
             if nxt not in state:
                 visit(nxt, [*trail, nxt])

@@ -140,7 +140,7 @@ def _table(analysis: Any) -> str:
         rows.append((str(m.index + 1), "12"[m.player], m.move, m.kind, _value_text(m.before),
                      _value_text(m.after), mark, best))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     lines.append("")
     lines.append("values are from the mover's view: exact = proven (win/draw/loss in N plies), "

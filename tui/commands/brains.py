@@ -6,7 +6,8 @@ import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", help="show only the brains for this game, with its per-game levels")
+    parser.add_argument("--game",
+                        help="show only the brains for this game, with its per-game levels")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 

@@ -25,6 +25,8 @@ def run(args: argparse.Namespace) -> int:
     for game in GAMES.values():
         print(f"{game.id:<10} {game.name} — {game.description}")
         for opt in game.options:
-            choices = "|".join(str(c) for c in opt.choices) if opt.choices else type(opt.default).__name__
-            print(f"{'':<12}{opt.name}={choices} (default {opt.default}){'  ' + opt.help if opt.help else ''}")
+            choices = ("|".join(str(c) for c in opt.choices) if opt.choices
+                       else type(opt.default).__name__)
+            help_text = "  " + opt.help if opt.help else ""
+            print(f"{'':<12}{opt.name}={choices} (default {opt.default}){help_text}")
     return 0

@@ -27,7 +27,8 @@ MAX_OPENING = 100
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="game id (see `parlor games`)")
-    parser.add_argument("a", metavar="A", help="brain spec, e.g. alphabeta:medium (first in game 1)")
+    parser.add_argument("a", metavar="A",
+                        help="brain spec, e.g. alphabeta:medium (first in game 1)")
     parser.add_argument("b", metavar="B", help="brain spec of the opponent")
     add_arena_arguments(parser, games=20, what="games in the match")
     parser.add_argument("--json", action="store_true",

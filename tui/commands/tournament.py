@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"parlor tournament: {one_line(exc)}", file=sys.stderr)
         return 2
     ratings = [r.ratings(bootstrap=args.bootstrap) for r in results]
-    for k, (result, rated) in enumerate(zip(results, ratings)):
+    for k, (result, rated) in enumerate(zip(results, ratings, strict=True)):
         if k:
             print()
         print_tournament(result, rated, args.games)
@@ -75,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             summary = {"game": args.game, "players": args.players, "games": args.games,
                        "seed": args.seed,
-                       "tournaments": [r.summary(rt) for r, rt in zip(results, ratings)]}
+                       "tournaments": [r.summary(rt)
+                                       for r, rt in zip(results, ratings, strict=True)]}
             Path(args.json).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     except OSError as exc:
         print(f"parlor tournament: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
@@ -120,7 +121,7 @@ def write_csv(path: Path, results: list[Any], ratings: list[list[Any]]) -> None:
         writer = csv.writer(fh)
         writer.writerow(["game", "variant", "player", "elo", "elo_lo", "elo_hi", "games",
                          "score", *(f"vs {p}" for p in players)])
-        for result, rated in zip(results, ratings):
+        for result, rated in zip(results, ratings, strict=True):
             for r in rated:
                 scores = [result.score(r.player, p) for p in players]
                 writer.writerow([result.game, result.options.get("variant", ""), r.player,

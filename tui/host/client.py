@@ -50,7 +50,8 @@ class RoomLink:
         welcome = wire.decode(await asyncio.wait_for(reader.readline(), 10))
         if welcome["t"] != "welcome":
             writer.close()
-            raise OSError(str(welcome.get("message", "the room service refused this session"))[:100])
+            refusal = welcome.get("message", "the room service refused this session")
+            raise OSError(str(refusal)[:100])
         self.name = str(welcome.get("name", ""))[:40]
         yours = welcome.get("yours")
         self.yours = [r for r in yours if isinstance(r, dict)] if isinstance(yours, list) else []

@@ -241,7 +241,8 @@ class RoomService:
         try:
             line = await asyncio.wait_for(reader.readline(), HELLO_SECONDS)
             hello = wire.decode(line)
-            identity = self.tokens.get(wire.text(hello, "token", "")) if hello["t"] == "hello" else None
+            identity = (self.tokens.get(wire.text(hello, "token", ""))
+                        if hello["t"] == "hello" else None)
             if identity is None:
                 conn.send({"t": "error", "message": "unknown session"})
                 return
@@ -262,7 +263,8 @@ class RoomService:
                     conn.send({"t": "error", "message": f"bad request: {exc}"[:200]})
                 except ParlorError as exc:
                     conn.send({"t": "error", "message": store.short(exc, 200)})
-        except (TimeoutError, wire.WireError, asyncio.LimitOverrunError, ValueError, ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError):
+        except (TimeoutError, wire.WireError, asyncio.LimitOverrunError, ValueError,
+                ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError):
             pass
         finally:
             self.conns.discard(conn)

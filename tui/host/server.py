@@ -208,8 +208,9 @@ class HostServer(asyncssh.SSHServer):
     def kbdint_auth_supported(self) -> bool:
         return True  # only to tell a client without a (listed) key why it cannot enter
 
-    def get_kbdint_challenge(self, username: str, lang: str,
-                             submethods: str) -> bool | tuple[str, str, str, list[tuple[str, bool]]]:
+    def get_kbdint_challenge(
+            self, username: str, lang: str, submethods: str,
+    ) -> bool | tuple[str, str, str, list[tuple[str, bool]]]:
         if self.told:  # once per connection: a client that asks again is sent away
             assert self.conn is not None
             self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,

@@ -284,7 +284,8 @@ class PlayScreen(ParlorScreen):
         """Slower (+) or faster (-) computer-against-computer play."""
         now = PACES.index(self.pace) if self.pace in PACES else 0
         self.pace = PACES[max(0, min(len(PACES) - 1, now + step))]
-        self.message = f"computer moves every {self.pace:g} s" if self.pace else "no pause between computer moves"
+        self.message = (f"computer moves every {self.pace:g} s" if self.pace
+                        else "no pause between computer moves")
         self.refresh_views()
 
     def play(self, move: Any) -> None:
@@ -466,7 +467,7 @@ class PlayScreen(ParlorScreen):
         self.query_one("#status", Static).update(self.status_text())
         self.query_one("#thinking", Static).update(self.thinking or "")
         texts, s = [], self.history[0]
-        for move, nxt in zip(self.moves, self.history[1:]):
+        for move, nxt in zip(self.moves, self.history[1:], strict=True):
             texts.append(s.format_move(move))
             s = nxt
         self.query_one(MoveList).show(texts)
@@ -481,11 +482,14 @@ class PlayScreen(ParlorScreen):
         names = state.PLAYERS
         text = Text()
         for side in (0, 1):
-            text.append(f"{names[side]}: {self.players[side]}\n", "bold" if side == state.to_move else "")
+            text.append(f"{names[side]}: {self.players[side]}\n",
+                        "bold" if side == state.to_move else "")
         outcome = self.outcome()
         if outcome is None:
-            who = "you" if opponents.is_human(self.players[state.to_move]) else self.players[state.to_move]
-            text.append(f"Move {state.ply // 2 + 1}: {names[state.to_move]} to move ({who})", "bold")
+            mover = self.players[state.to_move]
+            who = "you" if opponents.is_human(mover) else mover
+            text.append(f"Move {state.ply // 2 + 1}: {names[state.to_move]} to move ({who})",
+                        "bold")
         else:
             winner = outcome.winner
             verdict = "Draw" if winner is None else f"{names[winner]} wins"
@@ -619,7 +623,8 @@ class PlayScreen(ParlorScreen):
 
     def action_type_move(self) -> None:
         """Type a move in the game's notation."""
-        example = self.state.format_move(self.state.legal_moves()[0]) if self.state.legal_moves() else ""
+        legal = self.state.legal_moves()
+        example = self.state.format_move(legal[0]) if legal else ""
         self.app.push_screen(PromptDialog("Your move in notation", placeholder=example),
                              self.typed_move)
 

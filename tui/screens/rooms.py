@@ -37,7 +37,8 @@ def describe_room(room: dict[str, Any]) -> str:
     who = " v ".join(store.short(n or "(open seat)", 20) for n in names[:2])
     clock = f", {store.short(room.get('clock'), 10)}" if room.get("clock") else ", no clock"
     mine = "  (your game: Enter goes back to it)" if room.get("mine") else ""
-    return f"{store.short(room.get('code'), 8)}  {game}: {who}, {room.get('moves', 0)} moves{clock}{mine}"
+    code = store.short(room.get("code"), 8)
+    return f"{code}  {game}: {who}, {room.get('moves', 0)} moves{clock}{mine}"
 
 
 class RoomButtons(Horizontal):
@@ -144,7 +145,8 @@ class RoomsScreen(ParlorScreen):
         kind = message.get("t")
         if kind == "rooms" and message.get("kind") == ("live" if self.watch_mode else "open"):
             rooms = message.get("rooms")
-            self.show_rooms([r for r in rooms if isinstance(r, dict)] if isinstance(rooms, list) else [])
+            self.show_rooms([r for r in rooms if isinstance(r, dict)]
+                            if isinstance(rooms, list) else [])
         elif kind == "room" and self.is_current:
             from tui.screens.room_play import RoomPlayScreen
 

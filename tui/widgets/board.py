@@ -76,7 +76,7 @@ CONNECTS = {  # which sides a line-drawing character joins: left, right, up, dow
     "┌": "rd", "┐": "ld", "└": "ru", "┘": "lu",
 }
 """How line characters continue when a board is drawn at a larger scale."""
-ROTATED = dict(zip("[]{}()><▼▲┌┐└┘├┤┬┴", "][}{)(<>▲▼┘└┐┌┤├┴┬"))
+ROTATED = dict(zip("[]{}()><▼▲┌┐└┘├┤┬┴", "][}{)(<>▲▼┘└┐┌┤├┴┬", strict=True))
 """Characters that change when a board is turned half a turn (brackets, corners)."""
 
 
@@ -175,7 +175,7 @@ class Canvas:
             """The character continuing a line between (x, y) and (nx, ny)."""
             chars = [self.chars[b][a] for a, b in ((x, y), (nx, ny))
                      if 0 <= a < self.width and 0 <= b < self.height]
-            line = next((c for c, at in zip(chars, ((x, y), (nx, ny)))
+            line = next((c for c, at in zip(chars, ((x, y), (nx, ny)), strict=False)
                          if c in CONNECTS and at not in points), "")
             return plain if line in "-+=|" and line else fancy
 
@@ -402,7 +402,8 @@ class BoardWidget(Widget, can_focus=True):
             if self.path and self.cursor == self.path[-1] and len(self.path) == 1:
                 self.path = ()  # choosing the picked piece again drops it
                 return
-            if self.path and (self.cursor,) in {self.steps(m)[:1] for m in self.state.legal_moves()}:
+            if self.path and (self.cursor,) in {self.steps(m)[:1]
+                                                for m in self.state.legal_moves()}:
                 self.path = (self.cursor,)  # start again from another piece
                 return
             self.refuse(self.refusal(self.cursor))

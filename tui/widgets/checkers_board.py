@@ -1,8 +1,9 @@
 """The checkers board: 8×8 with Black at the top; dark squares carry PDN numbers 1-32.
 
 The cursor stands only on the 32 dark squares (pieces never leave them): up and down
-go one diagonal step, left and right to the next dark square in the row. The rows are labelled with their first and last square
-number, and the summary names the square under the cursor.
+go one diagonal step, left and right to the next dark square in the row. The rows are
+labelled with their first and last square number, and the summary names the square under
+the cursor.
 """
 
 from __future__ import annotations

@@ -117,7 +117,8 @@ class MorrisBoard(BoardWidget):
             else:
                 glyph = GLYPHS[self.ascii][owner]
                 gstyle = self.piece_style(owner)
-            self.put_point(canvas, x, y, p, glyph, gstyle, piece_target=owner is not None and p in targets)
+            self.put_point(canvas, x, y, p, glyph, gstyle,
+                           piece_target=owner is not None and p in targets)
         wood = self.style("dark")
         for y in range(4 * DY + 1):
             canvas.fill(2, y, 4 * DX + 5, wood)
