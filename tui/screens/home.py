@@ -180,11 +180,12 @@ class HomeScreen(ParlorScreen):
         self.unfinished = store.unfinished()
         listing = self.query_one("#unfinished", OptionList)
         listing.clear_options()
-        listing.add_options(ListOption(describe(e), id=str(i)) for i, e in enumerate(self.unfinished))
+        listing.add_options(ListOption(describe(e), id=str(i))
+                            for i, e in enumerate(self.unfinished))
         count = sum(e.record is not None for e in self.unfinished)
         title = self.query_one("#unfinished-title", Static)
-        title.update(f"Unfinished games: {count} (Enter or c resumes, d discards)" if self.unfinished
-                     else "No unfinished games.")
+        title.update(f"Unfinished games: {count} (Enter or c resumes, d discards)"
+                     if self.unfinished else "No unfinished games.")
         listing.display = bool(self.unfinished)
         self.query_one("#resume", Button).disabled = count == 0
 
