@@ -85,7 +85,9 @@ ratings = st.builds(Glicko,
 def test_any_valid_period_gives_a_valid_rating(player: Glicko, games: list) -> None:
     after = update(player, games)  # Glicko() checks every field of the result
     assert after.deviation <= max(player.deviation, INITIAL_DEVIATION)
+    # (within rounding: a win over a far weaker player moves the rating by ~0, and the
+    # conversion to Glicko-2's scale and back may round that either way)
     if games and all(score == 1.0 for _, score in games):
-        assert after.rating >= player.rating
+        assert after.rating >= player.rating - 1e-9
     if games and all(score == 0.0 for _, score in games):
-        assert after.rating <= player.rating
+        assert after.rating <= player.rating + 1e-9
