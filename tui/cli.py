@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "solve": "tui.commands.solve",
     "match": "tui.commands.match",
     "tournament": "tui.commands.tournament",
+    "calibrate": "tui.commands.calibrate",
     "engine": "tui.commands.engine",
     "train": "tui.commands.train",
 }
