@@ -14,7 +14,8 @@ reads that file through :mod:`importlib.resources` and
 :func:`engine.files.read_capped`, checking every field (a damaged file is one line),
 and refuses a file measured for a different ladder than the one in the code.
 
-The ``level`` brain (:class:`LevelBrain`) plays a rung: ``level:5`` is the fifth rung,
+The ``level`` brain (:class:`LevelBrain`) plays a rung: ``level:5`` is the fifth rung
+(``level:easy``, ``:medium`` and ``:hard`` are a quarter, half and all the way up),
 ``level,rating=1200`` the rung rated closest to 1200; ``alphabeta,rating=1200`` is the
 alpha-beta rung rated closest (see :func:`brains.registry.resolve_spec`).
 """
@@ -65,6 +66,15 @@ def ladder(game_id: str) -> tuple[str, ...]:
     """``game_id``'s rungs, weakest first (its module's ``LADDER``)."""
     rungs: tuple[str, ...] = game_module(game_id).LADDER
     return rungs
+
+
+NAMED = {"easy": 0.25, "medium": 0.5, "hard": 1.0}
+"""How far up the ladder ``level:easy``, ``level:medium`` and ``level:hard`` are."""
+
+
+def named_rung(game_id: str, name: str) -> int:
+    """The rung ``level:easy`` (a quarter up), ``:medium`` (half) or ``:hard`` (the top) plays."""
+    return max(1, math.ceil(NAMED[name] * len(ladder(game_id))))
 
 
 @dataclass(frozen=True, slots=True)

@@ -261,8 +261,13 @@ def resolve_spec(spec: str, game_id: str) -> tuple[type[Brain], dict[str, Any]]:
 
 def _ladder_options(cls: type[Brain], game: str, level: str | None,
                     given: dict[str, str]) -> dict[str, Any]:
-    """The options of ``level[:N][,…]``: ``:N`` is the rung (the ``level`` option)."""
+    """The options of ``level[:N][,…]``: ``:N`` is the rung (the ``level`` option);
+    ``:easy``, ``:medium`` and ``:hard`` are the rungs a quarter, half and all the way up."""
+    from brains.ladder import named_rung
+
     given = dict(given)
+    if level in LEVEL_NAMES:
+        level = str(named_rung(game, level))
     if level is not None:
         if "level" in given:
             raise UnknownBrainError(f"{LADDER_BRAIN}: the rung is given twice "

@@ -32,12 +32,27 @@ def brain_specs(game_id: str) -> list[str]:
     Raises what the registry raises (a brain module that does not load is an error)."""
     specs: list[str] = []
     for item in registry.list_brains(game_id):
+        if item.ladder:  # the rated levels: one entry per rung
+            specs.extend(f"{item.name}:{row['level']}" for row in item.ladder)
+            continue
         distinct = {repr(sorted(options.items())) for options in item.levels.values()}
         if len(distinct) > 1:
             specs.extend(f"{item.name}:{level}" for level in item.levels)
         else:
             specs.append(item.name)
     return specs
+
+
+def rating_label(spec: str, game_id: str) -> str | None:
+    """``"rated 950 ± 160"`` for a rung of the rated ladder (``level:N``), else None."""
+    name, level, options = registry.parse_spec(spec)
+    if name != registry.LADDER_BRAIN or options or level is None or not level.isdigit():
+        return None
+    for row in registry.ladder_table(game_id):
+        if row["level"] == int(level):
+            half = max(row["rating"] - row["lo"], row["hi"] - row["rating"])
+            return f"rated {round(row['rating'])} ± {round(half)}"
+    return None
 
 
 def default_opponent(game_id: str) -> str:

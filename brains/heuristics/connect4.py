@@ -242,9 +242,9 @@ LEARNED: dict[str, dict[str, Any]] = {
 LADDER: tuple[str, ...] = (
     "alphabeta,depth=1,temperature=0.2",
     "alphabeta,depth=1,temperature=0.05",
-    "alphabeta,depth=2,temperature=0.02",
+    "alphabeta,depth=1",
+    "alphabeta,depth=2,temperature=0.05",
     "alphabeta,depth=2",
-    "alphabeta,depth=3",
     "alphabeta,depth=4",
     "alphabeta,depth=5",
     "alphabeta,depth=7",

@@ -92,13 +92,13 @@ LEARNED: dict[str, dict[str, Any]] = {
 }
 """Training recipes of the generic learners (see brains.learned.linear and .mlp)."""
 LADDER: tuple[str, ...] = (
+    "alphabeta,depth=1,temperature=3",
     "alphabeta,depth=1,temperature=1",
-    "alphabeta,depth=1,temperature=0.3",
+    "alphabeta,depth=1,temperature=0.4",
+    "alphabeta,depth=1,temperature=0.2",
     "alphabeta,depth=1,temperature=0.1",
     "alphabeta,depth=2,temperature=0.1",
     "alphabeta,depth=2",
-    "alphabeta,depth=4",
-    "alphabeta,depth=9",
     "perfect",
 )
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/tictactoe.json)."""

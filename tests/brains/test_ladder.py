@@ -107,6 +107,13 @@ def test_level_without_a_rung_is_the_middle_one():
     assert make_brain("level", "reversi").level == (len(ladder("reversi")) + 1) // 2
 
 
+def test_named_levels_are_rungs_a_quarter_half_and_all_the_way_up():
+    rungs = len(ladder("connect4"))
+    assert make_brain("level:easy", "connect4").level == rungs // 4
+    assert make_brain("level:medium", "connect4").level == rungs // 2
+    assert make_brain("level:hard", "connect4").level == rungs
+
+
 # --------------------------------------------------------------------------- temperature
 
 
