@@ -188,7 +188,7 @@ def parse_ratings(data: bytes, game_id: str) -> LadderRatings:
         raise _fail(game_id, f"{len(rows)} levels, but the ladder has {len(rungs)}: "
                              f"run parlor calibrate {game_id}")
     levels = []
-    for k, (row, spec) in enumerate(zip(rows, rungs), start=1):
+    for k, (row, spec) in enumerate(zip(rows, rungs, strict=True), start=1):
         where = f"level {k}: "
         if not isinstance(row, dict):
             raise _fail(game_id, f"{where}not an object")

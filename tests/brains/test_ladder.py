@@ -255,6 +255,7 @@ def test_calibrate_check_compares_prediction_and_observation(tmp_path, capsys):
     assert lo <= row["predicted"] <= hi
     assert row["agree"] == (row["observed_ci95"][0] <= row["predicted"]
                             <= row["observed_ci95"][1])
+    assert row["overlap"] == (row["observed_ci95"][0] <= hi and lo <= row["observed_ci95"][1])
     assert main(["calibrate", "tictactoe", "--check", "1:30"]) == 2
 
 
@@ -274,3 +275,31 @@ def test_tournament_plays_only_the_given_pairs():
     assert set(result.matches) == {("random", "greedy"), ("alphabeta:easy", "greedy")}
     with pytest.raises(ValueError):
         tournament("tictactoe", ["random", "greedy"], 1, pairs=[("random", "random")])
+
+
+@pytest.mark.parametrize("content, words", [
+    (None, "missing"), (b" " * (300 * 1024), "too large"), (b"{", "not JSON")])
+def test_the_shipped_file_is_read_capped_and_checked(monkeypatch, tmp_path, content, words):
+    import brains.ladder as ladder_module
+    import saved
+
+    path = tmp_path / "tictactoe.json"
+    if content is not None:
+        path.write_bytes(content)
+    monkeypatch.setattr(saved, "data_path", lambda *parts: path)
+    monkeypatch.setattr(ladder_module, "_cache", {})
+    with pytest.raises(RatingsFileError) as info:
+        load_ratings("tictactoe")
+    assert words in str(info.value) and "\n" not in str(info.value)
+    with pytest.raises(RatingsFileError):
+        make_brain("level,rating=100", "tictactoe")
+
+
+def test_the_schema_requires_a_ladder_of_eight_distinct_rungs():
+    from brains.heuristics import SCHEMA
+
+    _, ok = SCHEMA["LADDER"]
+    assert ok(ladder("tictactoe"))
+    assert not ok(ladder("tictactoe")[:7])
+    assert not ok((*ladder("tictactoe")[:7], ladder("tictactoe")[0]))
+    assert not ok(list(ladder("tictactoe")))

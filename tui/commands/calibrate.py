@@ -113,7 +113,7 @@ def calibrate(args: argparse.Namespace) -> int:
                    for k, spec in enumerate(rungs, start=1))
     counts = tuple((a, b, *result.pair_counts()[a, b]) for a, b in pairs)
     ratings = LadderRatings(game, command_line(args), args.games, args.seed,
-                            dt.datetime.now(dt.timezone.utc).date().isoformat(), levels,
+                            dt.datetime.now(dt.UTC).date().isoformat(), levels,
                             counts, wall)
     out = Path(args.out) if args.out else data_path(PACKAGE, FOLDER, f"{game}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -156,7 +156,10 @@ def predict(game: str, a: int, b: int, bootstrap: int = 1000) -> tuple[float, fl
 
 
 def check(args: argparse.Namespace) -> int:
-    """Play each ``--check`` pairing and compare the observed score with the prediction."""
+    """Play each ``--check`` pairing and compare the observed score with the prediction.
+
+    ``agree``: the predicted score lies in the observed score's 95 % Wilson interval;
+    ``overlap``: at least the two 95 % intervals overlap."""
     from brains.arena import match
     from brains.ladder import ladder
     from brains.ratings import wilson_interval
@@ -182,6 +185,7 @@ def check(args: argparse.Namespace) -> int:
                      "observed": round(result.a_score, 3),
                      "observed_ci95": [round(obs_lo, 3), round(obs_hi, 3)],
                      "agree": bool(obs_lo <= expected <= obs_hi),
+                     "overlap": bool(obs_lo <= hi and lo <= obs_hi),
                      "seconds": round(time.monotonic() - started, 1)})
     print(f"{game}: score of rung A against rung B, predicted from the ratings file "
           f"(95% bootstrap interval) and observed (95% Wilson interval), seed {args.seed}")
@@ -190,7 +194,7 @@ def check(args: argparse.Namespace) -> int:
               f"[{r['predicted_ci95'][0]:.2f}, {r['predicted_ci95'][1]:.2f}]  observed "
               f"{r['observed']:.2f} [{r['observed_ci95'][0]:.2f}, {r['observed_ci95'][1]:.2f}]"
               f"  over {r['games']} games (+{r['a_wins']} ={r['draws']} -{r['b_wins']})  "
-              f"{'agree' if r['agree'] else 'DISAGREE'}")
+              f"{'agree' if r['agree'] else 'overlap' if r['overlap'] else 'DISAGREE'}")
     if args.out:
         Path(args.out).write_text(json.dumps({"game": game, "seed": args.seed, "checks": rows},
                                              indent=1) + "\n", encoding="utf-8")
