@@ -5,7 +5,10 @@ Layered as in Pons' solver: :class:`~brains.tt.TranspositionTable` stores bounds
 history heuristic), :meth:`AlphaBetaBrain._negamax` is the bounded search, and
 ``think``/``analyse`` deepen one ply at a time under a :class:`~brains.protocol.Budget`,
 abandoning the iteration in progress when the budget runs out. The ``hard`` level adds
-per-move time management from :mod:`brains.timeman`.
+per-move time management from :mod:`brains.timeman`. With ``temperature`` above 0 every
+root move is scored with a full window and the move is drawn from a softmax over those
+scores (:func:`~brains.minimax.softmax_choice`): the weaker levels of the ladder
+(:mod:`brains.ladder`) err like people do, towards moves that look nearly as good.
 """
 
 from __future__ import annotations
@@ -20,11 +23,13 @@ from brains.minimax import (
     INF,
     POLL,
     PROVEN,
+    TEMPERATURE,
     TT_SIZE,
     Search,
     SearchBrain,
     Stopped,
     from_tt,
+    softmax_choice,
     terminal_score,
     to_tt,
 )
@@ -57,6 +62,7 @@ class AlphaBetaBrain(SearchBrain):
         BrainOption("repetition", bool, False, "score a repeated position as a draw"),
         BrainOption("endgame", bool, False, "first ask the game's exact solver which moves "
                     "keep the best outcome (games that have one)"),
+        TEMPERATURE,
     )
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
@@ -68,6 +74,7 @@ class AlphaBetaBrain(SearchBrain):
                         if clock is not None else None)
         self.traps: bool = options["traps"]
         self.repetition: bool = options["repetition"]
+        self.temperature: float = options["temperature"]
         self._game_keys: frozenset[Any] = frozenset()
         """Keys of the positions seen earlier in this game (with ``repetition``)."""
         self._last_ply = -1
@@ -176,13 +183,24 @@ class AlphaBetaBrain(SearchBrain):
             cuts = search.cuts
             search.partial = None
             try:
-                move, score = self._root(search, state, order, depth)
+                if self.temperature > 0:
+                    scores = self._root_scores(search, state, order, depth)
+                    score = max(scores.values())
+                    move = softmax_choice(order, scores, self.temperature, search.rng)
+                else:
+                    move, score = self._root(search, state, order, depth)
             except Stopped:
                 if best is None:  # not even depth 1 finished: the best move seen so far
                     move, score = search.partial or (order[0], 0.0)
                     yield Thought(move, score, 0, search.nodes, (move,), final=False)
                 return
             solved = search.cuts == cuts
+            if self.temperature > 0:
+                done = depth == search.max_depth or solved
+                yield self._thought(search, state, move, scores[move], depth, done)
+                if done:
+                    return
+                continue
             if self.traps and solved:
                 with contextlib.suppress(Stopped):  # out of time: keep the solved move
                     move = self._set_trap(search, state, order, depth, move, score)
@@ -208,6 +226,17 @@ class AlphaBetaBrain(SearchBrain):
             self.tt.put(state.key(), SOLVED if search.cuts == cuts else depth, EXACT,
                         to_tt(alpha, 0), best_move)
         return best_move, alpha
+
+    def _root_scores(self, search: Search, state: State, order: list[Any],
+                     depth: int) -> dict[Any, float]:
+        """Every root move's exact score at ``depth`` (a full window for each), for
+        ``temperature``: the softmax needs the score of every move, not only the best."""
+        scores: dict[Any, float] = {}
+        for move in order:
+            scores[move] = -self._negamax(search, state.play(move), depth - 1, -INF, INF, 1)
+            if search.partial is None or scores[move] > search.partial[1]:
+                search.partial = (move, scores[move])
+        return scores
 
     def _set_trap(self, search: Search, state: State, order: list[Any], depth: int,
                   move: Any, score: float) -> Any:

@@ -314,10 +314,11 @@ class TournamentResult:
         """``(a, b) -> (a's wins, draws, b's wins)`` for every pairing."""
         return {pair: m.counts() for pair, m in self.matches.items()}
 
-    def ratings(self, bootstrap: int = 200) -> list[Rating]:
-        """Bradley-Terry ratings (Elo scale, mean 0) with 95 % bootstrap intervals, best first."""
+    def ratings(self, bootstrap: int = 200, anchor: str | None = None) -> list[Rating]:
+        """Bradley-Terry ratings (Elo scale, mean 0, or ``anchor`` = 0) with 95 %
+        bootstrap intervals, best first."""
         return bradley_terry(self.players, self.pair_counts(), bootstrap=bootstrap,
-                             seed=self.seed)
+                             seed=self.seed, anchor=anchor)
 
     def summary(self, ratings: list[Rating] | None = None) -> dict[str, Any]:
         """The tournament as a JSON-ready object: pairings, score table and ratings."""
@@ -338,8 +339,12 @@ def tournament(game_id: str, players: Sequence[str], games: int, seed: int = 0,
                jobs: int = 1, options: dict[str, Any] | None = None,
                opening_plies: int | None = None, budget_seconds: float | None = None,
                progress: Progress | None = None,
-               brain_factory: BrainFactory | None = None) -> TournamentResult:
+               brain_factory: BrainFactory | None = None,
+               pairs: Sequence[tuple[str, str]] | None = None) -> TournamentResult:
     """A round robin of ``games``-game matches between every pair of ``players``.
+
+    ``pairs``, when given, are the pairings to play instead of all of them (each a pair
+    of distinct players, in any order; the ratings need them to connect every player).
 
     Every game of every pairing goes into one pool, so ``jobs`` workers stay busy. Each
     pairing's match seed comes from ``seed`` and the two specs, so a pairing plays the
@@ -354,7 +359,13 @@ def tournament(game_id: str, players: Sequence[str], games: int, seed: int = 0,
         raise ValueError(f"each pairing needs at least one game, not {games}")
     game_id = get_game(game_id).id
     options = check_setup(game_id, players, options, brain_factory)
-    pairs = [(a, b) for i, a in enumerate(players) for b in players[i + 1:]]
+    if pairs is None:
+        pairs = [(a, b) for i, a in enumerate(players) for b in players[i + 1:]]
+    else:
+        pairs = [(a, b) for a, b in pairs]
+        if any(a not in players or b not in players or a == b for a, b in pairs) \
+                or len({frozenset(p) for p in pairs}) != len(pairs):
+            raise ValueError("each pairing must be two different players, and appear once")
     tasks: list[GameTask] = []
     for a, b in pairs:
         tasks += match_tasks(game_id, a, b, games, derive_seed(seed, "pair", a, b), options,

@@ -12,6 +12,7 @@ which stays strictly inside the proven-result range ``|score| > PROVEN``.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -89,6 +90,29 @@ EVAL = BrainOption("eval", str, None, "heuristic scoring the leaves; none: the g
                    nullable=True, choices=eval_choices, check=check_eval)
 TT_SIZE = BrainOption("tt_size", int, 500_000, "transposition table entries at most",
                       low=1, high=50_000_000)
+TEMPERATURE = BrainOption("temperature", float, 0.0, "0: play the best move; above 0: pick "
+                          "among the root moves at random, each weighted exp(score / "
+                          "temperature) (scores: a win 1, a draw 0, a heuristic value at "
+                          "most 0.9), so a weaker player that still prefers good moves",
+                          low=0, high=10)
+"""How far a search strays from its best move (see :func:`softmax_choice`)."""
+
+
+def softmax_choice(moves: list[Any] | tuple[Any, ...], scores: dict[Any, float],
+                   temperature: float, rng: random.Random) -> Any:
+    """One of ``moves`` drawn with probability proportional to ``exp(score / temperature)``.
+
+    Scores are on the search's scale (from the side to move's view: a proven win about
+    +1, a loss about -1, a draw 0, a heuristic value within ±0.9), so a temperature of
+    0.1 makes a move 0.1 worse e times less likely than the best one. The draw uses
+    ``rng`` (the search's own stream, seeded from the brain's), so a seeded brain plays
+    the same moves every time. A temperature of 0 is the best move (the first of equals).
+    """
+    best = max(scores[m] for m in moves)
+    if temperature <= 0:
+        return next(m for m in moves if scores[m] == best)
+    weights = [math.exp((scores[m] - best) / temperature) for m in moves]
+    return rng.choices(list(moves), weights=weights)[0]
 
 
 class Search:
@@ -191,16 +215,19 @@ class MinimaxBrain(SearchBrain):
     """Plain minimax to a fixed depth on the game's heuristic."""
 
     name = "minimax"
+    OPTIONS: ClassVar[tuple[BrainOption, ...]] = (*SearchBrain.OPTIONS, TEMPERATURE)
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
         super().__init__(game, seed=seed, spec=spec, **options)
         self.tt: TranspositionTable | None = None
+        self.temperature: float = self.options["temperature"]
 
     def think(self, state: State, budget: Budget) -> Iterator[Thought]:
         """Minimax to depth 1, 2, … up to the depth limit; each finished depth is a thought.
 
         The deepening only makes the search stoppable: each iteration is a plain,
-        full-width minimax. Ties between the best root moves are broken from the seed.
+        full-width minimax. Ties between the best root moves are broken from the seed;
+        with ``temperature`` the move is drawn by :func:`softmax_choice`.
         """
         search = self._begin(budget)
         moves = state.legal_moves()
@@ -216,9 +243,12 @@ class MinimaxBrain(SearchBrain):
             except Stopped:
                 return
             best = max(scores.values())
-            move = search.rng.choice([m for m in moves if scores[m] == best])
+            if self.temperature > 0:
+                move = softmax_choice(moves, scores, self.temperature, search.rng)
+            else:
+                move = search.rng.choice([m for m in moves if scores[m] == best])
             done = depth == search.max_depth or search.cuts == cuts
-            yield self._thought(search, state, move, best, depth, done)
+            yield self._thought(search, state, move, scores[move], depth, done)
             if done:
                 return
 
@@ -261,7 +291,7 @@ class MinimaxTTBrain(MinimaxBrain):
     """Minimax to a fixed depth with a transposition table."""
 
     name = "minimax-tt"
-    OPTIONS: ClassVar[tuple[BrainOption, ...]] = (*SearchBrain.OPTIONS, TT_SIZE)
+    OPTIONS: ClassVar[tuple[BrainOption, ...]] = (*SearchBrain.OPTIONS, TEMPERATURE, TT_SIZE)
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
         super().__init__(game, seed=seed, spec=spec, **options)

@@ -158,18 +158,54 @@ def _fit(w: np.ndarray, prior: float, tol: float, max_iter: int) -> np.ndarray:
 
 
 def bradley_terry(players: Sequence[str], results: PairResults, *, bootstrap: int = 200,
-                  seed: int = 0, confidence: float = 0.95, prior: float = 1.0) -> list[Rating]:
+                  seed: int = 0, confidence: float = 0.95, prior: float = 1.0,
+                  anchor: str | None = None) -> list[Rating]:
     """Bradley-Terry ratings with bootstrap confidence intervals, best first.
+
+    With ``anchor`` (one of ``players``) every fit, the refits included, is shifted so
+    that the anchor is rated 0: the intervals are then those of each player's
+    difference from the anchor (the anchor's own interval is [0, 0]). Without it the
+    ratings are centred on their mean.
 
     The bootstrap redraws each pairing's games (win/draw/loss counts from a multinomial
     with the observed frequencies, plus one virtual game split between a win and a loss
     so that a clean sweep still shows its uncertainty) ``bootstrap`` times from ``seed``
     and refits; the interval is the central ``confidence`` share of the refitted ratings.
     """
+    players = list(players)
+    base, samples = bradley_terry_samples(players, results, bootstrap=bootstrap, seed=seed,
+                                          prior=prior, anchor=anchor)
+    import numpy as np
+
+    tail = (1.0 - confidence) / 2.0 * 100.0
+    lo = np.percentile(samples, tail, axis=0) if bootstrap else base
+    hi = np.percentile(samples, 100.0 - tail, axis=0) if bootstrap else base
+    totals = _totals(players, results.items())
+    ratings = [
+        Rating(p, float(base[i]), float(min(lo[i], base[i])), float(max(hi[i], base[i])),
+               totals[p][0], totals[p][1] / totals[p][0] if totals[p][0] else 0.5)
+        for i, p in enumerate(players)
+    ]
+    return sorted(ratings, key=lambda r: -r.elo)
+
+
+def bradley_terry_samples(players: Sequence[str], results: PairResults, *,
+                          bootstrap: int = 200, seed: int = 0, prior: float = 1.0,
+                          anchor: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The Bradley-Terry fit of ``results`` and ``bootstrap`` refits (one row each) on
+    redrawn games, as :func:`bradley_terry` makes them; for intervals of anything that
+    depends on several ratings at once (a predicted score between two players).
+    """
     import numpy as np
 
     players = list(players)
-    base = _fit(_win_matrix(players, results), prior, 1e-10, 10_000)
+    if anchor is not None and anchor not in players:
+        raise ValueError(f"the anchor {anchor!r} is not one of the players")
+
+    def shift(elo: np.ndarray) -> np.ndarray:
+        return elo - elo[players.index(anchor)] if anchor is not None else elo
+
+    base = shift(_fit(_win_matrix(players, results), prior, 1e-10, 10_000))
     rng = np.random.default_rng(seed)
     pairs = [(pair, counts) for pair, counts in results.items() if sum(counts) > 0]
     samples = np.empty((bootstrap, len(players)))
@@ -181,17 +217,8 @@ def bradley_terry(players: Sequence[str], results: PairResults, *, bootstrap: in
             a, d, b = (int(c) for c in rng.multinomial(
                 total, [c / (total + 1.0) for c in smoothed]))
             redrawn[pair] = (a, d, b)
-        samples[k] = _fit(_win_matrix(players, redrawn), prior, 1e-8, 10_000)
-    tail = (1.0 - confidence) / 2.0 * 100.0
-    lo = np.percentile(samples, tail, axis=0) if bootstrap else base
-    hi = np.percentile(samples, 100.0 - tail, axis=0) if bootstrap else base
-    totals = _totals(players, results.items())
-    ratings = [
-        Rating(p, float(base[i]), float(min(lo[i], base[i])), float(max(hi[i], base[i])),
-               totals[p][0], totals[p][1] / totals[p][0] if totals[p][0] else 0.5)
-        for i, p in enumerate(players)
-    ]
-    return sorted(ratings, key=lambda r: -r.elo)
+        samples[k] = shift(_fit(_win_matrix(players, redrawn), prior, 1e-8, 10_000))
+    return base, samples
 
 
 def _totals(players: Sequence[str],

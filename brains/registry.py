@@ -4,7 +4,11 @@ A brain spec is ``NAME[:LEVEL][,KEY=VALUE,...]``:
 
 - ``NAME`` is a key of :data:`BRAINS` (``alphabeta``, ``mcts``, …);
 - ``LEVEL`` is ``easy``, ``medium`` or ``hard`` (default ``medium``); each level is a
-  row of options in :data:`LEVELS`, possibly different per game;
+  row of options in :data:`LEVELS`, possibly different per game. For the ``level``
+  brain it is a rung of the game's rated ladder instead: ``level:5`` (see
+  :mod:`brains.ladder`);
+- ``rating=R`` on any other brain (``alphabeta,rating=1200``) plays the rung of the
+  ladder played by that brain whose measured rating is closest to R;
 - each ``KEY=VALUE`` overrides one option, e.g. ``alphabeta:hard,eval=weight_place,
   seconds=1.5`` or ``mcts,simulations=300,rollout=heuristic``. The options a brain
   takes are its class's ``OPTIONS``, typed definitions from :mod:`brains.options`
@@ -46,6 +50,7 @@ BRAINS: dict[str, str] = {
     "linear": "brains.learned.linear:LinearBrain",
     "mlp": "brains.learned.mlp:MLPBrain",
     "external": "brains.external:ExternalBrain",
+    "level": "brains.ladder:LevelBrain",
 }
 """Brain name -> ``module:Class``. Every entry must import (tests/brains/test_registry.py
 imports each): a missing module is a :class:`BrokenBrainError`, not a missing brain."""
@@ -58,6 +63,8 @@ MAX_SPEC = 200
 """Characters a brain spec may have (a record stores it whole)."""
 
 LEVEL_NAMES = ("easy", "medium", "hard")
+LADDER_BRAIN = "level"
+"""The brain that plays a rung of the rated ladder (its ``:LEVEL`` is the rung number)."""
 DEFAULT_LEVEL = "medium"
 
 _GAME_MODULES = check_games()
@@ -145,6 +152,9 @@ class BrainInfo:
     levels: dict[str, dict[str, Any]] = field(default_factory=dict)
     games: tuple[str, ...] | None = None
     """The games it plays; None for all."""
+    ladder: tuple[dict[str, Any], ...] = ()
+    """For ``level`` in one game: each rung's ``level``, ``spec``, ``rating``, ``lo``
+    and ``hi`` (the 95 % interval), from the shipped ratings file."""
 
 
 def parse_spec(spec: str) -> tuple[str, str | None, dict[str, str]]:
@@ -232,6 +242,10 @@ def resolve_spec(spec: str, game_id: str) -> tuple[type[Brain], dict[str, Any]]:
         given = {NAMED[name]: level, **given}
         level = None
     cls = brain_class(name)
+    if name == LADDER_BRAIN:
+        return cls, _ladder_options(cls, game, level, given)
+    if "rating" in given:
+        return resolve_spec(_rated_rung(name, game, level, given), game)
     forced = check_available(name, game)
     level = level or DEFAULT_LEVEL
     if level not in LEVEL_NAMES:
@@ -251,6 +265,43 @@ def resolve_spec(spec: str, game_id: str) -> tuple[type[Brain], dict[str, Any]]:
             raise UnknownBrainError(f"{name}: unknown option {quote(key)}; options: {known}")
         options[key] = table[key].value(text, game, name)
     return cls, resolve(cls.OPTIONS, options, game, name)
+
+
+def _ladder_options(cls: type[Brain], game: str, level: str | None,
+                    given: dict[str, str]) -> dict[str, Any]:
+    """The options of ``level[:N][,…]``: ``:N`` is the rung (the ``level`` option);
+    ``:easy``, ``:medium`` and ``:hard`` are the rungs a quarter, half and all the way up."""
+    from brains.ladder import named_rung
+
+    given = dict(given)
+    if level in LEVEL_NAMES:
+        level = str(named_rung(game, level))
+    if level is not None:
+        if "level" in given:
+            raise UnknownBrainError(f"{LADDER_BRAIN}: the rung is given twice "
+                                    f"(:{quote(level)} and level=)")
+        given["level"] = level
+    table = by_name(cls.OPTIONS)
+    options: dict[str, Any] = {}
+    for key, text in given.items():
+        if key not in table:
+            raise UnknownBrainError(f"{LADDER_BRAIN}: unknown option {quote(key)}; "
+                                    f"options: {', '.join(table)}")
+        options[key] = table[key].value(text, game, LADDER_BRAIN)
+    return resolve(cls.OPTIONS, options, game, LADDER_BRAIN)
+
+
+def _rated_rung(name: str, game: str, level: str | None, given: dict[str, str]) -> str:
+    """The spec of the ladder rung played by ``name`` rated closest to ``rating=``."""
+    from brains.ladder import RATING, ladder, rung_for_rating
+
+    if level is not None or len(given) > 1:
+        raise UnknownBrainError(f"{name}: rating= picks a rung of the ladder, which sets "
+                                "every option; give it alone")
+    rating = RATING.value(given["rating"], game, name)
+    if rating is None:
+        raise UnknownBrainError(f"{name}: option rating=none picks no rung")
+    return ladder(game)[rung_for_rating(game, rating, name) - 1]
 
 
 def check_spec(spec: str, game_id: str) -> None:
@@ -291,6 +342,21 @@ def list_brains(game_id: str | None = None) -> list[BrainInfo]:
             levels = {lv: {**level_options(name, lv, game_id), **(games or {}).get(game_id, {})}
                       for lv in LEVEL_NAMES}
         options = tuple(option.describe(game_id) for option in cls.OPTIONS)
+        rungs: tuple[dict[str, Any], ...] = ()
+        if name == LADDER_BRAIN:
+            levels = {}
+            if game_id is not None:
+                rungs = ladder_table(game_id)
         out.append(BrainInfo(name, doc, options, levels,
-                             tuple(sorted(games)) if games is not None else None))
+                             tuple(sorted(games)) if games is not None else None, rungs))
     return out
+
+
+def ladder_table(game_id: str) -> tuple[dict[str, Any], ...]:
+    """Each rung of ``game_id``'s ladder: ``level``, ``spec``, and its measured
+    ``rating`` with the 95 % interval ``lo``/``hi`` (RatingsFileError, one line, when
+    the shipped ratings file is missing or damaged)."""
+    from brains.ladder import load_ratings
+
+    return tuple({"level": r.level, "spec": r.spec, "rating": r.rating, "lo": r.lo, "hi": r.hi}
+                 for r in load_ratings(game_id).levels)

@@ -1,5 +1,6 @@
-"""The data shipped with Parlor: trained models (``models/``) and example game records
-(``games/``).
+"""The data shipped with Parlor: trained models (``models/``), example game records
+(``games/``) and the measured ratings of each game's ladder of levels (``ratings/``,
+written by ``parlor calibrate``, read by :mod:`brains.ladder`).
 
 They are package data, found through :mod:`importlib.resources`, so a wheel installed
 anywhere (``pip install .``, ``pipx install .``) reads them exactly as the source tree

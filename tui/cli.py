@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "analyse": "tui.commands.analyse",
     "match": "tui.commands.match",
     "tournament": "tui.commands.tournament",
+    "calibrate": "tui.commands.calibrate",
     "engine": "tui.commands.engine",
     "train": "tui.commands.train",
 }

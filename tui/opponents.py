@@ -30,6 +30,9 @@ def brain_specs(game_id: str) -> list[str]:
     Raises what the registry raises (a brain module that does not load is an error)."""
     specs: list[str] = []
     for item in registry.list_brains(game_id):
+        if item.ladder:  # the rated levels: one entry per rung
+            specs.extend(f"{item.name}:{row['level']}" for row in item.ladder)
+            continue
         distinct = {repr(sorted(options.items())) for options in item.levels.values()}
         if len(distinct) > 1:
             specs.extend(f"{item.name}:{level}" for level in item.levels)
@@ -40,6 +43,7 @@ def brain_specs(game_id: str) -> list[str]:
 
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("People", (HUMAN,)),
+    ("Rated levels (1 weakest, 8 strongest)", ("level",)),
     ("Exact (the game is solved)", ("perfect", "table")),
     ("Search (the level sets how far it looks)", ("alphabeta", "minimax-tt", "minimax")),
     ("Simulation", ("mcts",)),
@@ -49,6 +53,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
 """The opponent chooser's groups, strongest kinds first; brains not named go last."""
 DESCRIPTIONS = {
     HUMAN: "a person at the keyboard",
+    "level": "a rung of the game's rated ladder",
     "perfect": "never makes a mistake where the game is solved; names any fallback",
     "table": "a table of every position's best move, learned by full search",
     "alphabeta": "looks ahead with pruning; hard is the strongest general player",
@@ -70,9 +75,11 @@ def describe_spec(spec: str) -> str:
     return DESCRIPTIONS.get(name, "")
 
 
-def grouped_choices(specs: list[str], heading: object) -> list[tuple[str, object]]:
+def grouped_choices(specs: list[str], heading: object,
+                    game_id: str | None = None) -> list[tuple[str, object]]:
     """``specs`` as chooser entries: each group's heading (with the value ``heading``)
-    and then its specs, each with its description."""
+    and then its specs, each with its description (a rated level's rating, given the
+    game)."""
     def kind(spec: str) -> str:
         return spec.partition(":")[0].partition(",")[0].strip().lower()
 
@@ -88,8 +95,22 @@ def grouped_choices(specs: list[str], heading: object) -> list[tuple[str, object
         for spec in members:
             placed.add(spec)
             about = describe_spec(spec)
+            if kind(spec) == "level" and game_id is not None:
+                about = rating_label(spec, game_id) or about
             out.append((f"  {spec}" + (f": {about}" if about else ""), spec))
     return out
+
+
+def rating_label(spec: str, game_id: str) -> str | None:
+    """``"rated 950 ± 160"`` for a rung of the rated ladder (``level:N``), else None."""
+    name, level, options = registry.parse_spec(spec)
+    if name != registry.LADDER_BRAIN or options or level is None or not level.isdigit():
+        return None
+    for row in registry.ladder_table(game_id):
+        if row["level"] == int(level):
+            half = max(row["rating"] - row["lo"], row["hi"] - row["rating"])
+            return f"rated {round(row['rating'])} ± {round(half)}"
+    return None
 
 
 def default_opponent(game_id: str) -> str:

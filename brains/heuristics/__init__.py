@@ -28,6 +28,8 @@ The parts of a game module (all required; the types are checked):
 - ``PERFECT: dict | None`` — the options of the ``perfect`` brain for this game
   (``{"method": "search"}`` for a full search), None where it cannot play it;
 - ``OPENING_PLIES: int`` — random plies the arena plays before the brains take over;
+- ``LADDER: tuple[str, ...]`` — the rated levels, brain specs from the weakest to the
+  strongest, at least eight (see :mod:`brains.ladder`; ``level:N`` plays the Nth);
 - ``LEARNED: dict[str, dict]`` — the training recipe of each generic learner that has a
   model for this game: ``"linear"`` (see :mod:`brains.learned.linear`) and ``"mlp"``
   (``games`` plus the network recipe, see :mod:`brains.learned.mlp`); a learner not
@@ -89,6 +91,9 @@ SCHEMA: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "PERFECT": ("a dict of options, or None", lambda v: v is None or isinstance(v, dict)),
     "OPENING_PLIES": ("a number of plies (0 or more)",
                       lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0),
+    "LADDER": ("a tuple of at least eight distinct brain specs, weakest first",
+               lambda v: isinstance(v, tuple) and len(v) >= 8 and len(set(v)) == len(v)
+               and all(isinstance(s, str) and s.strip() == s and s for s in v)),
     "LEARNED": (f"a dict of learner ({', '.join(LEARNERS)}) -> recipe",
                 lambda v: isinstance(v, dict) and all(
                     k in LEARNERS and isinstance(r, dict) for k, r in v.items())),

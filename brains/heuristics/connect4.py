@@ -239,3 +239,14 @@ LEARNED: dict[str, dict[str, Any]] = {
         "residual": 0.9}},
 }
 """Training recipes of the generic learners (see brains.learned.linear and .mlp)."""
+LADDER: tuple[str, ...] = (
+    "alphabeta,depth=1,temperature=0.2",
+    "alphabeta,depth=1,temperature=0.05",
+    "alphabeta,depth=1",
+    "alphabeta,depth=2,temperature=0.05",
+    "alphabeta,depth=2",
+    "alphabeta,depth=4",
+    "alphabeta,depth=5",
+    "alphabeta,depth=7",
+)
+"""The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/connect4.json)."""

@@ -115,3 +115,14 @@ OPENING_PLIES = 2
 """Random plies the arena plays before the brains take over."""
 LEARNED: dict[str, dict[str, Any]] = {}
 """No learned models are shipped for Gomoku yet."""
+LADDER: tuple[str, ...] = (
+    "alphabeta,depth=1,temperature=0.3",
+    "alphabeta,depth=1,temperature=0.1",
+    "alphabeta,depth=1,temperature=0.03",
+    "alphabeta,depth=1",
+    "alphabeta,depth=2,temperature=0.03",
+    "alphabeta,depth=2",
+    "alphabeta,depth=3",
+    "alphabeta,depth=4",
+)
+"""The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/gomoku.json)."""

@@ -306,3 +306,14 @@ LEARNED: dict[str, dict[str, Any]] = {
         "residual": 0.9}},
 }
 """Training recipes of the generic learners (see brains.learned.linear and .mlp)."""
+LADDER: tuple[str, ...] = (
+    "alphabeta,depth=1,temperature=0.15",
+    "alphabeta,depth=1,temperature=0.04",
+    "alphabeta,depth=1,temperature=0.01",
+    "alphabeta,depth=1",
+    "alphabeta,depth=2",
+    "alphabeta,depth=3",
+    "alphabeta,depth=4",
+    "alphabeta,depth=5",
+)
+"""The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/reversi.json)."""

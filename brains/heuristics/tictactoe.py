@@ -91,3 +91,14 @@ LEARNED: dict[str, dict[str, Any]] = {
         "hidden": (128,), "nets": 1, "depth": 9, "mix": 0.3, "eps": 0.3, "iters": 200}},
 }
 """Training recipes of the generic learners (see brains.learned.linear and .mlp)."""
+LADDER: tuple[str, ...] = (
+    "alphabeta,depth=1,temperature=3",
+    "alphabeta,depth=1,temperature=1",
+    "alphabeta,depth=1,temperature=0.4",
+    "alphabeta,depth=1,temperature=0.2",
+    "alphabeta,depth=1,temperature=0.1",
+    "alphabeta,depth=2,temperature=0.1",
+    "alphabeta,depth=2",
+    "perfect",
+)
+"""The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/tictactoe.json)."""

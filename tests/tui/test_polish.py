@@ -739,3 +739,17 @@ def test_home_side_pickers_are_grouped_and_described() -> None:
                for label, value in choices)
     kinds = [value.partition(":")[0] for _, value in choices]
     assert kinds.index("perfect") < kinds.index("alphabeta") < kinds.index("random")
+
+
+def test_the_opponent_pickers_show_each_rated_levels_rating() -> None:
+    from brains import registry
+    from tui import opponents
+    from tui.screens.home import side_choices
+
+    specs = [opponents.HUMAN, *REAL_BRAIN_SPECS("reversi")]
+    labels = dict((value, label) for label, value in side_choices(specs, "reversi"))
+    rows = registry.ladder_table("reversi")
+    assert len(rows) >= 8
+    for row in rows:
+        label = labels[f"level:{row['level']}"]
+        assert f"rated {round(row['rating'])} ±" in label

@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps([asdict(info) for info in infos]))
         return 0
     print(f"Spec: NAME[:LEVEL][,KEY=VALUE...]  (level default {DEFAULT_LEVEL}; "
-          "e.g. alphabeta:hard,seconds=1.5)")
+          "e.g. alphabeta:hard,seconds=1.5; level:5 or level,rating=1200 for a rated level)")
     for info in infos:
         games = f"  [{', '.join(info.games)} only]" if info.games else ""
         print(f"\n{info.name:<11} {info.description}{games}")
@@ -59,4 +59,17 @@ def run(args: argparse.Namespace) -> int:
         for option in info.options:
             print(f"{'':<11} {option['name']}={option['type']}: {option['range']} "
                   f"(default {_fmt_default(option['default'])}); {option['help']}")
+        if info.ladder:
+            print_ladder(info.ladder)
     return 0
+
+
+def print_ladder(rows: tuple[dict[str, object], ...]) -> None:
+    """The rated levels: ``level:N``, its rating ± the half-width of its 95 % interval,
+    the interval, and the spec it plays."""
+    print(f"{'':<11} rated levels (random = 0; 95% interval):")
+    for row in rows:
+        rating, lo, hi = (float(row[k]) for k in ("rating", "lo", "hi"))  # type: ignore[arg-type]
+        half = max(rating - lo, hi - rating)
+        print(f"{'':<11} level:{row['level']:<3} {round(rating):>6} ± {round(half):<4} "
+              f"[{round(lo)}, {round(hi)}]  {row['spec']}")

@@ -61,11 +61,12 @@ def describe(entry: store.Entry) -> str:
     return f"{name}, move {len(rec.moves) + 1}: {players}, {entry.when}{busy}"
 
 
-def side_choices(specs: list[str]) -> list[tuple[str, str]]:
+def side_choices(specs: list[str], game_id: str | None = None) -> list[tuple[str, str]]:
     """The side pickers' entries: the specs grouped by kind, strongest first (as the
-    ``o`` dialog lists them), each with what it is in a few words."""
+    ``o`` dialog lists them), each with what it is in a few words (a rated level's
+    rating, given the game)."""
     out = []
-    for label, value in opponents.grouped_choices(specs, None):
+    for label, value in opponents.grouped_choices(specs, None, game_id):
         if isinstance(value, str):
             out.append((label.strip(), value))
     return out
@@ -206,7 +207,7 @@ class HomeScreen(ParlorScreen):
         names = get_game(game_id).initial().PLAYERS
         for side, wid in enumerate(("first", "second")):
             select = self.query_one(f"#{wid}", Select)
-            select.set_options(side_choices(specs))
+            select.set_options(side_choices(specs, game_id))
             want = keep[side] if keep[side] in specs else default[side]
             select.value = want
             who = "first" if side == 0 else "second"

@@ -558,7 +558,7 @@ class PlayScreen(ParlorScreen):
         except ValueError as exc:
             self.parlor.show_error("Cannot list the opponents", str(exc))
             return
-        choices = opponents.grouped_choices(specs, HEADING)
+        choices = opponents.grouped_choices(specs, HEADING, self.game_id)
         title = f"Opponent for {self.state.PLAYERS[side]}"
         self.app.push_screen(ChooseDialog(title, choices, current=self.players[side]),
                              lambda spec: self.set_player(side, spec))

@@ -166,8 +166,8 @@ class ReplayScreen(ParlorScreen):
             self.parlor.show_error("Cannot list the opponents", str(exc))
             return
         title = f"You play {state.PLAYERS[state.to_move]}; opponent:"
-        self.app.push_screen(ChooseDialog(title, opponents.grouped_choices(specs, HEADING),
-                                          current=current),
+        choices = opponents.grouped_choices(specs, HEADING, self.record.game)
+        self.app.push_screen(ChooseDialog(title, choices, current=current),
                              self.play_here)
 
     def play_here(self, spec: str | None) -> None:
