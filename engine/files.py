@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from engine.protocol import ParlorError
@@ -93,6 +95,31 @@ def read_capped(path: str | os.PathLike[str], cap: int, *,
     if size > cap:
         raise FileReadError(source, f"file too large (more than {cap} bytes)")
     return b"".join(chunks)
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes | str, *,
+                 mode: int | None = None) -> Path:
+    """Write ``data`` (text as UTF-8) to ``path`` atomically: a temporary file in the same
+    folder is written, flushed and synced, then renamed over ``path``, so a reader sees
+    the old file or the new one, never a part. On any failure (even an interrupt) the
+    temporary file is removed, ``path`` is untouched and the error propagates. ``mode``
+    sets the new file's permissions (mkstemp makes it private, 0600)."""
+    target = Path(path)
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                               dir=target.parent if str(target.parent) else ".")
+    try:
+        if mode is not None:
+            os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(raw)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:  # even an interrupt: remove the partial file, then re-raise
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
 
 
 # --------------------------------------------------------------------------- streams

@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-from engine.files import FileReadError, read_capped
+from engine.files import FileReadError, read_capped, write_atomic
 from engine.protocol import ParlorError, RecordError, State, quote
 from engine.registry import get_game
 
@@ -180,17 +179,7 @@ def save_records(path: str | os.PathLike[str], records: GameRecord | Iterable[Ga
         records = [records]
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(format_records(records))
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:  # even an interrupt: remove the partial file, then re-raise
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
+    return write_atomic(target, format_records(records))
 
 
 # --------------------------------------------------------------------------- reading

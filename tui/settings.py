@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.files import read_capped
+from engine.files import read_capped, write_atomic
 from engine.protocol import ParlorError
 from engine.registry import GAMES
 from tui import paths
@@ -119,16 +117,7 @@ def save(settings: Settings, path: Path | None = None) -> None:
     target = path or settings_path()
     target.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(settings.to_json(), indent=1, ensure_ascii=False)
-    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_atomic(target, text)
 
 
 def update(**changes: Any) -> None:

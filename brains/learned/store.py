@@ -22,7 +22,6 @@ import io
 import json
 import os
 import platform
-import tempfile
 import warnings
 from collections.abc import Callable
 from datetime import date
@@ -31,6 +30,7 @@ from typing import Any
 
 from brains.learned import safeload
 from brains.learned.safeload import shorten
+from engine.files import write_atomic
 
 # The shipped models (read-only package data of saved/), re-exported for callers of store.
 from saved import MODELS_DIR as MODELS_DIR
@@ -123,11 +123,7 @@ def _write_manifest(models_dir: Path, models: dict[str, Any]) -> None:
     path = Path(models_dir) / MANIFEST
     text = json.dumps({"format": MANIFEST_FORMAT, "models": dict(sorted(models.items()))},
                       indent=2, sort_keys=False) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=".manifest.", dir=models_dir)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.chmod(tmp, 0o644)  # mkstemp makes files private; models and the manifest are shared
-    os.replace(tmp, path)
+    write_atomic(path, text, mode=0o644)  # models and the manifest are shared: not 0600
 
 
 def verify(path: Path, models_dir: Path | None = None) -> dict[str, Any]:
@@ -263,15 +259,7 @@ def save_model(model: Any, game: str, kind: str, models_dir: Path | None = None,
     buffer = io.BytesIO()
     joblib.dump(model, buffer, compress=3)
     data = buffer.getvalue()
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=models_dir)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:  # even an interrupt: remove the partial file, then re-raise
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, data, mode=0o644)
     models = read_manifest(models_dir)
     models[path.name] = {"sha256": hashlib.sha256(data).hexdigest(), "game": game,
                          "kind": kind, "bytes": len(data), "versions": library_versions(),

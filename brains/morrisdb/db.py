@@ -23,7 +23,6 @@ import json
 import os
 import random
 import stat
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +31,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from brains.morrisdb import index, solve
+from engine.files import write_atomic
 from engine.games.morris import ADJACENT, MILLS, PIECES, MorrisState
 from saved import MODELS_DIR
 
@@ -209,19 +209,9 @@ def _phase_counts(lay: index.Layout, codes: np.ndarray,
 
 
 def _write_atomic(path: Path, parts: list[bytes]) -> None:
-    """Write ``parts`` to a temporary file beside ``path`` and rename it into place."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-    try:
-        os.chmod(tmp, 0o644)  # mkstemp's 0600 would hide a shipped file from other users
-        with os.fdopen(fd, "wb") as handle:
-            for part in parts:
-                handle.write(part)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write ``parts`` to a temporary file beside ``path`` and rename it into place (a
+    shipped file: readable by every user, not mkstemp's 0600)."""
+    write_atomic(path, b"".join(parts), mode=0o644)
 
 
 # -- opening --------------------------------------------------------------------------

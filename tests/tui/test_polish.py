@@ -4,6 +4,7 @@ ASCII by terminal, the too-small screen blocking keys."""
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import pytest
@@ -122,7 +123,7 @@ def test_settings_are_written_atomically(monkeypatch: pytest.MonkeyPatch) -> Non
     def broken(*args: Any, **kwargs: Any) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(settings.os, "replace", broken)
+    monkeypatch.setattr(os, "replace", broken)
     with pytest.raises(OSError):
         settings.save(settings.Settings(game="reversi"))
     assert settings.settings_path().read_bytes() == before

@@ -20,11 +20,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
     import sys
-    import tempfile
     from pathlib import Path
 
+    from engine.files import write_atomic
     from engine.formats import write_games
     from engine.protocol import ParlorError
     from engine.record import load_records
@@ -45,15 +44,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     target = Path(args.output)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                   dir=target.parent if str(target.parent) else ".")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(raw)
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomic(target, raw)
     except OSError as exc:
         print(f"parlor export: cannot write {one_line(args.output)}: "
               f"{exc.strerror or exc}", file=sys.stderr)
