@@ -64,7 +64,7 @@ def read_records(path: Path) -> list[GameRecord]:
         data = read_capped(path, MAX_BYTES)
     except FileReadError as exc:
         raise ParlorError(f"{short(source)}: {exc.reason}") from None
-    return parse_records(data, source=source)
+    return parse_records(data, source=source, suffix=path.suffix)
 
 
 @dataclass
@@ -87,8 +87,10 @@ class Entry:
         return datetime.fromtimestamp(self.mtime).strftime("%Y-%m-%d %H:%M") if self.mtime else ""
 
 
-def record_files(folder: Path) -> list[tuple[Path, float, str]]:
-    """``(path, mtime, problem)`` for each ``.pgn`` entry of ``folder``, newest first.
+def record_files(folder: Path, suffixes: tuple[str, ...] = (paths.RECORD_SUFFIX,),
+                 ) -> list[tuple[Path, float, str]]:
+    """``(path, mtime, problem)`` for each entry of ``folder`` whose name ends with one of
+    ``suffixes`` (any case; Parlor's ``.pgn`` by default), newest first.
 
     Never raises: a missing folder gives ``[]``; an entry that is not a regular file
     (a FIFO, a device, a dangling symlink) is listed with its problem.
@@ -96,8 +98,8 @@ def record_files(folder: Path) -> list[tuple[Path, float, str]]:
     out: list[tuple[Path, float, str]] = []
     try:
         with os.scandir(folder) as it:
-            names = [(e.name, Path(e.path)) for e in it if e.name.endswith(paths.RECORD_SUFFIX)
-                     and not e.name.startswith(".")]
+            names = [(e.name, Path(e.path)) for e in it
+                     if e.name.lower().endswith(suffixes) and not e.name.startswith(".")]
     except OSError:
         return []
     for _, path in names:
@@ -112,9 +114,10 @@ def record_files(folder: Path) -> list[tuple[Path, float, str]]:
     return out
 
 
-def scan(sources: list[Path], limit: int | None = None) -> list[Entry]:
-    """Every game in ``sources`` (record files, and the ``.pgn`` files of folders, newest
-    first; at most ``limit`` files per folder). Never raises: a file that cannot be read
+def scan(sources: list[Path], limit: int | None = None,
+         suffixes: tuple[str, ...] = (paths.RECORD_SUFFIX,)) -> list[Entry]:
+    """Every game in ``sources`` (record files, and the files of folders whose names end
+    with one of ``suffixes``, newest first; at most ``limit`` files per folder). Never raises: a file that cannot be read
     is one entry with its error; missing sources are skipped."""
     entries: list[Entry] = []
     for source in sources:
@@ -123,7 +126,7 @@ def scan(sources: list[Path], limit: int | None = None) -> list[Entry]:
         except OSError:
             is_dir = False
         if is_dir:
-            files = record_files(source)[:limit]
+            files = record_files(source, suffixes)[:limit]
         else:
             try:
                 info = source.stat()

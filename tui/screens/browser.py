@@ -20,6 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Footer, Header, Static
 
+from engine.formats import EXTENSIONS
 from engine.protocol import ParlorError
 from engine.registry import get_game
 from tui import paths, store
@@ -49,6 +50,9 @@ def rename_new(source: Path, target: Path) -> None:
 
 INTRO = ("Unfinished, finished, saved and example games. Enter replays, d deletes, "
          "n renames; Esc goes back.")
+SUFFIXES = tuple(sorted(set(EXTENSIONS.values())))
+"""The file name endings listed: Parlor's records and the formats other programs write
+(PDN, GGF, WTHOR, Othello transcripts and Connect Four columns)."""
 WIDTHS = {"Game": 12, "First": 11, "Second": 11, "Result": 7, "Moves": 5}
 """Column widths that leave the File column room at 80 columns."""
 
@@ -108,7 +112,7 @@ class BrowserScreen(ParlorScreen):
             table.add_column(title, width=width)
         file_width = max(12, self.app.size.width - sum(WIDTHS.values()) - 2 * 6 - 2)
         table.add_column("File", width=file_width)
-        self.entries = scan(self.folders, limit=store.HISTORY_LISTED)
+        self.entries = scan(self.folders, limit=store.HISTORY_LISTED, suffixes=SUFFIXES)
         for i, entry in enumerate(self.entries):
             rec = entry.record
             label = short_name(self.file_label(entry), file_width)

@@ -27,10 +27,12 @@ from textual.widgets import (
 )
 from textual.widgets.option_list import Option as ListOption
 
-from engine.protocol import Game, Option, ParlorError
+from engine.positions import games_for, parse_position
+from engine.protocol import Game, Option, ParlorError, State
 from engine.registry import GAMES, get_game
 from tui import opponents, settings, store
 from tui.dialogs.choose import ChooseDialog
+from tui.dialogs.prompt import PromptDialog
 from tui.host.client import available as rooms_available
 from tui.screens.base import ParlorScreen
 from tui.screens.rooms import RoomButtons
@@ -81,6 +83,8 @@ class HomeScreen(ParlorScreen):
         Binding("d", "discard", "Discard", tooltip="Discard the highlighted unfinished game"),
         Binding("r", "open_saved", "Saved", tooltip="Open saved games"),
         Binding("x", "swap", "Swap sides", tooltip="Swap who moves first"),
+        Binding("f", "from_position", "From a position",
+                tooltip="Start from a pasted position (the game chosen above if it fits)"),
     ]
 
     def __init__(self) -> None:
@@ -116,6 +120,7 @@ class HomeScreen(ParlorScreen):
             with Horizontal(id="home-buttons"):
                 yield Button("Play", id="play", variant="primary")
                 yield Button("Swap sides", id="swap")
+                yield Button("From a position...", id="position")
                 yield Button("Resume", id="resume")
                 yield Button("Saved games", id="saved")
             if rooms_available():  # under `parlor host`: Play a person, Watch
@@ -246,7 +251,8 @@ class HomeScreen(ParlorScreen):
     def button(self, event: Button.Pressed) -> None:
         event.stop()
         action = {"play": self.action_play, "swap": self.action_swap,
-                  "resume": self.action_resume, "saved": self.action_open_saved}
+                  "resume": self.action_resume, "saved": self.action_open_saved,
+                  "position": self.action_from_position}
         action[str(event.button.id)]()
 
     @on(OptionList.OptionSelected, "#unfinished")
@@ -258,6 +264,40 @@ class HomeScreen(ParlorScreen):
         """Start the chosen game (a new game: unfinished ones stay listed)."""
         self.remember()
         self.parlor.start_game(self.game_id, self.options(), self.sides())
+
+    def position_game(self, text: str) -> tuple[str, State]:
+        """The game and position ``text`` is: the game chosen above if the text fits it,
+        else the one game it fits; ParlorError (one line) when it fits none or several."""
+        try:
+            return self.game_id, parse_position(self.game_id, text)
+        except ParlorError as exc:
+            chosen_error = str(exc)
+        fits = games_for(text)
+        if len(fits) == 1:
+            return fits[0], parse_position(fits[0], text)
+        if fits:
+            raise ParlorError(f"{store.short(text, 40)!r} is a position of several games "
+                              f"({', '.join(fits)}): choose the game first")
+        raise ParlorError(f"no game's position: {chosen_error}")
+
+    def action_from_position(self) -> None:
+        """Ask for a position, then start its game from it with the sides chosen above."""
+        def chosen(text: str | None) -> None:
+            if not text:
+                return
+            try:
+                game_id, state = self.position_game(text)
+            except ParlorError as exc:
+                self.parlor.show_error("Not a position", store.short(exc, 150))
+                return
+            if game_id != self.game_id:  # the pickers then offer that game's players
+                self.query_one("#game", Select).value = game_id
+                self.update_sides(game_id, self.remembered.players.get(game_id, self.sides()))
+            self.remember()
+            self.parlor.start_game(game_id, {}, self.sides(), position=state)
+
+        self.app.push_screen(PromptDialog("Start from the position (FEN-style text)",
+                                          placeholder="e.g. 3/1x1/o2 x"), chosen)
 
     def action_swap(self) -> None:
         """Swap the players of the two sides."""
