@@ -117,8 +117,9 @@ def record_files(folder: Path, suffixes: tuple[str, ...] = (paths.RECORD_SUFFIX,
 def scan(sources: list[Path], limit: int | None = None,
          suffixes: tuple[str, ...] = (paths.RECORD_SUFFIX,)) -> list[Entry]:
     """Every game in ``sources`` (record files, and the files of folders whose names end
-    with one of ``suffixes``, newest first; at most ``limit`` files per folder). Never raises: a file that cannot be read
-    is one entry with its error; missing sources are skipped."""
+    with one of ``suffixes``, newest first; at most ``limit`` files per folder). Never
+    raises: a file that cannot be read is one entry with its error; missing sources are
+    skipped."""
     entries: list[Entry] = []
     for source in sources:
         try:
