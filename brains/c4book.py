@@ -34,12 +34,15 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from brains.c4solver import WIDTH, Position, Solver
+from engine.files import read_capped
 from saved import data_path, shipped_file
 
 BOOK_PATH = data_path("brains", "data", "connect4-book.txt")
 """The book shipped with Parlor (package data of ``brains``, read with importlib.resources)."""
 C_SOURCE = data_path("brains", "data", "c4weak.c")
 """The compiled solver the build uses when a C compiler is at hand."""
+MAX_GAMES_FILE = 16_000_000
+"""The largest game list (or existing book) ``--build`` reads."""
 
 
 def mirror_moves(moves: str) -> str:
@@ -190,7 +193,7 @@ def build(games: list[str], low: int, high: int, cap: float, use_python: bool,
     positions = positions_of(games, low, high)
     existing = {}
     if out.exists():
-        for line in out.read_text(encoding="utf-8").splitlines():
+        for line in read_capped(out, MAX_GAMES_FILE).decode("utf-8").splitlines():
             if line and not line.startswith("#"):
                 existing[line.split()[0]] = line
     todo = sorted((m for m in positions if (m or "-") not in existing), key=len, reverse=True)
@@ -236,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     games = []
     for name in args.build:
-        games += Path(name).read_text(encoding="utf-8").splitlines()
+        games += read_capped(name, MAX_GAMES_FILE).decode("utf-8").splitlines()
     started = time.monotonic()
     size = build(games, args.min, args.max, args.cap, args.python, args.out)
     print(f"{size} positions written to {args.out} in {time.monotonic() - started:.0f} s")

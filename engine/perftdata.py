@@ -20,6 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.files import read_capped
+
+MAX_BYTES = 4_000_000
+"""The largest perft data file read (the shipped ones are a few kilobytes)."""
+
 QUOTE = 60
 """Most characters of a bad line an error message quotes."""
 
@@ -44,7 +49,7 @@ def read_perft_file(path: Path) -> list[PerftCase]:
     cases: list[PerftCase] = []
     case: PerftCase | None = None
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_capped(path, MAX_BYTES).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError(f"{path}: not UTF-8 text ({exc.reason})") from None
     for lineno, raw in enumerate(text.splitlines(), start=1):

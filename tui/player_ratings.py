@@ -26,7 +26,6 @@ import math
 import os
 import re
 import stat
-import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -42,7 +41,7 @@ from brains.glicko import (
     check_rating,
     update,
 )
-from engine.files import FileReadError, read_capped
+from engine.files import FileReadError, read_capped, write_atomic
 from engine.protocol import quote
 from engine.registry import get_game
 
@@ -215,18 +214,9 @@ class PlayerRatings:
         data = {"format": FORMAT, "version": VERSION,
                 "games": {game: entries[game].to_json() for game in sorted(entries)}}
         text = json.dumps(data, indent=1, allow_nan=False) + "\n"
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
-                fh.flush()
-                os.fsync(fh.fileno())
-            if damaged and os.path.lexists(self.path):
-                os.replace(self.path, self.path.with_name(self.path.name + ".damaged"))
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        if damaged and os.path.lexists(self.path):  # kept for the player, never lost
+            os.replace(self.path, self.path.with_name(self.path.name + ".damaged"))
+        write_atomic(self.path, text)
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
