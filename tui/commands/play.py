@@ -1,5 +1,6 @@
-"""Open the app (Home), or go straight to a game with --game (from --position if
-given), or --resume."""
+"""Open the app (Home), go straight to a game (--game, --position), or --resume.
+
+With --position the game starts from that position instead of the game's start."""
 
 from __future__ import annotations
 

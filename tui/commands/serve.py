@@ -1,5 +1,6 @@
-"""Serve the app to a web browser (needs the optional extra: pip install -e ".[serve]" in a
-clone, or pip install "parlor[serve]").
+"""Serve the app to a web browser (needs the optional `serve` extra).
+
+Install it with pip install -e ".[serve]" in a clone, or pip install "parlor[serve]".
 
 Each browser session runs ``parlor play`` in its own process, with the same game store
 as the terminal (one file per game, see :mod:`tui.store`): a browser session starts its
