@@ -1,6 +1,6 @@
-"""Serve the app to a web browser (needs the optional `serve` extra).
+"""Serve the app to a web browser (the serve extra: pip install -e ".[serve]" in a clone).
 
-Install it with pip install -e ".[serve]" in a clone, or pip install "parlor[serve]".
+Or pip install "parlor[serve]" where Parlor is installed as a package.
 
 Each browser session runs ``parlor play`` in its own process, with the same game store
 as the terminal (one file per game, see :mod:`tui.store`): a browser session starts its
