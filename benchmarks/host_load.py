@@ -101,7 +101,8 @@ async def meet(first: Client, second: Client, timeout: float) -> None:
 
 
 async def room(first: Client, second: Client, games: int, timeout: float,
-               samples: list[float], ready: asyncio.Barrier, prompt: bool) -> None:
+               samples: list[float], ready: asyncio.Barrier, prompt: bool,
+               think: tuple[float, float]) -> None:
     """Pair two players in a room and play ``games`` games, timing each move (once
     every room is set up, so app start-up is not what is measured)."""
     try:
@@ -115,7 +116,7 @@ async def room(first: Client, second: Client, games: int, timeout: float,
         players = (first, second)
         for ply, text in enumerate(LINE):
             mover, other = players[ply % 2], players[1 - ply % 2]
-            await asyncio.sleep(random.uniform(0.3, 1.0))  # a person looks at the board
+            await asyncio.sleep(random.uniform(*think))  # a person looks at the board
             if prompt:  # the move typed in notation: m, the move, Enter
                 await mover.type("m")
                 await mover.expect("Your move", timeout)
@@ -166,7 +167,8 @@ def children(pid: int) -> list[int]:
     return out
 
 
-async def run(players: int, games: int, timeout: float, prompt: bool) -> int:
+async def run(players: int, games: int, timeout: float, prompt: bool,
+              think: tuple[float, float]) -> int:
     import asyncssh
 
     data = Path(tempfile.mkdtemp(prefix="parlor-host-load-"))
@@ -191,7 +193,8 @@ async def run(players: int, games: int, timeout: float, prompt: bool) -> int:
             await asyncio.sleep(0.05)
         connected = time.monotonic() - started
         ready = asyncio.Barrier(players // 2)
-        pairs = [room(clients[i], clients[i + 1], games, timeout, samples, ready, prompt)
+        pairs = [room(clients[i], clients[i + 1], games, timeout, samples, ready, prompt,
+                      think)
                  for i in range(0, players - 1, 2)]
         results = await asyncio.gather(*pairs, return_exceptions=True)
         failed = [r for r in results if isinstance(r, BaseException)]
@@ -211,6 +214,7 @@ async def run(players: int, games: int, timeout: float, prompt: bool) -> int:
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
     print(f"players {players} in {players // 2} rooms, {games} game(s) each, moves by "
           f"{'the m prompt' if prompt else 'cursor keys'}; "
+          f"{think[0]:g}-{think[1]:g} s to think before each move; "
           f"{os.cpu_count()} CPUs; connected in {connected:.1f} s")
     print(f"sessions held: {held}/{players}; rooms failed: {len(failed)}"
           + (f" (first: {failed[0]!r:.100})" if failed else ""))
@@ -232,11 +236,20 @@ def main(argv: list[str] | None = None) -> int:
                         help="type moves in notation (m, move, Enter) instead of cursor keys")
     parser.add_argument("--timeout", type=float, default=120.0,
                         help="longest wait for any screen, seconds (default 120)")
+    parser.add_argument("--think", default="0.3-1.0", metavar="LO-HI",
+                        help="seconds a player looks at the board before each move, drawn "
+                             "evenly from LO to HI (default 0.3-1.0: every room in a hurry; "
+                             "people take more like 3-10)")
     args = parser.parse_args(argv)
+    match = re.fullmatch(r"(\d{1,2}(?:\.\d+)?)-(\d{1,2}(?:\.\d+)?)", args.think)
+    if not match or float(match.group(1)) > float(match.group(2)):
+        parser.error("--think must be LO-HI in seconds, such as 3-10")
+    think = (float(match.group(1)), float(match.group(2)))
     if not 2 <= args.players <= MAX_PLAYERS or args.players % 2 or not 1 <= args.games <= 20:
         parser.error(f"--players must be even, 2 to {MAX_PLAYERS}; --games 1 to 20")
-    return asyncio.run(asyncio.wait_for(run(args.players, args.games, args.timeout, args.prompt),
-                                        60 + args.players * 20.0 + args.games * 120))
+    limit = 60 + args.players * 20.0 + args.games * (120 + 5 * think[1])
+    return asyncio.run(asyncio.wait_for(
+        run(args.players, args.games, args.timeout, args.prompt, think), limit))
 
 
 if __name__ == "__main__":

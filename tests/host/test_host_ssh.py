@@ -74,8 +74,10 @@ async def test_two_players_play_a_clocked_game_to_the_end_while_a_third_watches(
         for player in (alice, bob, carol):
             await player.expect("Game over: X wins 1-0 (three in a row)")
         for player in (alice, bob):  # leave the room, back Home, open Saved games
-            await player.keys("e", "escape")
-            await player.expect("Play a person")
+            await player.keys("e")
+            await player.expect("Open rooms")  # the room list, not a second room screen
+            await player.keys("escape")
+            await player.expect("Saved games")  # Home's button: only Home shows it
             await player.keys("r")
             await player.expect("alice", "bob", "1-0")
     finally:

@@ -79,6 +79,10 @@ class RoomsScreen(ParlorScreen):
         self.watch_mode = watch
         self.rooms: list[dict[str, Any]] = []
         self.link: client.RoomLink | None = None
+        self.asked = False
+        """A create, join or watch was sent and its room not yet opened: the service
+        sends every change of a room to its players, and only the answer to this
+        screen's own request opens a room screen (once)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -135,6 +139,10 @@ class RoomsScreen(ParlorScreen):
         if self.link is not None:
             self.link.unsubscribe(self.on_service)
 
+    def on_screen_resume(self) -> None:
+        """Back from a room: the list shown may be old (that room may have ended)."""
+        self.action_refresh()
+
     def action_refresh(self) -> None:
         """Ask for the list again."""
         if self.link is not None and self.is_current:
@@ -147,11 +155,13 @@ class RoomsScreen(ParlorScreen):
             rooms = message.get("rooms")
             self.show_rooms([r for r in rooms if isinstance(r, dict)]
                             if isinstance(rooms, list) else [])
-        elif kind == "room" and self.is_current:
+        elif kind == "room" and self.is_current and self.asked:
             from tui.screens.room_play import RoomPlayScreen
 
+            self.asked = False
             self.app.push_screen(RoomPlayScreen(message))
         elif kind == "error" and self.is_current:
+            self.asked = False
             self.notify(store.short(message.get("message", "error"), 120), severity="error")
         elif kind == "closed":
             self.query_one("#rooms-title", Static).update("The room service has gone away.")
@@ -172,9 +182,8 @@ class RoomsScreen(ParlorScreen):
     def room_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         room = self.rooms[int(event.option.id or 0)]
-        if self.link is not None:
-            self.link.send({"t": "watch" if self.watch_mode else "join",
-                            "code": str(room.get("code", ""))[:8]})
+        self.ask({"t": "watch" if self.watch_mode else "join",
+                  "code": str(room.get("code", ""))[:8]})
 
     @on(Button.Pressed)
     def button(self, event: Button.Pressed) -> None:
@@ -194,8 +203,8 @@ class RoomsScreen(ParlorScreen):
         code = self.query_one("#room-code", Input).value.strip().upper()
         if not code:
             self.notify("type the room's code first", severity="warning")
-        elif self.link is not None:
-            self.link.send({"t": "join", "code": code[:8]})
+        else:
+            self.ask({"t": "join", "code": code[:8]})
 
     def action_create(self) -> None:
         """Create a room with the game, options, clock and side chosen."""
@@ -213,6 +222,10 @@ class RoomsScreen(ParlorScreen):
         except ParlorError as exc:
             self.notify(store.short(exc, 120), title="Cannot create the room", severity="error")
             return
-        if self.link is not None:
-            self.link.send({"t": "create", "game": game, "options": options, "clock": clock,
-                            "side": str(self.query_one("#room-side", Select).value)})
+        self.ask({"t": "create", "game": game, "options": options, "clock": clock,
+                  "side": str(self.query_one("#room-side", Select).value)})
+
+    def ask(self, request: dict[str, Any]) -> None:
+        """Send a request whose answer is a room to open."""
+        if self.link is not None and self.link.send(request):
+            self.asked = True
