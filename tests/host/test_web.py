@@ -216,3 +216,57 @@ async def test_browser_sessions_count_against_the_hosts_limits(tmp_path: Path, k
             assert not host.sessions
         finally:
             await dave.close()
+
+
+async def test_an_idle_browser_session_is_ended(tmp_path: Path):
+    async with running(host_config(tmp_path / "h", web_port=0, idle_seconds=3.0)) as host:
+        dave = await Browser.open(host.web_port, "dave")
+        try:
+            await dave.expect("Play a person")
+            await dave.expect("Idle for too long")  # no key pressed for 3 s
+            await asyncio.wait_for(dave.reader, WAIT)  # and the page's socket closes
+            assert not host.sessions
+        finally:
+            await dave.close()
+
+
+async def test_behind_a_proxy_the_page_uses_the_public_address(tmp_path: Path):
+    config = host_config(tmp_path / "h", web_port=0, web_url="https://play.example.org")
+    async with running(config) as host, Browser.session() as http:
+        base = f"http://127.0.0.1:{host.web_port}"
+        async with http.post(f"{base}/name", data={"name": "dave"},
+                             allow_redirects=False) as reply:
+            assert reply.status == 303
+            assert reply.headers["Location"] == "https://play.example.org/"
+            cookies = reply.headers.getall("Set-Cookie")
+            assert len(cookies) == 2 and all("Secure" in c and "HttpOnly" in c for c in cookies)
+        # the proxy's page may post the name; another site's may not
+        async with http.post(f"{base}/name", data={"name": "dave"}, allow_redirects=False,
+                             headers={"Origin": "https://play.example.org"}) as reply:
+            assert reply.status == 303
+        async with http.post(f"{base}/name", data={"name": "dave"}, allow_redirects=False,
+                             headers={"Origin": "https://elsewhere.example"}) as reply:
+            assert reply.status == 403
+        identity = host.web.guests.issue()
+        http.cookie_jar.update_cookies({GUEST_COOKIE: host.web.guests.cookie(identity),
+                                        "parlor_name": "dave"})
+        async with http.get(f"{base}/") as reply:
+            page = await reply.text()
+        assert 'data-session-websocket-url="wss://play.example.org/ws"' in page
+
+
+def test_web_and_a_keys_file_do_not_go_together(tmp_path: Path):
+    from tui.host.server import Host
+
+    listed = tmp_path / "authorized_keys"
+    listed.write_text("")
+    with pytest.raises(ValueError, match="cannot be combined with --keys"):
+        Host(host_config(tmp_path / "h", web_port=0, keys=listed))
+
+
+def test_parlor_serve_says_where_the_rooms_are(capsys):
+    from tui import cli
+
+    with pytest.raises(SystemExit):
+        cli.main(["serve", "--help"])
+    assert "parlor host --web PORT" in " ".join(capsys.readouterr().out.split())

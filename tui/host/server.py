@@ -127,6 +127,9 @@ class Host:
         self.attempts: dict[str, collections.deque[float]] = {}
         self.rooms = RoomService(self.data / SOCKET_NAME, self.users,
                                  brain_slots=config.brain_slots, grace=config.grace_seconds)
+        if config.keys and config.web_port is not None:
+            raise ValueError("--web lets in browsers, which have no key, so it cannot be "
+                             "combined with --keys (a host for listed keys only)")
         self.authorized = load_authorized_keys(config.keys) if config.keys else None
         self.server: asyncssh.SSHAcceptor | None = None
         self.sweeper: asyncio.Task[None] | None = None

@@ -37,9 +37,10 @@ from urllib.parse import urlsplit
 
 import aiohttp_jinja2
 import jinja2
+import textual_serve
 from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
-from textual_serve.server import Server
+from textual_serve.download_manager import DownloadManager
 
 from engine.files import read_capped
 from tui.host.rooms import clean_name, user_home
@@ -162,14 +163,18 @@ MESSAGE_PAGE = """<!DOCTYPE html>
 """
 
 
-class WebFront(Server):
-    """The host's web port: a name page, then the hosted app over a websocket."""
+class WebFront:
+    """The host's web port: a name page, then the hosted app over a websocket (with
+    textual-serve's page, script and app service)."""
 
     def __init__(self, host: Host) -> None:
-        super().__init__("parlor host", title="Parlor")
         self.host = host
         self.config = host.config
         self.guests = GuestPass(load_secret(host.data))
+        package = Path(textual_serve.__file__).parent
+        self.templates_path = package / "templates"
+        self.statics_path = package / "static"
+        self.download_manager = DownloadManager()
         self.runner: web.AppRunner | None = None
         self.site: web.TCPSite | None = None
 
@@ -294,7 +299,7 @@ class WebFront(Server):
         return response
 
     # -- sessions -------------------------------------------------------------------
-    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """One browser session: the hosted app, for the guest the cookie proves."""
         if not self.same_origin(request):
             raise web.HTTPForbidden(text="Parlor serves its own page only.")
@@ -336,7 +341,7 @@ class HostedAppService(AppService):
 
     def __init__(self, session: WebSession) -> None:
         super().__init__("python -m tui.host.session", write_bytes=session.ws.send_bytes,
-                         write_str=session.ws.send_str, close=session.ws.close,
+                         write_str=session.ws.send_str, close=session.close_page,
                          download_manager=session.front.download_manager)
         self.session = session
         self.proc: asyncio.subprocess.Process | None = None
@@ -434,6 +439,10 @@ class WebSession:
         task = asyncio.get_running_loop().create_task(self.close_socket(message))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+
+    async def close_page(self) -> None:
+        """Close the page's socket (the app asked to exit)."""
+        await self.ws.close()
 
     async def close_socket(self, message: str) -> None:
         with contextlib.suppress(ConnectionError, RuntimeError):
