@@ -10,7 +10,8 @@ Every client is isolated: reading from and writing to its terminal never waits (
 client that does not read has its app paused by the pty, one that floods has its input
 paused by the SSH window), so no client can slow another. Limits: sessions at once,
 connections per address per minute, an idle timeout, and the room service's cap on
-brain searches across the host.
+brain searches across the host. With ``web_port`` the host also serves browsers
+(:mod:`tui.host.web`), whose sessions count against the same limits.
 """
 
 from __future__ import annotations
