@@ -1,8 +1,10 @@
 """Fixtures for the host tests: a real SSH host on 127.0.0.1 and real SSH clients.
 
 ``host`` starts :class:`tui.host.server.Host` on a free port with a temporary data
-folder; ``Player`` is an asyncssh client with a pseudo-terminal that reads everything
-the app draws and can wait for text to appear on it (escape sequences removed).
+folder (``web_host`` also on a free web port); ``Player`` is an asyncssh client with a
+pseudo-terminal that reads everything the app draws and can wait for text to appear on
+it (escape sequences removed). ``create_room``, ``join_room`` and ``move`` drive the
+rooms screens by keys, for any :class:`Terminal` (an SSH player or a browser's).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import re
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import asyncssh  # the host extra; the dev extra installs it
 import pytest
@@ -35,42 +38,22 @@ def plain(data: bytes) -> str:
     return _ESCAPES.sub(b"", data).decode("utf-8", "replace")
 
 
-class Player:
-    """One SSH client with a terminal, driving the app by keys."""
+class Terminal:
+    """What a player sees of the app, and the keys they type: a base for the SSH and
+    the browser clients (each reads into ``output`` and sends keys its own way)."""
 
-    def __init__(self, conn: asyncssh.SSHClientConnection,
-                 process: asyncssh.SSHClientProcess[bytes]) -> None:
-        self.conn = conn
-        self.process = process
+    def __init__(self) -> None:
         self.output = bytearray()
         self.mark = 0
-        self.reader = asyncio.get_running_loop().create_task(self.read())
         self.changed = asyncio.Event()
         self.name = ""
-
-    @classmethod
-    async def connect(cls, port: int, name: str, key: asyncssh.SSHKey,
-                      size: tuple[int, int] = (110, 34)) -> Player:
-        conn = await asyncio.wait_for(asyncssh.connect(
-            "127.0.0.1", port, username=name, client_keys=[key], known_hosts=None,
-            agent_path=None, password=None, kbdint_auth=False), WAIT)
-        process = await conn.create_process(term_type="xterm-256color", term_size=size,
-                                            encoding=None)
-        player = cls(conn, process)
-        player.name = name
-        return player
+        self.reader: asyncio.Task[None] = asyncio.get_running_loop().create_task(self.read())
 
     async def read(self) -> None:
-        try:
-            while True:
-                data = await self.process.stdout.read(65536)
-                if not data:
-                    break
-                self.output += data
-                self.changed.set()
-        except (asyncssh.Error, OSError):
-            pass
-        self.changed.set()
+        raise NotImplementedError
+
+    async def send(self, chunk: str) -> None:
+        raise NotImplementedError
 
     def text(self, since: int | None = None) -> str:
         return plain(bytes(self.output[self.mark if since is None else since:]))
@@ -100,8 +83,45 @@ class Player:
         apart, as a person types."""
         for key in keys:
             for chunk in [KEYS[key]] if key in KEYS else list(key):
-                self.process.stdin.write(chunk.encode())
+                await self.send(chunk)
                 await asyncio.sleep(pause)
+
+
+class Player(Terminal):
+    """One SSH client with a terminal, driving the app by keys."""
+
+    def __init__(self, conn: asyncssh.SSHClientConnection,
+                 process: asyncssh.SSHClientProcess[bytes]) -> None:
+        self.conn = conn
+        self.process = process
+        super().__init__()
+
+    @classmethod
+    async def connect(cls, port: int, name: str, key: asyncssh.SSHKey,
+                      size: tuple[int, int] = (110, 34)) -> Player:
+        conn = await asyncio.wait_for(asyncssh.connect(
+            "127.0.0.1", port, username=name, client_keys=[key], known_hosts=None,
+            agent_path=None, password=None, kbdint_auth=False), WAIT)
+        process = await conn.create_process(term_type="xterm-256color", term_size=size,
+                                            encoding=None)
+        player = cls(conn, process)
+        player.name = name
+        return player
+
+    async def read(self) -> None:
+        try:
+            while True:
+                data = await self.process.stdout.read(65536)
+                if not data:
+                    break
+                self.output += data
+                self.changed.set()
+        except (asyncssh.Error, OSError):
+            pass
+        self.changed.set()
+
+    async def send(self, chunk: str) -> None:
+        self.process.stdin.write(chunk.encode())
 
     async def close(self) -> None:
         self.conn.close()
@@ -110,18 +130,73 @@ class Player:
             await asyncio.wait_for(self.conn.wait_closed(), 10)
 
 
-@pytest.fixture
-async def host(tmp_path: Path) -> AsyncIterator[Host]:
-    """A host on 127.0.0.1 and a free port, its data in a temporary folder."""
+CODE = re.compile(r"Room ([A-Z2-9]{5}) \(you play")
+
+
+async def create_room(player: Terminal, clock: str | None = None) -> str:
+    """Open Play a person, create a room (optionally with ``clock``); return its code."""
+    await player.expect("Play a person")
+    await player.keys("f2")
+    await player.expect("Create room", "Open rooms")
+    if clock is not None:  # focus is on the code field: back to the clock field
+        await player.keys("shift+tab", "shift+tab", "shift+tab", "ctrl+u", clock)
+    await player.keys("f4")
+    shown = await player.expect("Waiting for an opponent")
+    match = CODE.search(shown)
+    assert match, shown[-500:]
+    return match.group(1)
+
+
+async def join_room(player: Terminal, code: str) -> None:
+    """Open Play a person and join the room ``code`` by typing it."""
+    await player.expect("Play a person")
+    await player.keys("f2")
+    await player.expect("Create room", "Open rooms")
+    await player.keys(code, "enter")
+    await player.expect(f"Room {code} (you play")
+
+
+async def move(player: Terminal, text: str) -> None:
+    """Type a move in notation (m, the move, Enter)."""
+    await player.keys("m")
+    await player.expect("Your move")
+    await player.keys(text, "enter")
+
+
+def host_config(data: Path, **changes: Any) -> HostConfig:
+    """A host's configuration for tests: 127.0.0.1, free ports, sessions running this
+    checkout's code."""
     env = {"PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    config = HostConfig(data=tmp_path / "host", port=0, bind="127.0.0.1", max_sessions=8,
-                        python=sys.executable, env=env, grace_seconds=30.0)
+    settings: dict[str, Any] = {"port": 0, "bind": "127.0.0.1", "max_sessions": 8,
+                                "python": sys.executable, "env": env,
+                                "grace_seconds": 30.0}
+    settings.update(changes)
+    return HostConfig(data=data, **settings)
+
+
+@contextlib.asynccontextmanager
+async def running(config: HostConfig) -> AsyncIterator[Host]:
+    """A started host, stopped on the way out."""
     server = Host(config)
     await server.start()
     try:
         yield server
     finally:
         await asyncio.wait_for(server.stop(), 20)
+
+
+@pytest.fixture
+async def host(tmp_path: Path) -> AsyncIterator[Host]:
+    """A host on 127.0.0.1 and a free port, its data in a temporary folder."""
+    async with running(host_config(tmp_path / "host")) as server:
+        yield server
+
+
+@pytest.fixture
+async def web_host(tmp_path: Path) -> AsyncIterator[Host]:
+    """A host with SSH and a web port, both on 127.0.0.1 and free ports."""
+    async with running(host_config(tmp_path / "host", web_port=0)) as server:
+        yield server
 
 
 @pytest.fixture

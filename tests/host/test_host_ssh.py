@@ -3,46 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import re
 from pathlib import Path
 
 import pytest
 
-from tests.host.conftest import WAIT, Player, asyncssh
+from tests.host.conftest import WAIT, Player, asyncssh, create_room, join_room, move
 from tui.host.rooms import user_history
 from tui.store import read_records
-
-CODE = re.compile(r"Room ([A-Z2-9]{5}) \(you play")
-
-
-async def create_room(player: Player, clock: str | None = None) -> str:
-    """Open Play a person, create a room (optionally with ``clock``); return its code."""
-    await player.expect("Play a person")
-    await player.keys("f2")
-    await player.expect("Create room", "Open rooms")
-    if clock is not None:  # focus is on the code field: back to the clock field
-        await player.keys("shift+tab", "shift+tab", "shift+tab", "ctrl+u", clock)
-    await player.keys("f4")
-    shown = await player.expect("Waiting for an opponent")
-    match = CODE.search(shown)
-    assert match, shown[-500:]
-    return match.group(1)
-
-
-async def join_room(player: Player, code: str) -> None:
-    """Open Play a person and join the room ``code`` by typing it."""
-    await player.expect("Play a person")
-    await player.keys("f2")
-    await player.expect("Create room", "Open rooms")
-    await player.keys(code, "enter")
-    await player.expect(f"Room {code} (you play")
-
-
-async def move(player: Player, text: str) -> None:
-    """Type a move in notation (m, the move, Enter)."""
-    await player.keys("m")
-    await player.expect("Your move")
-    await player.keys(text, "enter")
 
 
 def fingerprint(key: asyncssh.SSHKey) -> str:

@@ -1,4 +1,8 @@
-"""Serve Parlor over SSH to a group, with rooms to play and watch (needs parlor[host])."""
+"""Serve Parlor over SSH to a group, with rooms to play and watch (needs parlor[host]).
+
+With ``--web PORT`` the same host also serves browsers (needs parlor[serve] too): they
+play in the same rooms as the SSH players, as guests (docs/HOSTING.md, From a browser).
+"""
 
 from __future__ import annotations
 
@@ -26,6 +30,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="end a session with no key pressed for this long (default 1800)")
     parser.add_argument("--brains", type=int_range(1, 256), default=None, metavar="N",
                         help="brain searches at once across the host (default: half the CPUs)")
+    parser.add_argument("--web", type=int_range(0, 65535), default=None, metavar="PORT",
+                        help="also serve browsers on this port, in the same rooms "
+                             "(needs parlor[serve])")
+    parser.add_argument("--web-bind", default=None, metavar="ADDR",
+                        help="address the web port listens on (default: as --bind)")
+    parser.add_argument("--web-url", default="", metavar="URL",
+                        help="address browsers use, when the web port is behind a proxy "
+                             "(e.g. https://play.example.org)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,13 +51,26 @@ def run(args: argparse.Namespace) -> int:
         print("parlor host: asyncssh is not installed; install the extra with\n"
               "  pip install 'parlor[host]'   (or: pip install asyncssh)", file=sys.stderr)
         return 1
+    if args.web is not None:
+        try:
+            import textual_serve  # noqa: F401
+        except ImportError:
+            print("parlor host: --web needs textual-serve; install the extra with\n"
+                  "  pip install 'parlor[host,serve]'   (or: pip install textual-serve)",
+                  file=sys.stderr)
+            return 1
+    if args.web_url and not args.web_url.startswith(("http://", "https://")):
+        print(f"parlor host: --web-url must start with http:// or https://, "
+              f"not {args.web_url[:60]!r}", file=sys.stderr)
+        return 2
     from tui import paths
 
     data = Path(args.data).expanduser() if args.data else paths.data_dir() / "host"
     config = HostConfig(data=data, port=args.port, bind=args.bind,
                         max_sessions=args.max_sessions,
                         keys=Path(args.keys).expanduser() if args.keys else None,
-                        per_minute=args.per_minute, idle_seconds=float(args.idle))
+                        per_minute=args.per_minute, idle_seconds=float(args.idle),
+                        web_port=args.web, web_bind=args.web_bind, web_url=args.web_url)
     if args.brains:
         config.brain_slots = args.brains
     with contextlib.suppress(KeyboardInterrupt):

@@ -7,7 +7,9 @@
 - :mod:`tui.host.wire`: the small line-delimited JSON protocol between the two.
 - :mod:`tui.host.clock`: time controls and game clocks.
 - :mod:`tui.host.client`: what a session uses to talk to the room service.
+- :mod:`tui.host.web`: ``--web``, the same app and rooms for web browsers (guests).
 
 asyncssh is an optional extra (``pip install "parlor[host]"``); only ``server``
-imports it.
+imports it. ``web`` needs textual-serve (the ``serve`` extra) and is imported only
+with ``--web``.
 """

@@ -10,7 +10,8 @@ Every client is isolated: reading from and writing to its terminal never waits (
 client that does not read has its app paused by the pty, one that floods has its input
 paused by the SSH window), so no client can slow another. Limits: sessions at once,
 connections per address per minute, an idle timeout, and the room service's cap on
-brain searches across the host.
+brain searches across the host. With ``web_port`` the host also serves browsers
+(:mod:`tui.host.web`), whose sessions count against the same limits.
 """
 
 from __future__ import annotations
@@ -31,13 +32,16 @@ import time
 import tty
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import asyncssh
 
 from engine.files import read_capped
 from tui.host import client
 from tui.host.rooms import RoomService, user_home
+
+if TYPE_CHECKING:
+    from tui.host.web import WebFront
 
 log = logging.getLogger("parlor.host")
 
@@ -72,6 +76,23 @@ class HostConfig:
     python: str = sys.executable
     env: dict[str, str] = field(default_factory=dict)
     """Extra environment for the sessions (e.g. PYTHONPATH)."""
+    web_port: int | None = None
+    """Also serve the app to web browsers on this port (None: SSH only)."""
+    web_bind: str | None = None
+    """Address the web port listens on (None: the same as ``bind``)."""
+    web_url: str = ""
+    """The address browsers use to reach the web port when it is behind a proxy
+    (e.g. ``https://play.example.org``); empty: the address each browser asked for."""
+
+
+class HostedSession(Protocol):
+    """What the host needs of a session, whether SSH's or a browser's."""
+
+    last_input: float
+
+    def end(self, message: str = "") -> None: ...
+
+    async def reap(self) -> None: ...
 
 
 def load_host_key(data: Path) -> asyncssh.SSHKey:
@@ -102,20 +123,31 @@ class Host:
         self.config = config
         self.data = Path(config.data)
         self.users = self.data / "users"
-        self.sessions: set[Session] = set()
+        self.sessions: set[HostedSession] = set()
+        """Every session served, SSH and browser alike (``max_sessions`` counts both)."""
         self.attempts: dict[str, collections.deque[float]] = {}
         self.rooms = RoomService(self.data / SOCKET_NAME, self.users,
                                  brain_slots=config.brain_slots, grace=config.grace_seconds)
+        if config.keys and config.web_port is not None:
+            raise ValueError("--web lets in browsers, which have no key, so it cannot be "
+                             "combined with --keys (a host for listed keys only)")
         self.authorized = load_authorized_keys(config.keys) if config.keys else None
         self.server: asyncssh.SSHAcceptor | None = None
         self.sweeper: asyncio.Task[None] | None = None
         self.host_key: asyncssh.SSHKey | None = None
+        self.web: WebFront | None = None
 
     @property
     def port(self) -> int:
         """The port listened on (the real one when 0 was asked for)."""
         assert self.server is not None
         return int(self.server.sockets[0].getsockname()[1])
+
+    @property
+    def web_port(self) -> int:
+        """The web port listened on (the real one when 0 was asked for)."""
+        assert self.web is not None
+        return self.web.bound_port
 
     async def start(self) -> None:
         """Make the data folder, the host key and the room service; listen."""
@@ -129,6 +161,16 @@ class Host:
             agent_forwarding=False, x11_forwarding=False, allow_pty=True,
             login_timeout=self.config.login_seconds, keepalive_interval=30,
             keepalive_count_max=3)
+        if self.config.web_port is not None:
+            from tui.host.web import WebFront
+
+            self.web = WebFront(self)
+            try:
+                await self.web.start()
+            except BaseException:
+                self.server.close()
+                await self.rooms.stop()
+                raise
         self.sweeper = asyncio.get_running_loop().create_task(self.sweep())
 
     async def stop(self) -> None:
@@ -137,11 +179,16 @@ class Host:
             self.sweeper.cancel()
         if self.server is not None:
             self.server.close()
-        for session in list(self.sessions):
+        if self.web is not None:
+            await self.web.stop_listening()
+        sessions = list(self.sessions)  # each one's end takes it out of the set
+        for session in sessions:
             session.end("The host is shutting down.")
         await self.rooms.stop()
-        for session in list(self.sessions):
+        for session in sessions:
             await session.reap()
+        if self.web is not None:
+            await self.web.stop()
 
     def admit_address(self, address: str) -> bool:
         """Count a connection from ``address``; False once it is over the per-minute limit."""
@@ -165,6 +212,22 @@ class Host:
             for address in [a for a, seen in self.attempts.items()
                             if not seen or now - seen[-1] > 60]:
                 del self.attempts[address]
+
+
+def session_environment(host: Host, identity: str, token: str, term: str) -> dict[str, str]:
+    """The whole environment of a session's app: its own data folder, the room service's
+    socket and the session's token, nothing inherited from the host but PATH (and
+    PYTHONPATH)."""
+    home = user_home(host.users, identity)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "TERM": term,
+           "LANG": "C.UTF-8", "HOME": str(home), "XDG_DATA_HOME": str(home),
+           "XDG_CONFIG_HOME": str(home / "config"), "XDG_CACHE_HOME": str(home / "cache"),
+           client.ENV_SOCKET: str(host.rooms.socket_path), client.ENV_TOKEN: token,
+           "COLORTERM": "truecolor"}
+    if "PYTHONPATH" in os.environ:
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    env.update(host.config.env)
+    return env
 
 
 class HostServer(asyncssh.SSHServer):
@@ -344,16 +407,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
 
     # -- the app's process --------------------------------------------------------------
     def environment(self) -> dict[str, str]:
-        home = user_home(self.host.users, self.identity)
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "TERM": self.term,
-               "LANG": "C.UTF-8", "HOME": str(home), "XDG_DATA_HOME": str(home),
-               "XDG_CONFIG_HOME": str(home / "config"), "XDG_CACHE_HOME": str(home / "cache"),
-               client.ENV_SOCKET: str(self.host.rooms.socket_path), client.ENV_TOKEN: self.token,
-               "COLORTERM": "truecolor"}
-        if "PYTHONPATH" in os.environ:
-            env["PYTHONPATH"] = os.environ["PYTHONPATH"]
-        env.update(self.host.config.env)
-        return env
+        return session_environment(self.host, self.identity, self.token, self.term)
 
     async def spawn(self) -> None:
         home = user_home(self.host.users, self.identity)
@@ -503,6 +557,8 @@ async def serve(config: HostConfig) -> None:
     assert host.host_key is not None
     print(f"parlor host: listening on {config.bind} port {host.port}; host key "
           f"{host.host_key.get_fingerprint('sha256')}; data in {config.data}", flush=True)
+    if host.web is not None:
+        print(f"parlor host: browsers play at {host.web.address()}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
