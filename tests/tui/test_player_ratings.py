@@ -259,21 +259,24 @@ def test_a_new_player_starts_on_the_ladder_scale() -> None:
         assert fresh.deviation == 350 and fresh.provisional
 
 
-def _record_the_same_games(path: str, count: int) -> None:
-    """One session finishing the games ``g0`` .. ``g{count-1}`` (as another does)."""
+def _record_the_same_games(path: str, count: int, first: int) -> None:
+    """One session finishing the games ``g0`` .. ``g{count-1}``, from ``g{first}`` on
+    (the others finish the same games in another order)."""
     store = PlayerRatings(path)
-    for k in range(count):
+    for step in range(count):
+        k = (first + step) % count
         store.record_once("connect4", f"g{k}", 900, 50, k % 2)
         assert store.problem is None, store.problem
 
 
 def test_sessions_finishing_the_same_games_count_each_once(tmp_path: Path) -> None:
-    """Four processes finish the same 20 games at once: each counts once (the check
-    and the update are one locked read-modify-write)."""
+    """Four processes finish the same 100 games at once, each in its own order: each
+    game counts once (the check and the update are one locked read-modify-write;
+    without the lock, games are lost or counted twice)."""
     path = str(tmp_path / "ratings.json")
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(4, mp_context=context) as pool:
-        for done in [pool.submit(_record_the_same_games, path, 20) for _ in range(4)]:
+        for done in [pool.submit(_record_the_same_games, path, 100, 25 * i) for i in range(4)]:
             done.result()
     rating = PlayerRatings(path).current("connect4")
-    assert rating.games == 20 and sorted(rating.counted) == sorted(f"g{k}" for k in range(20))
+    assert rating.games == 100 and sorted(rating.counted) == sorted(f"g{k}" for k in range(100))

@@ -315,3 +315,30 @@ async def test_home_takes_a_typed_time_control_and_refuses_a_bad_one() -> None:
                 await settle(pilot)
             assert home.query_one("#clock").value == shown
             assert home.time_control() == TimeControl(420.0, 5.0)
+
+
+async def test_a_damaged_ratings_file_is_one_line_on_home_and_a_fresh_start() -> None:
+    path = PlayerRatings().path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\x1b[2J{not json")
+    app = ParlorApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        shown = str(app.screen.query_one("#player-rating").render())
+        assert PlayerRating.fresh("tictactoe").text() in shown
+        [note] = [n for n in app._notifications if "not JSON" in str(n.message)]
+        assert "\n" not in str(note.message) and "\x1b" not in str(note.message)
+        app.screen.query_one("#game").value = "connect4"  # said once, not per game
+        await settle(pilot)
+        assert notes(app, "not JSON") == 1
+    assert path.read_bytes() == b"\x1b[2J{not json"  # nothing lost by looking
+
+
+@pytest.mark.parametrize("stored, kept", [
+    ("5+3", "5+3"), ("1+0", "1"), (" 10 ", "10"), ("none", "none"), ("", None),
+    ("abc", None), ("999+1", None), (5, None), (None, None), (["5+3"], None),
+    ("5+3" * 40, None), ("\x1b[2J", None),
+])
+def test_the_remembered_clock_is_checked_when_read(stored: Any, kept: str | None) -> None:
+    assert settings.from_json({"clock": stored}).clock == kept
+    assert settings.from_json({"game": "connect4", "clock": stored}).game == "connect4"

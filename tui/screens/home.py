@@ -126,6 +126,8 @@ class HomeScreen(ParlorScreen):
         """What the side pickers offer for the chosen game."""
         self.clock_value = NO_CLOCK
         """The clock field's time control (kept while ``other…`` asks for one)."""
+        self.rating_problem: str | None = None
+        """The trouble with the ratings file last shown (each is shown once)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -283,8 +285,11 @@ class HomeScreen(ParlorScreen):
         games = f"{mine.games} rated game" + ("" if mine.games == 1 else "s")
         ascii = self.parlor.ascii_board
         label.update(mine.text(ascii) + (" provisional" if mine.provisional else ""))
-        label.tooltip = (f"{games}; {'+/-' if ascii else '±'} is the 95 % interval"
-                         + (f"\n{store.short(ratings.problem, 200)}" if ratings.problem else ""))
+        label.tooltip = f"{games}; {'+/-' if ascii else '±'} is the 95 % interval"
+        if ratings.problem and ratings.problem != self.rating_problem:  # said once
+            self.notify(store.short(ratings.problem, 200), title="Your ratings",
+                        severity="warning", timeout=10)
+        self.rating_problem = ratings.problem
 
     def action_fair_opponent(self) -> None:
         """Let the rated level closest to the player's rating play the computer's side

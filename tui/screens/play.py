@@ -109,6 +109,8 @@ def rule_news(before: State, after: State) -> str:
     return "; ".join(news)
 
 
+Pairing = tuple[int, opponents.RatedLevel]
+"""The person's side and the rated level playing the other side."""
 RATED_TAG = "Rated"
 """Record tag: ``yes`` for a rated game, ``no`` for one that is not (then the tag
 :data:`UNRATED_TAG` says why); read back when the game is resumed."""
@@ -213,8 +215,8 @@ class PlayScreen(ParlorScreen):
         unrated): it is never taken in again, whatever happens to the screen."""
         self.rating_line = ""
         """What the end of the game did to the player's rating, shown under the result."""
-        self._rated_for: tuple[tuple[str, str], tuple[int, opponents.RatedLevel] | None] | None \
-            = None
+        self._rated_for: tuple[tuple[str, str], Pairing | None] | None = None
+        """The players :meth:`rated_pairing` last looked at, and its answer."""
         self._player_rating: PlayerRating | None = None
 
     # -- model helpers --------------------------------------------------------------
@@ -261,7 +263,7 @@ class PlayScreen(ParlorScreen):
         chosen = {k: v for k, v in first.options.items() if k != RANDOM_START_OPTION}
         return chosen == defaults and first.key() == game.initial().key()
 
-    def rated_pairing(self) -> tuple[int, opponents.RatedLevel] | None:
+    def rated_pairing(self) -> Pairing | None:
         """The person's side and the rated level they play, when this game can be rated:
         one person against a rung of the rated ladder, from the standard start; else
         None (computers against each other and people against each other are unrated)."""
@@ -283,7 +285,7 @@ class PlayScreen(ParlorScreen):
         if self.unrated is not None or self.rating_settled:
             return False
         self.unrated = reason
-        if self.rated_pairing() is None or self.rating_settled:
+        if self.rated_pairing() is None:
             return False
         self.notify(f"This game is now unrated: {reason}.", title="Unrated",
                     severity="warning")
