@@ -342,3 +342,35 @@ async def test_a_damaged_ratings_file_is_one_line_on_home_and_a_fresh_start() ->
 def test_the_remembered_clock_is_checked_when_read(stored: Any, kept: str | None) -> None:
     assert settings.from_json({"clock": stored}).clock == kept
     assert settings.from_json({"game": "connect4", "clock": stored}).game == "connect4"
+
+
+async def test_changing_the_opponent_during_the_game_makes_it_unrated() -> None:
+    app = game_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await play_x(pilot, WIN[:1])
+        screen.set_player(1, "level:2")
+        await settle(pilot)
+        assert screen.unrated == "the players changed during the game"
+        assert "now unrated" in status(screen) and notes(app, "now unrated") == 1
+        await play_x(pilot, WIN[1:])
+        assert screen.outcome() is not None
+    assert rating().games == 0
+
+
+async def test_a_game_played_on_from_a_saved_game_is_unrated() -> None:
+    app = game_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = await play_x(pilot, WIN)
+        assert rating().games == 1
+        [record] = load_records(screen.store.history_path)
+        app.play_record(record, 2, ("human", "level:1"))  # Replay's "play from here"
+        await settle(pilot)
+        again = app.screen
+        assert isinstance(again, PlayScreen) and again.store.id != screen.store.id
+        assert again.unrated == "played on from a saved game"
+        await play_x(pilot, WIN[1:])
+        assert again.outcome() is not None
+        assert "Unrated: played on from a saved game" in status(again)
+    assert rating().games == 1

@@ -73,14 +73,16 @@ def describe(entry: store.Entry) -> str:
     return f"{name}, move {len(rec.moves) + 1}: {players}, {entry.when}{busy}"
 
 
-def side_choices(specs: list[str], game_id: str | None = None) -> list[tuple[str, str]]:
+def side_choices(specs: list[str], game_id: str | None = None,
+                 ascii: bool = False) -> list[tuple[str, str]]:
     """The side pickers' entries: the specs grouped by kind, strongest first (as the
     ``o`` dialog lists them), each with what it is in a few words (a rated level's
-    rating, given the game)."""
+    rating, given the game; ``+/-`` for ``±`` when ``ascii``)."""
     out = []
     for label, value in opponents.grouped_choices(specs, None, game_id):
         if isinstance(value, str):
-            out.append((label.strip(), value))
+            text = label.strip()
+            out.append((text.replace("±", "+/-") if ascii else text, value))
     return out
 
 
@@ -158,8 +160,11 @@ class HomeScreen(ParlorScreen):
             with Horizontal(classes="field", id="rating-row"):
                 yield Label("Your rating", classes="field-label")
                 yield Static("", id="player-rating", markup=False)
-                yield Button("a: fair opponent", id="fair", compact=True,
-                             tooltip="Play the rated level closest to your rating")
+                fair = Button("a: fair opponent", id="fair", compact=True,
+                              tooltip="Play the rated level closest to your rating")
+                fair.styles.border = ("none", "black")  # one line, in ASCII mode too
+                fair.styles.height = 1
+                yield fair
             with Horizontal(id="home-buttons"):
                 yield Button("Play", id="play", variant="primary")
                 yield Button("Swap sides", id="swap")
@@ -268,8 +273,8 @@ class HomeScreen(ParlorScreen):
     # -- the player's rating --------------------------------------------------------
     def show_ascii(self, ascii: bool) -> None:
         super().show_ascii(ascii)
-        if self.is_mounted:
-            self.show_rating()
+        if self.is_mounted and self.sides_for:
+            self.update_sides(self.sides_for, self.sides())  # the rating labels
 
     def show_rating(self) -> None:
         """Show the player's rating in the chosen game (with its 95 % interval, ``?``
@@ -344,7 +349,7 @@ class HomeScreen(ParlorScreen):
         names = get_game(game_id).initial().PLAYERS
         for side, wid in enumerate(("first", "second")):
             select = self.query_one(f"#{wid}", Select)
-            select.set_options(side_choices(specs, game_id))
+            select.set_options(side_choices(specs, game_id, self.parlor.ascii_board))
             want = keep[side] if keep[side] in specs else default[side]
             select.value = want
             who = "first" if side == 0 else "second"
