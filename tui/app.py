@@ -37,7 +37,7 @@ from tui.screens.base import ParlorScreen
 from tui.screens.browser import BrowserScreen
 from tui.screens.help import HelpScreen
 from tui.screens.home import HomeScreen
-from tui.screens.play import PlayScreen, change_comment, join_comments
+from tui.screens.play import PlayScreen, change_comment, join_comments, unrated_reason
 from tui.screens.replay import ReplayScreen
 
 SWITCH_INTERVAL = 0.001
@@ -171,20 +171,24 @@ class ParlorApp(App[None]):
     def play_from(self, history: list[State], moves: list[Any], players: tuple[str, str], *,
                   game_file: str | None = None, refused: dict[int, str] | None = None,
                   clock: TimeControl | None = None,
-                  comments: dict[int, str] | None = None) -> None:
+                  comments: dict[int, str] | None = None,
+                  unrated: str | None = None) -> None:
         """Show a PlayScreen for the game ``history`` (above Home), once any game being
-        left is safe; ``game_file`` continues that stored game, else a new one is made."""
+        left is safe; ``game_file`` continues that stored game, else a new one is made.
+        ``unrated`` says why the game may not count in the player's rating."""
         def go() -> None:
             self.back_to_home()
             kept = store.GameFile(game_file)
+            why = unrated
             if not kept.claim():
                 kept = store.GameFile()
                 kept.claim()
+                why = why or "a copy of a game open in another session"
                 self.notify("This game is open in another session: it goes on here as a copy "
                             "(both are kept).", severity="warning", timeout=10)
             self.push_screen(PlayScreen(history, moves, players, seed=self.seed,
                                         game_file=kept, refused=refused, clock=clock,
-                                        comments=comments))
+                                        comments=comments, unrated=why))
         self.confirm_leave(go)
 
     def play_record(self, record: GameRecord, upto: int | None = None,
@@ -194,6 +198,8 @@ class ParlorApp(App[None]):
 
         Players not given come from the record's First and Second tags; one the record
         may not name (a model path, a tag too long) cannot play until another is chosen.
+        A game the record marks unrated stays so; a new game played on from a record's
+        moves is unrated (its start was not played against this opponent).
         """
         try:
             states = record.states()
@@ -220,8 +226,12 @@ class ParlorApp(App[None]):
                 if problem:
                     refused[side] = problem
             players = tags
+        if game_file is not None:  # resumed: rated or not as it was
+            unrated = unrated_reason(record.tags)
+        else:
+            unrated = "played on from a saved game" if n > 0 else None
         self.play_from(states[: n + 1], moves, players, game_file=game_file, refused=refused,
-                       comments=comments)
+                       comments=comments, unrated=unrated)
 
     def resume_entry(self, entry: store.Entry) -> None:
         """Continue the stored unfinished game of ``entry``."""

@@ -8,6 +8,8 @@ Second tag), and a spec read from a record never loads a model from a path.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from brains import registry
 from brains.protocol import Brain
 from engine.record import MAX_TAG_VALUE
@@ -111,6 +113,67 @@ def rating_label(spec: str, game_id: str) -> str | None:
             half = max(row["rating"] - row["lo"], row["hi"] - row["rating"])
             return f"rated {round(row['rating'])} ± {round(half)}"
     return None
+
+
+RD_FLOOR = 30.0
+"""The least deviation a level's rating is given in the player's rating update: even a
+level with a narrow interval is a measured guess, and a deviation near 0 would let one
+game against it move the player's rating as if its strength were known exactly."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatedLevel:
+    """The rung of ``game``'s rated ladder a spec plays, and its measured rating."""
+
+    level: int
+    spec: str
+    """The rung's own spec (e.g. ``alphabeta,depth=2``)."""
+    rating: float
+    """On the ladder's scale (``random`` = 0)."""
+    deviation: float
+    """The half-width of the rating's 95 % interval / 1.96, at least :data:`RD_FLOOR`."""
+
+
+def level_ratings(game_id: str) -> dict[str, float]:
+    """``level:N`` -> the rung's measured rating, for every rung of ``game_id``'s ladder
+    (empty when the game has no usable ratings)."""
+    try:
+        return {f"{registry.LADDER_BRAIN}:{row['level']}": float(row["rating"])
+                for row in registry.ladder_table(game_id)}
+    except (ValueError, AttributeError):  # no ladder, or a damaged ratings file
+        return {}
+
+
+def rated_level(spec: str, game_id: str) -> RatedLevel | None:
+    """The rated rung ``spec`` plays in ``game_id``, or None: ``level:N``,
+    ``level:medium``, ``level,rating=R``, ``alphabeta,rating=R`` and any spec whose
+    brain and options are those of a rung (e.g. the rung's own spec) are rated. Nothing
+    is built; a spec that does not resolve is simply not rated."""
+    from brains.ladder import rung_for_rating
+
+    try:
+        rows = registry.ladder_table(game_id)
+        cls, options = registry.resolve_spec(spec, game_id)
+        if not rows:
+            return None
+        if registry.parse_spec(spec)[0] == registry.LADDER_BRAIN:
+            level = options.get("level")
+            if level is None:
+                rating = options.get("rating")
+                level = ((len(rows) + 1) // 2 if rating is None
+                         else rung_for_rating(game_id, rating))
+        else:
+            level = next((row["level"] for row in rows
+                          if registry.resolve_spec(row["spec"], game_id) == (cls, options)),
+                         None)
+    except (ValueError, AttributeError):  # not a brain, no ladder, damaged ratings
+        return None
+    row = next((row for row in rows if row["level"] == level), None)
+    if row is None:
+        return None
+    half = max(row["rating"] - row["lo"], row["hi"] - row["rating"])
+    return RatedLevel(int(row["level"]), str(row["spec"]), float(row["rating"]),
+                      max(half / 1.96, RD_FLOOR))
 
 
 def default_opponent(game_id: str) -> str:

@@ -1,12 +1,23 @@
 """The player's own rating in each game (Glicko-2), kept in the user's data directory.
 
 Every rated game the player finishes updates their rating for that game
-(:func:`brains.glicko.update`, each game its own rating period). The ratings live in
-one JSON file, ``ratings.json`` in :func:`tui.paths.data_dir`::
+(:func:`brains.glicko.update`, each game its own rating period). The ratings are on the
+scale of the game's ladder (``random`` = 0, see :mod:`brains.ladder`), so a player's
+rating and a level's rating compare directly. A new player starts at
+:func:`start_rating`, the rating of the ladder's middle rung (the rung ``level`` plays
+by default), with Glicko's deviation for a player with no games (350), so the first few
+games move the rating a long way.
+
+The ratings live in one JSON file, ``ratings.json`` in :func:`tui.paths.data_dir`::
 
     {"format": "parlor-player-ratings", "version": 1,
-     "games": {"connect4": {"rating": 1523.4, "deviation": 87.1, "volatility": 0.06,
-                            "games": 12, "updated": "2026-11-23T18:02:11+00:00"}}}
+     "games": {"connect4": {"rating": 923.4, "deviation": 87.1, "volatility": 0.06,
+                            "games": 12, "updated": "2026-11-23T18:02:11+00:00",
+                            "counted": ["20261123-180002-4242-1a2b3c4d"]}}}
+
+``counted`` holds the ids of the latest games counted (:meth:`PlayerRatings.record_once`),
+so a game that is finished again (resumed from a copy left when its end could not be
+saved) never counts twice.
 
 What is read is checked field by field (engine.files.read_capped, then every value's
 type and range). A game whose entry is damaged starts fresh, the others keep theirs, and
@@ -35,7 +46,6 @@ from typing import Any, cast
 
 from brains.glicko import (
     INITIAL_DEVIATION,
-    INITIAL_RATING,
     INITIAL_VOLATILITY,
     Glicko,
     check_rating,
@@ -61,7 +71,11 @@ LOCK_SECONDS = 5.0
 """How long a session waits for another to finish saving before giving up on saving."""
 PROVISIONAL_DEVIATION = 110.0
 """A rating whose deviation is above this is provisional (shown with a ``?``)."""
+MAX_COUNTED = 200
+"""Ids of counted games kept per game (the newest; a game is counted soon after its id
+is made, so older ids cannot come back)."""
 _GAME_KEY = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+_COUNTED_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,79}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,13 +83,21 @@ class PlayerRating:
     """The player's rating in one game."""
 
     game: str
-    rating: float = INITIAL_RATING
+    rating: float
+    """On the game's ladder scale (see :func:`start_rating` for a new player's)."""
     deviation: float = INITIAL_DEVIATION
     volatility: float = INITIAL_VOLATILITY
     games: int = 0
     """Rated games played."""
     updated: str | None = None
     """When the last rated game ended (ISO 8601, UTC), or None before the first."""
+    counted: tuple[str, ...] = ()
+    """Ids of the latest games counted, oldest first (at most :data:`MAX_COUNTED`)."""
+
+    @classmethod
+    def fresh(cls, game: str) -> PlayerRating:
+        """A new player's rating in ``game``: :func:`start_rating`, deviation 350."""
+        return cls(game, start_rating(game))
 
     @property
     def glicko(self) -> Glicko:
@@ -87,15 +109,34 @@ class PlayerRating:
         """True while the deviation is above :data:`PROVISIONAL_DEVIATION`."""
         return self.deviation > PROVISIONAL_DEVIATION
 
-    def text(self) -> str:
-        """``1523 ± 174`` (the 95 % interval), with ``?`` while provisional."""
+    def text(self, ascii: bool = False) -> str:
+        """``1523 ± 174`` (the 95 % interval), with ``?`` while provisional; ``+/-`` for
+        ``±`` when ``ascii``."""
         mark = "?" if self.provisional else ""
-        return f"{self.rating:.0f}{mark} ± {1.96 * self.deviation:.0f}"
+        plus_minus = "+/-" if ascii else "±"
+        return f"{self.rating:.0f}{mark} {plus_minus} {1.96 * self.deviation:.0f}"
 
     def to_json(self) -> dict[str, Any]:
-        """The entry as it is stored."""
-        return {"rating": self.rating, "deviation": self.deviation,
-                "volatility": self.volatility, "games": self.games, "updated": self.updated}
+        """The entry as it is stored (``counted`` only once a game is counted by id)."""
+        entry: dict[str, Any] = {"rating": self.rating, "deviation": self.deviation,
+                                 "volatility": self.volatility, "games": self.games,
+                                 "updated": self.updated}
+        if self.counted:
+            entry["counted"] = list(self.counted)
+        return entry
+
+
+def start_rating(game_id: str) -> float:
+    """Where a new player's rating starts in ``game_id``: the measured rating of the
+    middle rung of its ladder (on the ladder's scale, ``random`` = 0); 0, the anchor's
+    rating, when the game has no usable ratings file (then no level is rated either)."""
+    from brains.ladder import load_ratings
+
+    try:
+        levels = load_ratings(game_id).levels
+    except (ValueError, AttributeError):  # no ladder, or a damaged ratings file
+        return 0.0
+    return levels[(len(levels) + 1) // 2 - 1].rating if levels else 0.0
 
 
 def ratings_path() -> Path:
@@ -128,7 +169,7 @@ class PlayerRatings:
         """The player's rating in ``game_id`` (a fresh one before the first rated game)."""
         game = get_game(game_id).id
         entries, _ = self._read()
-        return entries.get(game) or PlayerRating(game)
+        return entries.get(game) or PlayerRating.fresh(game)
 
     def fair_level(self, game_id: str, levels: Mapping[str, float]) -> str:
         """The spec of ``levels`` (spec -> rating, on the scale of the player's rating)
@@ -146,6 +187,24 @@ class PlayerRatings:
         Returns the new rating. It is saved under the lock; when saving fails the new
         rating is still returned and :attr:`problem` says why it was not kept.
         """
+        change = self._record(game_id, None, opponent_rating, opponent_rd, score)
+        assert change is not None  # only a counted key is refused
+        return change[1]
+
+    def record_once(self, game_id: str, key: str, opponent_rating: float,
+                    opponent_rd: float, score: float
+                    ) -> tuple[PlayerRating, PlayerRating] | None:
+        """:meth:`record_game` for the game whose id is ``key``, unless a game of that id
+        was counted already: then nothing changes and the answer is None, else it is the
+        rating before and after. The check and the update are one locked
+        read-modify-write, so two sessions finishing the same game count it once."""
+        if not isinstance(key, str) or not _COUNTED_KEY.fullmatch(key):
+            raise ValueError(f"game id {quote(str(key))} cannot key a rated game")
+        return self._record(game_id, key, opponent_rating, opponent_rd, score)
+
+    def _record(self, game_id: str, key: str | None, opponent_rating: float,
+                opponent_rd: float, score: float
+                ) -> tuple[PlayerRating, PlayerRating] | None:
         game = get_game(game_id).id
         if isinstance(opponent_rd, (int, float)) and not isinstance(opponent_rd, bool) \
                 and math.isfinite(opponent_rd) and opponent_rd >= 0:
@@ -154,15 +213,20 @@ class PlayerRatings:
         try:
             with self._locked():
                 entries, damaged = self._read()
-                before = entries.get(game) or PlayerRating(game)
-                after = _rated(before, opponent, score)
+                before = entries.get(game) or PlayerRating.fresh(game)
+                if key is not None and key in before.counted:
+                    return None
+                after = _rated(before, opponent, score, key)
                 entries[game] = after
                 self._write(entries, damaged)
         except (OSError, TimeoutError) as exc:
-            after = _rated(self.current(game), opponent, score)
+            before = self.current(game)
+            if key is not None and key in before.counted:
+                return None
+            after = _rated(before, opponent, score, key)
             self.problem = (f"cannot save the player's rating in {self.path}: "
                             f"{getattr(exc, 'strerror', None) or exc}")
-        return after
+        return before, after
 
     # ----------------------------------------------------------------- the file
 
@@ -251,12 +315,14 @@ class PlayerRatings:
             os.close(fd)
 
 
-def _rated(before: PlayerRating, opponent: Glicko, score: float) -> PlayerRating:
-    """``before`` after one game against ``opponent``."""
+def _rated(before: PlayerRating, opponent: Glicko, score: float,
+           key: str | None = None) -> PlayerRating:
+    """``before`` after one game against ``opponent`` (the game's id ``key`` counted)."""
     new = update(before.glicko, [(opponent, score)])
     stamp = datetime.now(UTC).replace(microsecond=0).isoformat()
+    counted = before.counted if key is None else (*before.counted, key)[-MAX_COUNTED:]
     return PlayerRating(before.game, new.rating, new.deviation, new.volatility,
-                        min(before.games + 1, MAX_GAMES_COUNT), stamp)
+                        min(before.games + 1, MAX_GAMES_COUNT), stamp, counted)
 
 
 def _entry(key: Any, value: Any) -> PlayerRating:
@@ -279,9 +345,14 @@ def _entry(key: Any, value: Any) -> PlayerRating:
             datetime.fromisoformat(updated)
         except ValueError:
             raise ValueError(f"updated {quote(updated)} is not a date and time") from None
+    counted = value.get("counted", [])
+    if not isinstance(counted, list) or len(counted) > MAX_COUNTED \
+            or not all(isinstance(k, str) and _COUNTED_KEY.fullmatch(k) for k in counted):
+        raise ValueError(f"counted must be a list of at most {MAX_COUNTED} game ids")
     rating, deviation, volatility = (cast(float, fields[name])
                                      for name in ("rating", "deviation", "volatility"))
-    return PlayerRating(key, float(rating), float(deviation), float(volatility), games, updated)
+    return PlayerRating(key, float(rating), float(deviation), float(volatility), games, updated,
+                        tuple(counted))
 
 
 def closest_level(rating: float, levels: Mapping[str, float]) -> str:

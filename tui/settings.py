@@ -1,5 +1,5 @@
 """The choices Parlor remembers between runs: the last game, its options, who played
-each side, and the theme.
+each side, the time control of local games, and the theme.
 
 They live in ``settings.json`` in the data directory (:func:`tui.paths.data_dir`). The
 file is read with a size cap (:func:`engine.files.read_capped`) and every field is checked
@@ -21,6 +21,7 @@ from engine.files import read_capped, write_atomic
 from engine.protocol import ParlorError
 from engine.registry import GAMES
 from tui import paths
+from tui.host.clock import TimeControl
 
 FILE_NAME = "settings.json"
 MAX_BYTES = 64 * 1024
@@ -41,12 +42,15 @@ class Settings:
     """Game id -> the specs chosen last for the first and second sides."""
     theme: str | None = None
     """The theme chosen last (None: Textual's default)."""
+    clock: str | None = None
+    """The time control of local games chosen last, as :class:`TimeControl` writes it
+    (``5+3``), or ``none``; None: never chosen (no clock)."""
 
     def to_json(self) -> dict[str, Any]:
         """The settings as a JSON object."""
         return {"game": self.game, "options": self.options,
                 "players": {g: list(p) for g, p in self.players.items()},
-                "theme": self.theme}
+                "theme": self.theme, "clock": self.clock}
 
 
 def settings_path() -> Path:
@@ -71,6 +75,18 @@ def _option_value(game_id: str, name: str, value: Any) -> Any:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return value
     return _text(value)
+
+
+def clock_text(value: Any) -> str | None:
+    """``value`` as a time control's text (``5+3``, ``none``) if it is one, else None."""
+    text = _text(value)
+    if text is None:
+        return None
+    try:
+        control = TimeControl.parse(text)
+    except ParlorError:
+        return None
+    return "none" if control is None else str(control)
 
 
 def from_json(data: Any) -> Settings:
@@ -99,6 +115,7 @@ def from_json(data: Any) -> Settings:
                 if first is not None and second is not None:
                     settings.players[game_id] = (first, second)
     settings.theme = _text(data.get("theme"))
+    settings.clock = clock_text(data.get("clock"))
     return settings
 
 

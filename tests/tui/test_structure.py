@@ -100,7 +100,7 @@ def test_home_lists_every_registered_game_with_its_declared_options(
     async def run() -> None:
         app = ParlorApp()
         monkeypatch.setattr(app, "start_game",
-                            lambda game, options, players: started.append((game, options)))
+                            lambda game, options, players, **_: started.append((game, options)))
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             home = app.screen

@@ -1,8 +1,11 @@
-"""HomeScreen: choose the game, its options and each side; resume any unfinished game.
+"""HomeScreen: choose the game, its options, each side and the clock; resume any
+unfinished game.
 
 The games are those of :data:`engine.registry.GAMES`, and each game's option fields are
 built from its declared :class:`engine.protocol.Option` s (a list for an option with
 choices, a text field otherwise), so a newly registered game appears here as it is.
+The player's own rating in the chosen game is shown (:mod:`tui.player_ratings`), and
+``a`` picks a fair opponent: the rated level closest to it.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ from tui import opponents, settings, store
 from tui.dialogs.choose import ChooseDialog
 from tui.dialogs.prompt import PromptDialog
 from tui.host.client import available as rooms_available
+from tui.host.clock import TimeControl
+from tui.player_ratings import PlayerRatings
 from tui.screens.base import ParlorScreen
 from tui.screens.rooms import RoomButtons
 
@@ -41,6 +46,11 @@ DEFAULT_GAME = "tictactoe"
 """The game chosen when Home opens (the first registered one if it is absent)."""
 RANDOM_OPTION = "seed"
 """An option of this name left blank gets a fresh random value (a new random start)."""
+NO_CLOCK = "none"
+CLOCKS = (NO_CLOCK, "1+0", "3+2", "5+3", "10", "15+10")
+"""The time controls the clock field lists (minutes for the game + seconds a move)."""
+OTHER_CLOCK = "other"
+"""The clock field's entry that asks for a time control to type."""
 
 
 def option_widget_id(game_id: str, option: Option) -> str:
@@ -63,19 +73,36 @@ def describe(entry: store.Entry) -> str:
     return f"{name}, move {len(rec.moves) + 1}: {players}, {entry.when}{busy}"
 
 
-def side_choices(specs: list[str], game_id: str | None = None) -> list[tuple[str, str]]:
+def side_choices(specs: list[str], game_id: str | None = None,
+                 ascii: bool = False) -> list[tuple[str, str]]:
     """The side pickers' entries: the specs grouped by kind, strongest first (as the
     ``o`` dialog lists them), each with what it is in a few words (a rated level's
-    rating, given the game)."""
+    rating, given the game; ``+/-`` for ``±`` when ``ascii``)."""
     out = []
     for label, value in opponents.grouped_choices(specs, None, game_id):
         if isinstance(value, str):
-            out.append((label.strip(), value))
+            text = label.strip()
+            out.append((text.replace("±", "+/-") if ascii else text, value))
     return out
+
+
+def clock_choices(extra: str | None = None) -> list[tuple[str, str]]:
+    """The clock field's entries: no clock, the usual time controls, ``extra`` (one typed
+    earlier) and the entry to type another."""
+    values = list(CLOCKS)
+    if extra is not None and extra not in values:
+        values.append(extra)
+    return [*((value, value) for value in values), ("other...", OTHER_CLOCK)]
 
 
 class HomeScreen(ParlorScreen):
     """The start screen: a small form with Play, and the list of unfinished games."""
+
+    DEFAULT_CSS = """
+    #rating-row { height: 1; }
+    #player-rating { width: 32; }
+    #fair { margin-left: 1; }
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("p", "play", "Play", tooltip="Start the game chosen above (a new game)"),
@@ -85,6 +112,8 @@ class HomeScreen(ParlorScreen):
         Binding("x", "swap", "Swap sides", tooltip="Swap who moves first"),
         Binding("f", "from_position", "From a position",
                 tooltip="Start from a pasted position (the game chosen above if it fits)"),
+        Binding("a", "fair_opponent", "Fair opponent", show=False,
+                tooltip="Play the rated level closest to your rating"),
     ]
 
     def __init__(self) -> None:
@@ -95,6 +124,12 @@ class HomeScreen(ParlorScreen):
         """The game the side pickers were last filled for."""
         self.remembered = settings.Settings()
         """The choices remembered from earlier runs (read when Home opens)."""
+        self.side_specs: list[str] = [opponents.HUMAN]
+        """What the side pickers offer for the chosen game."""
+        self.clock_value = NO_CLOCK
+        """The clock field's time control (kept while ``other…`` asks for one)."""
+        self.rating_problem: str | None = None
+        """The trouble with the ratings file last shown (each is shown once)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -117,6 +152,19 @@ class HomeScreen(ParlorScreen):
                     yield Label("", classes="field-label", id=f"{side}-label")
                     yield Select([(opponents.HUMAN, opponents.HUMAN)], allow_blank=False,
                                  id=side, compact=True)
+            with Horizontal(classes="field"):
+                yield Label("Clock", classes="field-label")
+                yield Select(clock_choices(), value=NO_CLOCK, allow_blank=False, id="clock",
+                             compact=True, tooltip="Time for each side: minutes for the "
+                             "game + seconds added a move (none: no clock)")
+            with Horizontal(classes="field", id="rating-row"):
+                yield Label("Your rating", classes="field-label")
+                yield Static("", id="player-rating", markup=False)
+                fair = Button("a: fair opponent", id="fair", compact=True,
+                              tooltip="Play the rated level closest to your rating")
+                fair.styles.border = ("none", "black")  # one line, in ASCII mode too
+                fair.styles.height = 1
+                yield fair
             with Horizontal(id="home-buttons"):
                 yield Button("Play", id="play", variant="primary")
                 yield Button("Swap sides", id="swap")
@@ -152,6 +200,8 @@ class HomeScreen(ParlorScreen):
         if remembered.game is not None:
             self.sides_for = remembered.game  # the pickers are filled just below
             self.query_one("#game", Select).value = remembered.game
+        if remembered.clock is not None:
+            self.set_clock(remembered.clock)
         for game_id, values in remembered.options.items():
             for option in get_game(game_id).options:
                 if option.name not in values:
@@ -176,10 +226,96 @@ class HomeScreen(ParlorScreen):
                 values[option.name] = field.value.strip()
         self.remembered.players[game.id] = self.sides()
         settings.update(game=game.id, options={game.id: values},
-                        players={game.id: self.sides()})
+                        players={game.id: self.sides()},
+                        clock=settings.clock_text(self.clock_value))
 
     def on_screen_resume(self) -> None:
         self.refresh_unfinished()
+        self.show_rating()
+
+    # -- the clock ------------------------------------------------------------------
+    def set_clock(self, value: str) -> None:
+        """Show ``value`` (a time control's text, or ``none``) in the clock field: the
+        listed entry of the same time control (``1`` is ``1+0``), else one added."""
+        select = self.query_one("#clock", Select)
+        control = TimeControl.parse(value)
+        value = next((c for c in CLOCKS if TimeControl.parse(c) == control), value)
+        self.clock_value = value
+        if value not in CLOCKS:
+            select.set_options(clock_choices(value))
+        select.value = value
+
+    def time_control(self) -> TimeControl | None:
+        """The clock chosen for the game (None: no clock)."""
+        return TimeControl.parse(self.clock_value)
+
+    @on(Select.Changed, "#clock")
+    def clock_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        if event.value != OTHER_CLOCK:
+            self.clock_value = str(event.value)
+            return
+
+        def typed(text: str | None) -> None:
+            if text:
+                try:
+                    control = TimeControl.parse(text)
+                except ParlorError as exc:
+                    self.parlor.show_error("Not a time control", store.short(exc, 150))
+                else:
+                    self.set_clock(NO_CLOCK if control is None else str(control))
+                    return
+            self.set_clock(self.clock_value)  # cancelled or refused: as it was
+
+        self.app.push_screen(PromptDialog("Time control: minutes for the game + seconds a "
+                                          "move", placeholder="e.g. 5+3, 10 or none"), typed)
+
+    # -- the player's rating --------------------------------------------------------
+    def show_ascii(self, ascii: bool) -> None:
+        super().show_ascii(ascii)
+        if self.is_mounted and self.sides_for:
+            self.update_sides(self.sides_for, self.sides())  # the rating labels
+
+    def show_rating(self) -> None:
+        """Show the player's rating in the chosen game (with its 95 % interval, ``?``
+        and "provisional" while the deviation is large)."""
+        label = self.query_one("#player-rating", Static)
+        levels = opponents.level_ratings(self.game_id)
+        self.query_one("#fair", Button).disabled = not levels
+        if not levels:
+            label.update("no rated levels in this game")
+            return
+        ratings = PlayerRatings()
+        mine = ratings.current(self.game_id)
+        games = f"{mine.games} rated game" + ("" if mine.games == 1 else "s")
+        ascii = self.parlor.ascii_board
+        label.update(mine.text(ascii) + (" provisional" if mine.provisional else ""))
+        label.tooltip = f"{games}; {'+/-' if ascii else '±'} is the 95 % interval"
+        if ratings.problem and ratings.problem != self.rating_problem:  # said once
+            self.notify(store.short(ratings.problem, 200), title="Your ratings",
+                        severity="warning", timeout=10)
+        self.rating_problem = ratings.problem
+
+    def action_fair_opponent(self) -> None:
+        """Let the rated level closest to the player's rating play the computer's side
+        (the second side when both or neither are people; a person then plays first)."""
+        game_id = self.game_id
+        levels = {spec: rating for spec, rating in opponents.level_ratings(game_id).items()
+                  if spec in self.side_specs}
+        if not levels:
+            self.notify(f"{get_game(game_id).name} has no rated levels", severity="warning")
+            return
+        spec = PlayerRatings().fair_level(game_id, levels)
+        first, second = self.sides()
+        human = opponents.is_human
+        side = 0 if human(second) and not human(first) else 1
+        if not human(first) and not human(second):
+            self.query_one("#first", Select).value = opponents.HUMAN
+        self.query_one(f"#{('first', 'second')[side]}", Select).value = spec
+        label = opponents.rating_label(spec, game_id) or ""
+        if self.parlor.ascii_board:
+            label = label.replace("±", "+/-")
+        self.notify(f"A fair opponent: {spec}" + (f", {label}" if label else ""))
 
     def refresh_unfinished(self) -> None:
         """List every unfinished game (and one line per file that cannot be read)."""
@@ -209,16 +345,18 @@ class HomeScreen(ParlorScreen):
         except ValueError as exc:
             specs, default = [opponents.HUMAN], (opponents.HUMAN, opponents.HUMAN)
             self.parlor.show_error("Cannot list the opponents", str(exc))
+        self.side_specs = specs
         names = get_game(game_id).initial().PLAYERS
         for side, wid in enumerate(("first", "second")):
             select = self.query_one(f"#{wid}", Select)
-            select.set_options(side_choices(specs, game_id))
+            select.set_options(side_choices(specs, game_id, self.parlor.ascii_board))
             want = keep[side] if keep[side] in specs else default[side]
             select.value = want
             who = "first" if side == 0 else "second"
             self.query_one(f"#{wid}-label", Label).update(f"{names[side]} ({who})")
         for gid in GAMES:
             self.query_one(f"#options-{gid}").display = gid == game_id
+        self.show_rating()
 
     @on(Select.Changed, "#game")
     def game_changed(self, event: Select.Changed) -> None:
@@ -252,7 +390,7 @@ class HomeScreen(ParlorScreen):
         event.stop()
         action = {"play": self.action_play, "swap": self.action_swap,
                   "resume": self.action_resume, "saved": self.action_open_saved,
-                  "position": self.action_from_position}
+                  "position": self.action_from_position, "fair": self.action_fair_opponent}
         action[str(event.button.id)]()
 
     @on(OptionList.OptionSelected, "#unfinished")
@@ -263,7 +401,8 @@ class HomeScreen(ParlorScreen):
     def action_play(self) -> None:
         """Start the chosen game (a new game: unfinished ones stay listed)."""
         self.remember()
-        self.parlor.start_game(self.game_id, self.options(), self.sides())
+        self.parlor.start_game(self.game_id, self.options(), self.sides(),
+                               clock=self.time_control())
 
     def position_game(self, text: str) -> tuple[str, State]:
         """The game and position ``text`` is: the game chosen above if the text fits it,
@@ -294,7 +433,8 @@ class HomeScreen(ParlorScreen):
                 self.query_one("#game", Select).value = game_id
                 self.update_sides(game_id, self.remembered.players.get(game_id, self.sides()))
             self.remember()
-            self.parlor.start_game(game_id, {}, self.sides(), position=state)
+            self.parlor.start_game(game_id, {}, self.sides(), position=state,
+                                   clock=self.time_control())
 
         self.app.push_screen(PromptDialog("Start from the position (FEN-style text)",
                                           placeholder="e.g. 3/1x1/o2 x"), chosen)

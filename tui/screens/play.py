@@ -10,6 +10,7 @@ dropped (after an undo, a new opponent or a new game).
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 from typing import Any, ClassVar
@@ -40,6 +41,7 @@ from tui.messages import (
     MoveEntered,
     SelectionRefused,
 )
+from tui.player_ratings import PlayerRating, PlayerRatings
 from tui.screens.base import ParlorScreen
 from tui.widgets import board_class
 from tui.widgets.board import BoardWidget
@@ -107,6 +109,35 @@ def rule_news(before: State, after: State) -> str:
     return "; ".join(news)
 
 
+Pairing = tuple[int, opponents.RatedLevel]
+"""The person's side and the rated level playing the other side."""
+RATED_TAG = "Rated"
+"""Record tag: ``yes`` for a rated game, ``no`` for one that is not (then the tag
+:data:`UNRATED_TAG` says why); read back when the game is resumed."""
+UNRATED_TAG = "Unrated"
+RANDOM_START_OPTION = "seed"
+"""The option that only seeds a variant's random start: any value of it keeps the
+standard start (the start position itself is compared too)."""
+
+
+def unrated_reason(tags: dict[str, str]) -> str | None:
+    """Why a record's tags say its game is unrated (one short line), or None."""
+    if tags.get(RATED_TAG, "").strip().lower() != "no":
+        return None
+    why = " ".join(tags.get(UNRATED_TAG, "").split())
+    if not why or not why.isprintable():
+        return "its record says it is unrated"
+    return store.short(why, 60)
+
+
+def rating_key(game_id: str) -> str:
+    """The key a game is counted under in the player's ratings: its store id, or a digest
+    of it when the id is not a plain one (a file named by hand)."""
+    if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,79}", game_id):
+        return game_id
+    return "h-" + hashlib.sha256(game_id.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
 def record_of(history: list[State], moves: list[Any], players: tuple[str, str]) -> GameRecord:
     """The game so far as a record, with the players' specs as First and Second tags."""
     return GameRecord.from_moves(history[0], moves, First=players[0], Second=players[1])
@@ -137,7 +168,8 @@ class PlayScreen(ParlorScreen):
                  *, seed: int | None = None, game_file: store.GameFile | None = None,
                  refused: dict[int, str] | None = None,
                  clock: TimeControl | None = None,
-                 comments: dict[int, str] | None = None) -> None:
+                 comments: dict[int, str] | None = None,
+                 unrated: str | None = None) -> None:
         super().__init__()
         self.clock = clock
         """The game's time control (None: no clock)."""
@@ -175,6 +207,17 @@ class PlayScreen(ParlorScreen):
         """The budget of the hint being looked for (stopped when the screen goes)."""
         self.thinking: Text | None = None
         self.message = ""
+        self.unrated = unrated
+        """Why this game is not rated (a takeback, a hint, …), or None; kept in the record
+        (:data:`RATED_TAG`), so a resumed game stays unrated."""
+        self.rating_settled = False
+        """True once the end of the game was taken into the player's rating (or found
+        unrated): it is never taken in again, whatever happens to the screen."""
+        self.rating_line = ""
+        """What the end of the game did to the player's rating, shown under the result."""
+        self._rated_for: tuple[tuple[str, str], Pairing | None] | None = None
+        """The players :meth:`rated_pairing` last looked at, and its answer."""
+        self._player_rating: PlayerRating | None = None
 
     # -- model helpers --------------------------------------------------------------
     @property
@@ -209,6 +252,95 @@ class PlayScreen(ParlorScreen):
             seed = None if self.seed is None else self.seed + side
             brain = self.brains[side] = opponents.make_brain(self.players[side], self.game_id, seed)
         return brain
+
+    # -- the player's rating ---------------------------------------------------------
+    def standard_start(self) -> bool:
+        """True when the game began at the game's usual start with its usual options
+        (the ladder's ratings were measured there)."""
+        first = self.history[0]
+        game = get_game(self.game_id)
+        defaults = {o.name: o.default for o in game.options if o.name != RANDOM_START_OPTION}
+        chosen = {k: v for k, v in first.options.items() if k != RANDOM_START_OPTION}
+        return chosen == defaults and first.key() == game.initial().key()
+
+    def rated_pairing(self) -> Pairing | None:
+        """The person's side and the rated level they play, when this game can be rated:
+        one person against a rung of the rated ladder, from the standard start; else
+        None (computers against each other and people against each other are unrated)."""
+        if self._rated_for is not None and self._rated_for[0] == self.players:
+            return self._rated_for[1]
+        humans = [side for side in (0, 1) if opponents.is_human(self.players[side])]
+        pairing = None
+        if len(humans) == 1 and self.standard_start():
+            level = opponents.rated_level(self.players[1 - humans[0]], self.game_id)
+            if level is not None:
+                pairing = (humans[0], level)
+        self._rated_for = (self.players, pairing)
+        return pairing
+
+    def make_unrated(self, reason: str) -> bool:
+        """Make this game unrated for ``reason``; True the first time a game that was
+        rated becomes unrated (the caller says so, once). A game whose end was already
+        taken into the rating stays as it was counted."""
+        if self.unrated is not None or self.rating_settled:
+            return False
+        self.unrated = reason
+        if self.rated_pairing() is None:
+            return False
+        self.notify(f"This game is now unrated: {reason}.", title="Unrated",
+                    severity="warning")
+        return True
+
+    def settle_rating(self) -> None:
+        """At the end of a rated game, count it in the player's rating, once: keyed by
+        the game's id, so finishing it again (or a resumed copy of it) changes nothing."""
+        outcome = self.outcome()
+        if self.rating_settled or outcome is None:
+            return
+        pairing = self.rated_pairing()
+        if pairing is None:
+            return
+        self.rating_settled = True
+        if self.unrated is not None:
+            self.rating_line = f"Unrated: {self.unrated}"
+            return
+        side, level = pairing
+        score = 0.5 if outcome.winner is None else float(outcome.winner == side)
+        ratings = PlayerRatings()
+        try:
+            change = ratings.record_once(self.game_id, rating_key(self.store.id),
+                                         level.rating, level.deviation, score)
+        except ValueError as exc:
+            self.rating_line = f"Rating not updated: {store.short(exc)}"
+            return
+        if change is None:
+            now = ratings.current(self.game_id).text(self.parlor.ascii_board)
+            self.rating_line = f"Rating {now} (this game was counted already)"
+            return
+        before, after = change
+        self._player_rating = after
+        change_text = f"({round(after.rating - before.rating):+d})"
+        self.rating_line = f"Rating {after.text(self.parlor.ascii_board)} {change_text}"
+        if ratings.problem:
+            self.rating_line += f"\n{store.short(ratings.problem, 120)}"
+
+    def rating_status(self) -> str:
+        """The line about the rating while a rated game goes on ("" if it is not rated)."""
+        pairing = self.rated_pairing()
+        if pairing is None:
+            return ""
+        if self.rating_settled:
+            return self.rating_line
+        if self.unrated is not None:
+            return f"Unrated: {self.unrated}"
+        mine = self.player_rating().text(self.parlor.ascii_board)
+        return f"Rated: you {mine} v {round(pairing[1].rating)}"
+
+    def player_rating(self) -> PlayerRating:
+        """The player's rating in this game (read once, and again after the game)."""
+        if self._player_rating is None or self._player_rating.game != self.game_id:
+            self._player_rating = PlayerRatings().current(self.game_id)
+        return self._player_rating
 
     # -- composing ------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -249,9 +381,11 @@ class PlayScreen(ParlorScreen):
 
     # -- the game loop --------------------------------------------------------------
     def next_turn(self) -> None:
-        """Show the position, autosave, and start a brain if one is to move."""
+        """Show the position, autosave, count a finished rated game in the player's
+        rating, and start a brain if one is to move."""
         self.stop_brain()
         self.autosave()
+        self.settle_rating()
         state = self.state
         if self.clock is not None and self.is_mounted:
             panel = self.query_one(ClockPanel)
@@ -306,6 +440,11 @@ class PlayScreen(ParlorScreen):
             record.result, record.termination = self.forfeit.result.value, self.forfeit.termination
         if self.clock is not None:
             record.tags["TimeControl"] = str(self.clock)
+        if self.unrated is not None:
+            record.tags[RATED_TAG] = "no"
+            record.tags[UNRATED_TAG] = self.unrated
+        elif self.rated_pairing() is not None:
+            record.tags[RATED_TAG] = "yes"
         return record
 
     @on(ClockPanel.FlagFell)
@@ -490,11 +629,16 @@ class PlayScreen(ParlorScreen):
             who = "you" if opponents.is_human(mover) else mover
             text.append(f"Move {state.ply // 2 + 1}: {names[state.to_move]} to move ({who})",
                         "bold")
+            rated = self.rating_status()
+            if rated:
+                text.append(f"\n{rated}")
         else:
             winner = outcome.winner
             verdict = "Draw" if winner is None else f"{names[winner]} wins"
             text.append(f"Game over: {verdict} {outcome.result.value}: {outcome.termination}",
                         "bold reverse")
+            if self.rating_line:
+                text.append(f"\n{self.rating_line}", "bold")
             text.append("\nn new game  g another  r replay it")
         if self.message:
             text.append(f"\n{self.message}", "italic")
@@ -514,6 +658,8 @@ class PlayScreen(ParlorScreen):
             self.history.pop()
             self.moves.pop()
         self.message = "took back"
+        if self.make_unrated("a move was taken back"):
+            self.message = "took back: this game is now unrated"
         self.next_turn()
 
     def action_new_game(self) -> None:
@@ -576,11 +722,13 @@ class PlayScreen(ParlorScreen):
         old = players[side]
         players[side] = spec
         self.players = (players[0], players[1])
+        self.message = f"{self.state.PLAYERS[side]} is now {spec}"
         if old != spec:
             index = len(self.moves)
             self.comments[index] = join_comments(
                 self.comments.get(index), change_comment(self.state.PLAYERS[side], spec, old))
-        self.message = f"{self.state.PLAYERS[side]} is now {spec}"
+            if self.moves and self.make_unrated("the players changed during the game"):
+                self.message += ": this game is now unrated"
         self.next_turn()
 
     def action_hint(self) -> None:
@@ -590,6 +738,8 @@ class PlayScreen(ParlorScreen):
             self.app.bell()
             return
         self.message = "thinking of a hint…"
+        if self.make_unrated("a hint was asked for"):
+            self.message = "thinking of a hint… (this game is now unrated)"
         self.refresh_views()
         self.hint_budget.stop.set()
         self.hint_budget = Budget(seconds=hints.SOLVER_SECONDS + hints.SEARCH_SECONDS)
