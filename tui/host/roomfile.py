@@ -96,10 +96,7 @@ def save(folder: Path, code: str, data: dict[str, Any]) -> None:
 
 def remove(folder: Path, code: str) -> None:
     """Forget the room ``code`` (nothing if it was never written)."""
-    try:
-        path_for(folder, code).unlink()
-    except FileNotFoundError:
-        pass
+    path_for(folder, code).unlink(missing_ok=True)
 
 
 def _field(obj: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:

@@ -37,10 +37,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from brains.timeman import clock_allot
 from engine.protocol import ParlorError, Result, State
 from engine.record import EARLY_TERMINATIONS, GameRecord
 from engine.registry import GAMES, get_game
-from brains.timeman import clock_allot
 from tui import store
 from tui.host import brainseat, roomfile, wire
 from tui.host.clock import Clock, TimeControl

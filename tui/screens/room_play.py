@@ -221,7 +221,11 @@ class RoomPlayScreen(ParlorScreen):
         elif self.my_turn():
             text.append(f"Move {self.state.ply + 1}: your move", "bold")
         else:
-            text.append(f"Move {self.state.ply + 1}: {names[self.state.to_move]} to move")
+            thinking = " (thinking)" if snap.get("brain") == self.state.to_move else ""
+            text.append(f"Move {self.state.ply + 1}: {names[self.state.to_move]} to move"
+                        f"{thinking}")
+        if snap.get("rated") is False and not result:
+            text.append("\nNot rated: a move was taken back", "italic")
         offer = snap.get("offer")
         if isinstance(offer, dict) and not result:
             what = "a draw" if offer.get("kind") == "draw" else "to take back a move"
