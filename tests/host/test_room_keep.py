@@ -228,6 +228,28 @@ async def test_a_brain_seat_waits_for_a_free_host_slot(tmp_path):
         await service.stop()
 
 
+async def test_a_brain_whose_worker_process_died_plays_in_a_fresh_one(tmp_path):
+    import os
+    import signal
+
+    service = RoomService(tmp_path / "rooms.sock", tmp_path / "users", brain_slots=1)
+    await service.start()
+    try:
+        pool = service.brain_pool()
+        assert await asyncio.get_running_loop().run_in_executor(
+            pool, brainseat.warm, "tictactoe")
+        for pid in list(pool._processes):  # the worker dies (killed, out of memory…)
+            os.kill(pid, signal.SIGKILL)
+        await asyncio.sleep(0.5)
+        a = await Line.open(service, service.issue("key-a", "alice"))
+        a.send({"t": "create", "game": "tictactoe", "opponent": "level:3", "side": "second"})
+        snap = await moves_at_least(a, 1)
+        assert len(snap["moves"]) == 1 and not snap["result"]
+        assert service.pool is not pool
+    finally:
+        await service.stop()
+
+
 async def test_a_brain_room_survives_a_restart_and_the_brain_plays_on(tmp_path):
     first = RoomService(tmp_path / "rooms.sock", tmp_path / "users")
     await first.start()

@@ -7,6 +7,8 @@
 - :mod:`tui.host.wire`: the small line-delimited JSON protocol between the two.
 - :mod:`tui.host.clock`: time controls and game clocks.
 - :mod:`tui.host.client`: what a session uses to talk to the room service.
+- :mod:`tui.host.roomfile`: rooms in progress kept on disk, so a killed host loses none.
+- :mod:`tui.host.brainseat`: the brains a room may seat, their ratings, their search.
 
 asyncssh is an optional extra (``pip install "parlor[host]"``); only ``server``
 imports it.

@@ -480,7 +480,8 @@ class RoomService:
         self.seat(room, side, conn)
         if brain:
             room.seat_brain(1 - side, brain)
-            self.brain_pool().submit(brainseat.warm, game_id)
+            with contextlib.suppress(RuntimeError):  # a broken pool is replaced at the move
+                self.brain_pool().submit(brainseat.warm, game_id)
             self.begin(room, f"{brain} plays {room.state.PLAYERS[1 - side]}")
             return
         room.note = f"room {room.code}: waiting for an opponent"
@@ -644,7 +645,7 @@ class RoomService:
         room.note = (f"{room.names[side]} offers a draw" if kind == "draw"
                      else f"{room.names[side]} asks to take back a move")
         self.broadcast(room)
-        if room.brain_side is not None:  # a brain grants takebacks and plays on for a win
+        if room.brain_side is not None:  # a brain grants a takeback and declines a draw
             self.on_answer(room, room.brain_side, {"t": "answer", "accept": kind == "takeback"})
 
     @staticmethod
@@ -853,7 +854,7 @@ class RoomService:
                             list(room.texts), room.brain, room.seed + ply, seconds),
                             limit + BRAIN_SLACK_SECONDS)
                         break
-                    except concurrent.futures.process.BrokenProcessPool:
+                    except (concurrent.futures.process.BrokenProcessPool, RuntimeError):
                         if self.pool is pool:
                             self.pool = None
                         if attempt == 2:
