@@ -44,6 +44,8 @@ class RoomLink:
 
     async def connect(self) -> None:
         """Connect and say who this session is (OSError / WireError on failure)."""
+        if not available():
+            raise OSError("this session is not served by parlor host")
         reader, writer = await asyncio.open_unix_connection(
             os.environ[ENV_SOCKET], limit=wire.MAX_LINE + 1)
         writer.write(wire.encode({"t": "hello", "token": os.environ[ENV_TOKEN]}))
