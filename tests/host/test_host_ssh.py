@@ -310,8 +310,9 @@ async def test_a_player_meets_a_brain_in_a_room_by_keys_and_finds_the_game_saved
         await alice.keys("x")  # resign, after saying so
         await alice.expect("Resign this game?")
         await alice.keys("j", "enter")
-        for player in (alice, carol):
-            await player.expect("Game over: O wins 0-1 (resignation)")
+        await carol.expect("Game over: O wins 0-1 (resignation)")
+        # a game against a rated level counts for the person's rating
+        await alice.expect("Game over: O wins 0-1 (resignation)", "Your rating now:")
         await alice.keys("e", "escape")
         await alice.expect("Play a person")
         await alice.keys("r")

@@ -289,7 +289,7 @@ async def test_a_finished_game_between_people_rates_both_once(service):
     for ply, (mover, move) in enumerate([(a, "b2"), (b, "a1"), (a, "b1"), (b, "c1"), (a, "b3")]):
         mover.send({"t": "move", "move": move})
         await moves_at_least(mover, ply + 1)
-    await b.room(result="1-0")
+    final = await b.room(result="1-0")
     after = {k: user_ratings(service.users, k).current("tictactoe") for k in ("key-a", "key-b")}
     ga, gb = before["key-a"].glicko, before["key-b"].glicko
     want_a, want_b = update(ga, [(gb, 1.0)]), update(gb, [(ga, 0.0)])
@@ -297,6 +297,7 @@ async def test_a_finished_game_between_people_rates_both_once(service):
     assert after["key-a"].rating == pytest.approx(want_a.rating)
     assert after["key-b"].rating == pytest.approx(want_b.rating)
     assert after["key-a"].rating > before["key-a"].rating > after["key-b"].rating
+    assert final["rating"] == after["key-b"].text()  # each player is shown their own
 
 
 async def test_games_without_a_move_and_games_with_a_takeback_are_not_rated(service):

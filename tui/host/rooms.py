@@ -173,6 +173,8 @@ class Room:
         """Counts takebacks, so a search begun before one is not played after it."""
         self.rated = True
         """False once a move was taken back (as an undo makes a local game unrated)."""
+        self.ratings: dict[int, str] = {}
+        """Each rated person's new rating, shown to them once the game is over."""
 
     def seat_brain(self, side: int, spec: str) -> None:
         """Put the brain ``spec`` (already checked) in ``side``'s seat."""
@@ -256,7 +258,8 @@ class Room:
                 "present": [self.conns[s] is not None or s == self.brain_side for s in (0, 1)],
                 "started": self.started, "you": -1 if side is None else side,
                 "note": self.note, "brain": self.brain_side if self.brain else None,
-                "rated": self.rated}
+                "rated": self.rated,
+                "rating": self.ratings.get(side, "") if side is not None else ""}
 
     def record(self, result: str | None = None, termination: str = "") -> GameRecord:
         """The game as a record, with the players' names and the time control (and
@@ -771,7 +774,10 @@ class RoomService:
     def rate_one(self, room: Room, identity: str, opponent: tuple[float, float],
                  score: float) -> None:
         ratings = user_ratings(self.users, identity)
-        ratings.record_game(room.game_id, opponent[0], opponent[1], score)
+        after = ratings.record_game(room.game_id, opponent[0], opponent[1], score)
+        for side in (0, 1):
+            if room.seats[side] == identity:
+                room.ratings[side] = after.text()
         if ratings.problem:
             log.error("room %s: %s", room.code, ratings.problem[:200])
 

@@ -216,6 +216,8 @@ class RoomPlayScreen(ParlorScreen):
             outcome = {"1-0": f"{names[0]} wins", "0-1": f"{names[1]} wins"}.get(result, "Draw")
             text.append(f"Game over: {outcome} {result} ({snap.get('termination', '')})",
                         "bold reverse")
+            if snap.get("rating"):
+                text.append(f"\nYour rating now: {store.short(snap['rating'], 30)}", "bold")
         elif not snap.get("started"):
             text.append(f"Waiting for an opponent: share the code {code}", "bold")
         elif self.my_turn():
