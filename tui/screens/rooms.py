@@ -19,7 +19,7 @@ from textual.widgets.option_list import Option as ListOption
 
 from engine.protocol import ParlorError
 from engine.registry import GAMES, get_game
-from tui import store
+from tui import opponents, store
 from tui.commands.common import parse_options
 from tui.host import brainseat, client
 from tui.host.clock import TimeControl
@@ -33,11 +33,10 @@ PERSON = "human"
 def opponent_choices(game_id: str) -> list[tuple[str, str]]:
     """The opponent picker's entries: a person first, then the brains a room may seat,
     grouped as the app's opponent chooser lists them."""
-    from tui.screens.home import side_choices
-
     brains = list(brainseat.room_brains(game_id))
     return [("a person (share the room's code)", PERSON),
-            *[(label, spec) for label, spec in side_choices(brains, game_id)]]
+            *[(label.strip(), value) for label, value
+              in opponents.grouped_choices(brains, None, game_id) if isinstance(value, str)]]
 
 
 def describe_room(room: dict[str, Any]) -> str:
