@@ -254,3 +254,42 @@ async def test_a_full_host_says_so_and_an_idle_session_is_ended(tmp_path: Path, 
         await alice.close()
         await bob.close()
         await server.stop()
+
+
+async def test_a_player_meets_a_brain_in_a_room_by_keys_and_finds_the_game_saved(host, keys):
+    alice = await Player.connect(host.port, "alice", keys[0])
+    carol = await Player.connect(host.port, "carol", keys[2])
+    try:
+        await alice.expect("Play a person")
+        await alice.keys("f2")
+        await alice.expect("Create room", "Open rooms")
+        # from the code field back to the opponent picker, open it, find the level, pick it
+        await alice.keys(*["shift+tab"] * 5, "enter")
+        await alice.expect("a person (share", "level:8")
+        await alice.keys("level:8", "enter", "f4")
+        await alice.expect("(you play X)", "O: level:8", "Move 1: your move")
+        await move(alice, "b2")
+        await alice.expect("Move 3: your move")  # the brain (in the host) has replied
+        code = next(iter(host.rooms.rooms))
+        await carol.expect("Play a person")
+        await carol.keys("f3")
+        await carol.expect("Games in progress: 1", code)
+        await carol.keys("enter")
+        await carol.expect(f"Room {code} (spectator)", "Move 3: X to move")
+        await alice.keys("x")  # resign, after saying so
+        await alice.expect("Resign this game?")
+        await alice.keys("j", "enter")
+        await carol.expect("Game over: O wins 0-1 (resignation)")
+        # a game against a rated level counts for the person's rating
+        await alice.expect("Game over: O wins 0-1 (resignation)", "Your rating now:")
+        await alice.keys("e", "escape")
+        await alice.expect("Play a person")
+        await alice.keys("r")
+        await alice.expect("alice", "level:8", "0-1")
+    finally:
+        await alice.close()
+        await carol.close()
+    [path] = list(user_history(host.users, fingerprint(keys[0])).glob("*.pgn"))
+    [record] = read_records(path)
+    assert record.tags["First"] == "alice" and record.tags["Second"] == "level:8"
+    assert len(record.moves) == 2 and record.result == "0-1"

@@ -8,6 +8,8 @@
 - :mod:`tui.host.clock`: time controls and game clocks.
 - :mod:`tui.host.client`: what a session uses to talk to the room service.
 - :mod:`tui.host.web`: ``--web``, the same app and rooms for web browsers (guests).
+- :mod:`tui.host.roomfile`: rooms in progress kept on disk, so a killed host loses none.
+- :mod:`tui.host.brainseat`: the brains a room may seat, their ratings, their search.
 
 asyncssh is an optional extra (``pip install "parlor[host]"``); only ``server``
 imports it. ``web`` needs textual-serve (the ``serve`` extra) and is imported only

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import socket
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from tui.host import wire
+
+log = logging.getLogger("parlor.host.client")
 
 ENV_SOCKET = "PARLOR_ROOMS"
 ENV_TOKEN = "PARLOR_ROOM_TOKEN"
@@ -44,6 +47,8 @@ class RoomLink:
 
     async def connect(self) -> None:
         """Connect and say who this session is (OSError / WireError on failure)."""
+        if not available():
+            raise OSError("this session is not served by parlor host")
         reader, writer = await asyncio.open_unix_connection(
             os.environ[ENV_SOCKET], limit=wire.MAX_LINE + 1)
         writer.write(wire.encode({"t": "hello", "token": os.environ[ENV_TOKEN]}))
@@ -68,14 +73,21 @@ class RoomLink:
                     message = wire.decode(line)
                 except wire.WireError:
                     continue
-                for listener in list(self.listeners):
-                    listener(message)
+                self.deliver(message)
         except (OSError, ValueError, asyncio.IncompleteReadError):
             pass
         finally:
             self.writer = None
-            for listener in list(self.listeners):
-                listener({"t": "closed"})
+            self.deliver({"t": "closed"})
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        """Give ``message`` to every listener; one that fails never cuts the link for the
+        others (its error is logged at debug level: the terminal is the app's)."""
+        for listener in list(self.listeners):
+            try:
+                listener(message)
+            except Exception:  # a screen's trouble must not end the session's link
+                log.debug("a room listener failed", exc_info=True)
 
     def send(self, message: dict[str, Any]) -> bool:
         """Send ``message``; False if the link is down."""

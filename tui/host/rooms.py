@@ -6,7 +6,13 @@ for it (:meth:`RoomService.issue`), so the identity is the one the server checke
 one a client claims. The service checks every move with the engine, runs the clocks,
 sends every change to both players and every spectator at once, and records each
 finished game into both players' finished games (``history/`` of each player's data
-directory, through :func:`tui.store.save_new`).
+directory, through :func:`tui.store.save_new`), and updates both players' ratings.
+
+No game is lost when the host is killed: every room in progress is written to disk
+after each change (:mod:`tui.host.roomfile`) and restored when the service starts
+again, each person's seat kept as if they had just dropped. A room may also seat a
+brain (:mod:`tui.host.brainseat`), which searches in a worker process under the
+host-wide cap on brain searches, on the room's clock.
 
 Nothing a client sends is trusted: each message is size-capped and validated, a client
 that sends too much is refused or cut off, and a client that stops reading is dropped
@@ -16,9 +22,11 @@ rather than allowed to hold anyone else up (writes never wait).
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import hashlib
 import logging
+import multiprocessing
 import os
 import random
 import re
@@ -29,12 +37,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from brains.timeman import clock_allot
 from engine.protocol import ParlorError, Result, State
 from engine.record import EARLY_TERMINATIONS, GameRecord
 from engine.registry import GAMES, get_game
 from tui import store
-from tui.host import wire
+from tui.host import brainseat, roomfile, wire
 from tui.host.clock import Clock, TimeControl
+from tui.player_ratings import FILE_NAME as RATINGS_FILE
+from tui.player_ratings import PlayerRatings
 
 log = logging.getLogger("parlor.host.rooms")
 
@@ -54,6 +65,12 @@ RATE_BURST, RATE_PER_SECOND = 60.0, 20.0
 FINISHED_KEPT_SECONDS = 600.0
 """A finished room stays (for its players to see the result) this long."""
 NAME_PATTERN = re.compile(r"[^A-Za-z0-9._-]+")
+BRAIN_SEAT = "brain:"
+"""A brain seat's identity is this and its spec (no person's identity starts so)."""
+BRAIN_SLACK_SECONDS = 60.0
+"""A brain's search that has not answered this long after its time is given up."""
+SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+"""The first player's score for each decided result."""
 
 
 def clean_name(name: str) -> str:
@@ -66,9 +83,19 @@ def user_home(users: Path, identity: str) -> Path:
     return users / hashlib.sha256(identity.encode()).hexdigest()[:24]
 
 
+def user_data(users: Path, identity: str) -> Path:
+    """The Parlor data directory of ``identity``'s sessions."""
+    return user_home(users, identity) / "parlor"
+
+
 def user_history(users: Path, identity: str) -> Path:
     """Where the finished games of ``identity`` go (``history/`` of its data directory)."""
-    return user_home(users, identity) / "parlor" / "history"
+    return user_data(users, identity) / "history"
+
+
+def user_ratings(users: Path, identity: str) -> PlayerRatings:
+    """The ratings of ``identity`` (``ratings.json`` of its data directory)."""
+    return PlayerRatings(user_data(users, identity) / RATINGS_FILE)
 
 
 @dataclass(eq=False)
@@ -112,7 +139,8 @@ class Conn:
 
 
 class Room:
-    """One game between two people, its clock, its offers and its spectators."""
+    """One game between two people (or a person and a brain), its clock, its offers and
+    its spectators."""
 
     def __init__(self, code: str, state: State, control: TimeControl | None):
         self.code = code
@@ -135,6 +163,64 @@ class Room:
         self.game_file = store.new_game_id()
         self.started = False
         self.finished_at = 0.0
+        self.brain = ""
+        """The brain spec in :attr:`brain_side` (empty: two people)."""
+        self.brain_side: int | None = None
+        self.seed = random.randrange(2**31)
+        """The brain's seed (plus the ply, for each move)."""
+        self.thinking: asyncio.Task[None] | None = None
+        self.brain_turns = 0
+        """Counts takebacks, so a search begun before one is not played after it."""
+        self.rated = True
+        """False once a move was taken back (as an undo makes a local game unrated)."""
+        self.ratings: dict[int, str] = {}
+        """Each rated person's new rating, shown to them once the game is over."""
+
+    def seat_brain(self, side: int, spec: str) -> None:
+        """Put the brain ``spec`` (already checked) in ``side``'s seat."""
+        self.brain, self.brain_side = spec, side
+        self.seats[side] = BRAIN_SEAT + spec
+        self.names[side] = spec
+
+    def people(self) -> list[str]:
+        """The identities of the people seated (a brain is not one)."""
+        return list(dict.fromkeys(s for side, s in enumerate(self.seats)
+                                  if s and side != self.brain_side))
+
+    def to_saved(self, now: float) -> dict[str, Any]:
+        """The room as :mod:`tui.host.roomfile` keeps it (clocks read at ``now``)."""
+        clock = self.clock
+        return {"code": self.code, "game": self.game_id,
+                "options": {k: str(v) for k, v in self.history[0].options.items()},
+                "clock": str(self.control) if self.control else "",
+                "seats": [None if s == self.brain_side else self.seats[s] for s in (0, 1)],
+                "names": self.names, "moves": self.texts,
+                "left": [clock.remaining(s, now) for s in (0, 1)] if clock else None,
+                "running": clock.running if clock else None, "file": self.game_file,
+                "brain": ({"side": self.brain_side, "spec": self.brain}
+                          if self.brain_side is not None else None),
+                "seed": self.seed, "rated": self.rated, "result": self.result,
+                "termination": self.termination}
+
+    @classmethod
+    def from_saved(cls, saved: roomfile.SavedRoom, now: float) -> Room:
+        """A room restored from its file; its clock runs again from ``now``."""
+        room = cls(saved.code, saved.history[0], saved.control)
+        room.history, room.moves, room.texts = saved.history, saved.moves, saved.texts
+        for side in (0, 1):
+            room.seats[side] = saved.seats[side]
+            room.names[side] = clean_name(saved.names[side])
+        if saved.brain_side is not None:
+            room.seat_brain(saved.brain_side, saved.brain)
+        room.game_file, room.seed, room.rated = saved.game_file, saved.seed, saved.rated
+        room.started = True
+        if room.clock is not None and saved.left is not None:
+            room.clock.left = list(saved.left)
+            if saved.running is not None and saved.result is None:
+                room.clock.start(saved.running, now)
+        if saved.result is not None:
+            room.result, room.termination = saved.result, saved.termination or "unterminated"
+        return room
 
     @property
     def state(self) -> State:
@@ -169,18 +255,23 @@ class Room:
                 "options": {k: str(v) for k, v in self.history[0].options.items()},
                 "names": self.names, "moves": self.texts, "result": self.result,
                 "termination": self.termination, "clock": clock, "offer": self.offer,
-                "present": [self.conns[s] is not None for s in (0, 1)],
+                "present": [self.conns[s] is not None or s == self.brain_side for s in (0, 1)],
                 "started": self.started, "you": -1 if side is None else side,
-                "note": self.note}
+                "note": self.note, "brain": self.brain_side if self.brain else None,
+                "rated": self.rated,
+                "rating": self.ratings.get(side, "") if side is not None else ""}
 
-    def record(self) -> GameRecord:
-        """The game as a record, with the players' names and the time control."""
+    def record(self, result: str | None = None, termination: str = "") -> GameRecord:
+        """The game as a record, with the players' names and the time control (and
+        ``result``/``termination`` instead of the room's own when given)."""
         tags = {"First": self.names[0], "Second": self.names[1], "Room": self.code}
         if self.control:
             tags["TimeControl"] = str(self.control)
-        if self.result is not None and self.termination in (*EARLY_TERMINATIONS, "unterminated"):
-            tags["Result"] = self.result
-            tags["Termination"] = self.termination
+        if result is None:
+            result, termination = self.result, self.termination
+        if result is not None and termination in (*EARLY_TERMINATIONS, "unterminated"):
+            tags["Result"] = result
+            tags["Termination"] = termination
         return GameRecord.from_moves(self.history[0], self.moves, **tags)
 
 
@@ -188,24 +279,31 @@ class RoomService:
     """The rooms of one host, served on a Unix socket."""
 
     def __init__(self, socket_path: Path, users: Path, *, brain_slots: int = 2,
-                 grace: float = GRACE_SECONDS,
+                 grace: float = GRACE_SECONDS, keep: Path | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.socket_path = Path(socket_path)
         self.users = Path(users)
+        self.keep = Path(keep) if keep is not None else self.socket_path.parent / "rooms"
+        """Where rooms in progress are kept (:mod:`tui.host.roomfile`)."""
         self.grace = grace
         self.now = clock
         self.rooms: dict[str, Room] = {}
         self.tokens: dict[str, tuple[str, str]] = {}
         self.conns: set[Conn] = set()
-        self.brain_slots = asyncio.Semaphore(brain_slots)
+        self.brain_count = max(1, brain_slots)
+        self.brain_slots = asyncio.Semaphore(self.brain_count)
+        self.pool: concurrent.futures.ProcessPoolExecutor | None = None
+        """The worker processes where room brains search (started on first use)."""
         self.server: asyncio.AbstractServer | None = None
         self.recorded: list[Path] = []
         """Every record written (for the host's log and for tests)."""
 
     # -- lifecycle ------------------------------------------------------------------
     async def start(self) -> None:
-        """Listen on the socket (only this user may connect: the folder is private)."""
+        """Restore the rooms kept from the last run, then listen on the socket (only
+        this user may connect: the folder is private)."""
         self.socket_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.restore()
         with contextlib.suppress(FileNotFoundError):
             self.socket_path.unlink()
         self.server = await asyncio.start_unix_server(self.serve, path=str(self.socket_path),
@@ -213,16 +311,71 @@ class RoomService:
         os.chmod(self.socket_path, 0o600)
 
     async def stop(self) -> None:
-        """Stop listening and close every connection (games in progress are recorded)."""
+        """Stop listening and close every connection. Games in progress are recorded as
+        unterminated and stay kept, so they go on when the host starts again."""
         for room in list(self.rooms.values()):
+            if room.thinking is not None:
+                room.thinking.cancel()
             if room.started and not room.over:
-                self.finish(room, "*", "unterminated")
+                self.save(room)
+                if room.moves:
+                    self.record(room, "*", "unterminated")
+                room.note = "the host is stopping: this game goes on when it is back"
+                self.broadcast(room)
         if self.server is not None:
             self.server.close()
         for conn in list(self.conns):
             conn.close()
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
         with contextlib.suppress(OSError):
             self.socket_path.unlink()
+
+    def restore(self) -> None:
+        """Bring back the rooms kept on disk: each person's seat counts as dropped (the
+        grace time runs from now), the clocks go on from their kept readings, and a game
+        already over is recorded."""
+        now = self.now()
+        loop = asyncio.get_running_loop()
+        for saved in roomfile.load(self.keep):
+            if saved.code in self.rooms or len(self.rooms) >= MAX_ROOMS:
+                continue
+            room = Room.from_saved(saved, now)
+            self.rooms[room.code] = room
+            if room.over:
+                self.finish(room, room.result or "*", room.termination)
+                continue
+            outcome = room.state.outcome()
+            if outcome is not None:
+                self.finish(room, outcome.result.value, outcome.termination)
+                continue
+            for side in (0, 1):
+                if side != room.brain_side:
+                    room.dropped[side] = loop.call_later(self.grace, self.abandon, room, side)
+            room.note = f"the host restarted: seats are kept for {self.grace:.0f} s"
+            self.arm_flag(room)
+            self.brain_turn(room)
+            log.info("room %s restored (%s, %d moves)", room.code, room.game_id,
+                     len(room.moves))
+
+    def save(self, room: Room) -> None:
+        """Keep ``room`` on disk (after every change of a game in progress)."""
+        if not room.started:
+            return
+        try:
+            roomfile.save(self.keep, room.code, room.to_saved(self.now()))
+        except (OSError, ValueError) as exc:
+            log.error("room %s cannot be kept on disk: %s", room.code,
+                      getattr(exc, "strerror", None) or str(exc)[:100])
+
+    def forget(self, room: Room) -> None:
+        """The room's game is recorded (or had no move): its kept file goes."""
+        try:
+            roomfile.remove(self.keep, room.code)
+        except OSError as exc:
+            log.error("room %s: its kept file cannot be removed: %s", room.code,
+                      exc.strerror or exc)
 
     def issue(self, identity: str, name: str) -> str:
         """A token a session presents to be ``identity`` (shown as ``name``)."""
@@ -317,6 +470,8 @@ class RoomService:
         seat = wire.text(msg, "side", "first")
         if seat not in ("first", "second", "random"):
             raise wire.WireError("side must be first, second or random")
+        opponent = wire.text(msg, "opponent", "").strip()
+        brain = brainseat.check_brain(opponent, game_id) if opponent else ""
         if len(self.rooms) >= MAX_ROOMS:
             self.sweep()
             if len(self.rooms) >= MAX_ROOMS:
@@ -326,8 +481,25 @@ class RoomService:
         side = {"first": 0, "second": 1}.get(seat, random.randrange(2))
         self.rooms[room.code] = room
         self.seat(room, side, conn)
+        if brain:
+            room.seat_brain(1 - side, brain)
+            with contextlib.suppress(RuntimeError):  # a broken pool is replaced at the move
+                self.brain_pool().submit(brainseat.warm, game_id)
+            self.begin(room, f"{brain} plays {room.state.PLAYERS[1 - side]}")
+            return
         room.note = f"room {room.code}: waiting for an opponent"
         self.broadcast(room)
+
+    def begin(self, room: Room, note: str) -> None:
+        """Both seats are taken: the game and its clock start."""
+        room.started = True
+        room.note = note
+        if room.clock is not None:
+            room.clock.start(room.state.to_move, self.now())
+            self.arm_flag(room)
+        self.save(room)
+        self.broadcast(room)
+        self.brain_turn(room)
 
     def seat(self, room: Room, side: int, conn: Conn) -> None:
         room.seats[side] = conn.identity
@@ -359,12 +531,7 @@ class RoomService:
         self.leave(conn)
         side = room.seats.index(None)
         self.seat(room, side, conn)
-        room.started = True
-        room.note = f"{conn.name} joined: the game begins"
-        if room.clock is not None:
-            room.clock.start(room.state.to_move, self.now())
-            self.arm_flag(room)
-        self.broadcast(room)
+        self.begin(room, f"{conn.name} joined: the game begins")
 
     def watch(self, conn: Conn, code: str) -> None:
         room = self.rooms.get(code)
@@ -407,9 +574,15 @@ class RoomService:
 
     def abandon(self, room: Room, side: int) -> None:
         room.dropped.pop(side, None)
-        if not room.over and room.conns[side] is None:
-            self.finish(room, Result.win_for(1 - side).value, "abandoned",
-                        f"{room.names[side]} did not come back")
+        if room.over or room.conns[side] is not None:
+            return
+        other = 1 - side
+        if other != room.brain_side and room.conns[other] is None:
+            # neither player is there (as after a restart nobody came back to): no winner
+            self.finish(room, "*", "unterminated", "neither player came back")
+            return
+        self.finish(room, Result.win_for(other).value, "abandoned",
+                    f"{room.names[side]} did not come back")
 
     def sweep(self) -> None:
         """Forget finished rooms kept long enough."""
@@ -433,13 +606,18 @@ class RoomService:
 
     # -- play -------------------------------------------------------------------------
     def on_move(self, room: Room, side: int, msg: dict[str, Any]) -> None:
-        state = room.state
-        if state.to_move != side:
+        if room.state.to_move != side:
             raise ParlorError("it is not your turn")
+        self.play(room, wire.text(msg, "move", limit=64))
+
+    def play(self, room: Room, text: str) -> None:
+        """Play the move ``text`` for the side to move (ParlorError if it is not legal),
+        keep the room on disk and tell everyone."""
+        state = room.state
         now = self.now()
         if self.check_flag(room, now):
             return
-        move = state.parse_move(wire.text(msg, "move", limit=64))
+        move = state.parse_move(text)
         room.history.append(state.play(move))
         room.moves.append(move)
         room.texts.append(state.format_move(move))
@@ -452,7 +630,9 @@ class RoomService:
             self.finish(room, outcome.result.value, outcome.termination)
             return
         self.arm_flag(room)
+        self.save(room)
         self.broadcast(room)
+        self.brain_turn(room)
 
     def on_resign(self, room: Room, side: int, msg: dict[str, Any]) -> None:
         self.finish(room, Result.win_for(1 - side).value, "resignation",
@@ -468,6 +648,8 @@ class RoomService:
         room.note = (f"{room.names[side]} offers a draw" if kind == "draw"
                      else f"{room.names[side]} asks to take back a move")
         self.broadcast(room)
+        if room.brain_side is not None:  # a brain grants a takeback and declines a draw
+            self.on_answer(room, room.brain_side, {"t": "answer", "accept": kind == "takeback"})
 
     @staticmethod
     def own_moves(room: Room, side: int) -> list[int]:
@@ -495,8 +677,12 @@ class RoomService:
             room.clock.stop(now)
             room.clock.start(room.state.to_move, now)
             self.arm_flag(room)
-        room.note = f"move taken back for {asker}"
+        room.brain_turns += 1
+        room.rated = False
+        room.note = f"move taken back for {asker} (the game is no longer rated)"
+        self.save(room)
         self.broadcast(room)
+        self.brain_turn(room)
 
     # -- clocks -----------------------------------------------------------------------
     def arm_flag(self, room: Room) -> None:
@@ -537,19 +723,63 @@ class RoomService:
         room.offer = None
         room.finished_at = now
         room.note = note or termination
-        if room.moves:
+        if room.moves:  # kept with its result until recorded, then rated once
+            self.save(room)
             self.record(room)
+        self.forget(room)
+        if room.moves:
+            self.rate(room)
         self.broadcast(room)
 
-    def record(self, room: Room) -> None:
-        record = room.record()
-        for identity in dict.fromkeys(s for s in room.seats if s):
+    def record(self, room: Room, result: str | None = None, termination: str = "") -> None:
+        """Write the game into each person's finished games (the same file each time,
+        so a later record of the same game replaces an earlier one)."""
+        record = room.record(result, termination)
+        for identity in room.people():
             target = user_history(self.users, identity) / f"{room.game_file}.pgn"
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 self.recorded.append(store.save_new(target, record, replace=True))
             except OSError as exc:
                 log.error("room %s: cannot record the game: %s", room.code, exc)
+
+    def rate(self, room: Room) -> None:
+        """Update the players' ratings for a finished game: two people each against the
+        other's rating before the game; a person against a brain seat when it is a rated
+        level, against that level's measured rating. Unrated: games with a move taken
+        back, and unfinished ones."""
+        first = SCORES.get(room.result or "")
+        if first is None or not room.rated:
+            return
+        scores = (first, 1.0 - first)
+        try:
+            if room.brain_side is not None:
+                level = brainseat.level_rating(room.brain, room.game_id)
+                person = 1 - room.brain_side
+                identity = room.seats[person]
+                if level is None or identity is None:
+                    return
+                self.rate_one(room, identity, level, scores[person])
+                return
+            a, b = room.seats
+            if a is None or b is None or a == b:
+                return
+            before = [user_ratings(self.users, who).current(room.game_id) for who in (a, b)]
+            for side, who in enumerate((a, b)):
+                other = before[1 - side]
+                self.rate_one(room, who, (other.rating, other.deviation), scores[side])
+        except (ValueError, OSError) as exc:
+            log.error("room %s: cannot rate the game: %s", room.code, str(exc)[:100])
+
+    def rate_one(self, room: Room, identity: str, opponent: tuple[float, float],
+                 score: float) -> None:
+        ratings = user_ratings(self.users, identity)
+        after = ratings.record_game(room.game_id, opponent[0], opponent[1], score)
+        for side in (0, 1):
+            if room.seats[side] == identity:
+                room.ratings[side] = after.text()
+        if ratings.problem:
+            log.error("room %s: %s", room.code, ratings.problem[:200])
 
     def broadcast(self, room: Room) -> None:
         now = self.now()
@@ -587,3 +817,71 @@ class RoomService:
         if conn.brain_held:
             conn.brain_held = False
             self.brain_slots.release()
+
+    # -- brain seats ------------------------------------------------------------------
+    def brain_pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        """The worker processes for room brains (fresh interpreters: ``spawn``)."""
+        if self.pool is None:
+            self.pool = concurrent.futures.ProcessPoolExecutor(
+                self.brain_count, mp_context=multiprocessing.get_context("spawn"))
+        return self.pool
+
+    def brain_turn(self, room: Room) -> None:
+        """If it is the brain seat's turn, start its search (one at a time per room)."""
+        side = room.brain_side
+        if (side is None or room.over or not room.started or room.thinking is not None
+                or room.state.to_move != side or room.state.outcome() is not None):
+            return
+        room.thinking = asyncio.get_running_loop().create_task(self.brain_move(room))
+
+    async def brain_move(self, room: Room) -> None:
+        """Search for the brain's move in a worker process, holding one of the host's
+        brain-search slots (it waits for one rather than starve the other searches), with
+        the time :func:`brains.timeman.clock_allot` gives on the room's clock."""
+        turn, ply = room.brain_turns, len(room.moves)
+        loop = asyncio.get_running_loop()
+        text = ""
+        problem = ""
+        try:
+            async with self.brain_slots:
+                if room.over or room.brain_turns != turn or len(room.moves) != ply:
+                    return
+                seconds = None
+                if room.clock is not None:
+                    left = room.clock.remaining(room.state.to_move, self.now())
+                    seconds = clock_allot(room.state, left, room.clock.control.increment)
+                options = {k: str(v) for k, v in room.history[0].options.items()}
+                limit = (seconds if seconds is not None else brainseat.NO_CLOCK_SECONDS)
+                for attempt in (1, 2):  # once more in a fresh pool if a worker died
+                    pool = self.brain_pool()
+                    try:
+                        text = await asyncio.wait_for(loop.run_in_executor(
+                            pool, brainseat.choose_move, room.game_id, options,
+                            list(room.texts), room.brain, room.seed + ply, seconds),
+                            limit + BRAIN_SLACK_SECONDS)
+                        break
+                    except (concurrent.futures.process.BrokenProcessPool, RuntimeError):
+                        if self.pool is pool:
+                            self.pool = None
+                        if attempt == 2:
+                            raise
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a brain's failure ends its game, not the host
+            problem = f"{room.brain} cannot play: {str(exc)[:100] or type(exc).__name__}"
+        finally:
+            room.thinking = None
+        if room.over:
+            return
+        if problem:
+            log.error("room %s: %s", room.code, problem)
+            self.finish(room, "*", "unterminated", problem)
+            return
+        if room.brain_turns != turn or len(room.moves) != ply:
+            self.brain_turn(room)  # a move was taken back meanwhile: think again
+            return
+        try:
+            self.play(room, text)
+        except ParlorError as exc:
+            self.finish(room, "*", "unterminated", f"{room.brain} played a bad move: "
+                                                   f"{str(exc)[:80]}")

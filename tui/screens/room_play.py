@@ -216,12 +216,18 @@ class RoomPlayScreen(ParlorScreen):
             outcome = {"1-0": f"{names[0]} wins", "0-1": f"{names[1]} wins"}.get(result, "Draw")
             text.append(f"Game over: {outcome} {result} ({snap.get('termination', '')})",
                         "bold reverse")
+            if snap.get("rating"):
+                text.append(f"\nYour rating now: {store.short(snap['rating'], 30)}", "bold")
         elif not snap.get("started"):
             text.append(f"Waiting for an opponent: share the code {code}", "bold")
         elif self.my_turn():
             text.append(f"Move {self.state.ply + 1}: your move", "bold")
         else:
-            text.append(f"Move {self.state.ply + 1}: {names[self.state.to_move]} to move")
+            thinking = " (thinking)" if snap.get("brain") == self.state.to_move else ""
+            text.append(f"Move {self.state.ply + 1}: {names[self.state.to_move]} to move"
+                        f"{thinking}")
+        if snap.get("rated") is False and not result:
+            text.append("\nNot rated: a move was taken back", "italic")
         offer = snap.get("offer")
         if isinstance(offer, dict) and not result:
             what = "a draw" if offer.get("kind") == "draw" else "to take back a move"

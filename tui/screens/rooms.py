@@ -1,5 +1,6 @@
-"""RoomsScreen: create a room, join one by its code or from the list, or pick a game
-to watch (only under ``parlor host``; see :mod:`tui.host`).
+"""RoomsScreen: create a room (against a person, or a brain in the other seat), join one
+by its code or from the list, or pick a game to watch (only under ``parlor host``; see
+:mod:`tui.host`).
 
 The screen talks to the room service through :func:`tui.host.client.get_link`; when
 the service puts this session in a room it opens :class:`RoomPlayScreen`.
@@ -18,13 +19,24 @@ from textual.widgets.option_list import Option as ListOption
 
 from engine.protocol import ParlorError
 from engine.registry import GAMES, get_game
-from tui import store
+from tui import opponents, store
 from tui.commands.common import parse_options
-from tui.host import client
+from tui.host import brainseat, client
 from tui.host.clock import TimeControl
 from tui.screens.base import ParlorScreen
 
 REFRESH_SECONDS = 2.0
+PERSON = "human"
+"""The opponent choice that opens the room to a person."""
+
+
+def opponent_choices(game_id: str) -> list[tuple[str, str]]:
+    """The opponent picker's entries: a person first, then the brains a room may seat,
+    grouped as the app's opponent chooser lists them."""
+    brains = list(brainseat.room_brains(game_id))
+    return [("a person (share the room's code)", PERSON),
+            *[(label.strip(), value) for label, value
+              in opponents.grouped_choices(brains, None, game_id) if isinstance(value, str)]]
 
 
 def describe_room(room: dict[str, Any]) -> str:
@@ -92,13 +104,18 @@ class RoomsScreen(ParlorScreen):
                              id="rooms-intro", markup=False)
             else:
                 yield Static("Type a room's code and Enter to join it, or pick one from the "
-                             "list; or choose a game and F4 creates a room.",
+                             "list; or choose a game (and a person or a brain to play) and "
+                             "F4 creates a room.",
                              id="rooms-intro", markup=False)
                 with Horizontal(classes="field"):
                     yield Label("Game", classes="field-label")
                     yield Select([(g.name, gid) for gid, g in GAMES.items()], value="tictactoe"
                                  if "tictactoe" in GAMES else next(iter(GAMES)),
                                  allow_blank=False, id="room-game", compact=True)
+                with Horizontal(classes="field"):
+                    yield Label("Opponent", classes="field-label")
+                    yield Select([("a person (share the room's code)", PERSON)], value=PERSON,
+                                 allow_blank=False, id="room-opponent", compact=True)
                 with Horizontal(classes="field"):
                     yield Label("Options", classes="field-label")
                     yield Input(placeholder="none (e.g. size=6)", id="room-options", compact=True)
@@ -121,6 +138,8 @@ class RoomsScreen(ParlorScreen):
 
     async def on_mount(self) -> None:
         self.sub_title = "Watch" if self.watch_mode else "Play a person"
+        if not self.watch_mode:
+            self.fill_opponents()
         try:
             self.link = await client.get_link()
         except (OSError, ValueError) as exc:
@@ -142,6 +161,17 @@ class RoomsScreen(ParlorScreen):
     def on_screen_resume(self) -> None:
         """Back from a room: the list shown may be old (that room may have ended)."""
         self.action_refresh()
+
+    @on(Select.Changed, "#room-game")
+    def fill_opponents(self) -> None:
+        """The opponents the chosen game offers (a person stays the choice unless the
+        brain chosen before plays this game too)."""
+        game = str(self.query_one("#room-game", Select).value)
+        picker = self.query_one("#room-opponent", Select)
+        before = picker.value
+        choices = opponent_choices(game)
+        picker.set_options(choices)
+        picker.value = before if any(v == before for _, v in choices) else PERSON
 
     def action_refresh(self) -> None:
         """Ask for the list again."""
@@ -222,8 +252,10 @@ class RoomsScreen(ParlorScreen):
         except ParlorError as exc:
             self.notify(store.short(exc, 120), title="Cannot create the room", severity="error")
             return
+        opponent = str(self.query_one("#room-opponent", Select).value)
         self.ask({"t": "create", "game": game, "options": options, "clock": clock,
-                  "side": str(self.query_one("#room-side", Select).value)})
+                  "side": str(self.query_one("#room-side", Select).value),
+                  "opponent": "" if opponent == PERSON else opponent})
 
     def ask(self, request: dict[str, Any]) -> None:
         """Send a request whose answer is a room to open."""

@@ -1,0 +1,115 @@
+"""A computer opponent in a room's seat: which ones a room may have, their ratings, and
+the search itself (run in a worker process of the room service, never in its event loop).
+
+A room's brain is one of the opponents the app's chooser offers for the game (the rated
+levels ``level:1`` … and the named brains such as ``alphabeta:hard``), given exactly as
+listed: no options, so no spec can name a model file. External engines are not offered
+(they run programs of the host's own configuration).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+from brains import registry
+from brains.protocol import Budget
+from engine.protocol import ParlorError, quote
+from engine.registry import get_game
+
+NO_CLOCK_SECONDS = 30.0
+"""Longest a brain thinks on one move in a room without a clock (its own budget, when it
+has a time limit, is used as is)."""
+NOT_OFFERED = frozenset({"external"})
+
+
+class BrainSeatError(ParlorError):
+    """A brain a room cannot have."""
+
+
+@functools.cache
+def room_brains(game_id: str) -> tuple[str, ...]:
+    """The brain specs a room of ``game_id`` may put in a seat, as the chooser lists them
+    (an empty tuple when the game's brains cannot be listed)."""
+    from tui.opponents import brain_specs
+
+    try:
+        specs = brain_specs(game_id)
+    except ValueError:
+        return ()
+    return tuple(s for s in specs if registry.parse_spec(s)[0] not in NOT_OFFERED)
+
+
+def check_brain(spec: str, game_id: str) -> str:
+    """``spec`` normalised if a room of ``game_id`` may have it in a seat;
+    BrainSeatError (one line) otherwise."""
+    norm = str(spec).strip().lower()
+    game = get_game(game_id).id
+    if norm not in room_brains(game):
+        raise BrainSeatError(f"{quote(spec)} is not an opponent rooms offer for {game} "
+                             "(choose one of the list, e.g. level:3)")
+    try:
+        registry.check_spec(norm, game)
+    except ValueError as exc:
+        raise BrainSeatError(str(exc)[:200]) from None
+    return norm
+
+
+def level_rating(spec: str, game_id: str) -> tuple[float, float] | None:
+    """The measured rating of a rated level (``level:N``, ``level:easy``…) and its
+    deviation (the 95 % interval's half-width over 1.96); None for any other brain, or
+    when the game's ladder ratings cannot be read."""
+    from brains.ladder import ladder, rung_for_rating
+
+    try:
+        name, _, _ = registry.parse_spec(spec)
+        if name != registry.LADDER_BRAIN:
+            return None
+        _, options = registry.resolve_spec(spec, game_id)
+        rung = options.get("level")
+        if rung is None:
+            rating = options.get("rating")
+            rung = (rung_for_rating(game_id, rating) if rating is not None
+                    else (len(ladder(game_id)) + 1) // 2)
+        rows = registry.ladder_table(game_id)
+    except ValueError:
+        return None
+    for row in rows:
+        if row["level"] == rung:
+            half = max(row["rating"] - row["lo"], row["hi"] - row["rating"])
+            return float(row["rating"]), max(half / 1.96, 1.0)
+    return None
+
+
+def warm(game_id: str) -> bool:
+    """Import what a search needs (run once in a fresh worker so a brain's first move
+    does not pay for it on its clock)."""
+    get_game(game_id)
+    registry.available_brains()
+    return True
+
+
+def choose_move(game_id: str, options: dict[str, str], moves: list[str], spec: str,
+                seed: int, seconds: float | None) -> str:
+    """The move ``spec`` plays after ``moves`` in a game of ``game_id``, in notation.
+
+    Runs in a worker process: the position is rebuilt from the move texts and a brain
+    built for this one move (so no state is shared between rooms), thinking for
+    ``seconds`` (on a clock) or within its own budget, at most :data:`NO_CLOCK_SECONDS`.
+    """
+    state = get_game(game_id).initial(**options)
+    for text in moves:
+        state = state.play_text(text)
+    brain = registry.make_brain(spec, game_id, seed=seed)
+    if seconds is not None:
+        budget = Budget(seconds=max(0.0, seconds))
+    else:
+        budget = brain.default_budget()
+        if budget.seconds is None or not math.isfinite(budget.seconds) \
+                or budget.seconds > NO_CLOCK_SECONDS:
+            budget = Budget(seconds=NO_CLOCK_SECONDS, depth=budget.depth, nodes=budget.nodes)
+    best = None
+    for thought in brain.think(state, budget.start()):
+        best = thought
+    move = best.move if best is not None else brain.choose(state, Budget(depth=1))
+    return state.format_move(move)
