@@ -282,8 +282,10 @@ async def test_a_player_meets_a_brain_in_a_room_by_keys_and_finds_the_game_saved
         await carol.expect("Game over: O wins 0-1 (resignation)")
         # a game against a rated level counts for the person's rating
         await alice.expect("Game over: O wins 0-1 (resignation)", "Your rating now:")
-        await alice.keys("e", "escape")
-        await alice.expect("Play a person")
+        await alice.keys("e")
+        await alice.expect("Open rooms")
+        await alice.keys("escape")
+        await alice.expect("Saved games")  # Home's button: only Home shows it
         await alice.keys("r")
         await alice.expect("alice", "level:8", "0-1")
     finally:

@@ -14,6 +14,7 @@ from brains.glicko import Glicko, update
 from tests.host.test_rooms import Line, pair
 from tui.host import brainseat, roomfile
 from tui.host.rooms import RoomService, user_history, user_ratings
+from tui.opponents import rated_level
 from tui.store import read_records
 
 
@@ -331,8 +332,9 @@ async def test_a_game_against_a_rated_level_rates_the_person_against_that_level(
         await moves_at_least(a, 2)
         a.send({"t": "resign"})
         assert (await a.room(result="0-1"))["termination"] == "resignation"
-        rating, deviation = brainseat.level_rating("level:2", "connect4") or (0.0, 0.0)
-        assert deviation > 0
+        level = rated_level("level:2", "connect4")
+        assert level is not None and level.deviation > 0
+        rating, deviation = level.rating, level.deviation
         fresh = user_ratings(tmp_path / "other", "nobody").current("connect4")
         want = update(Glicko(fresh.rating, fresh.deviation, fresh.volatility),
                       [(Glicko(rating, deviation), 0.0)])

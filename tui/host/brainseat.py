@@ -55,32 +55,6 @@ def check_brain(spec: str, game_id: str) -> str:
     return norm
 
 
-def level_rating(spec: str, game_id: str) -> tuple[float, float] | None:
-    """The measured rating of a rated level (``level:N``, ``level:easy``…) and its
-    deviation (the 95 % interval's half-width over 1.96); None for any other brain, or
-    when the game's ladder ratings cannot be read."""
-    from brains.ladder import ladder, rung_for_rating
-
-    try:
-        name, _, _ = registry.parse_spec(spec)
-        if name != registry.LADDER_BRAIN:
-            return None
-        _, options = registry.resolve_spec(spec, game_id)
-        rung = options.get("level")
-        if rung is None:
-            rating = options.get("rating")
-            rung = (rung_for_rating(game_id, rating) if rating is not None
-                    else (len(ladder(game_id)) + 1) // 2)
-        rows = registry.ladder_table(game_id)
-    except ValueError:
-        return None
-    for row in rows:
-        if row["level"] == rung:
-            half = max(row["rating"] - row["lo"], row["hi"] - row["rating"])
-            return float(row["rating"]), max(half / 1.96, 1.0)
-    return None
-
-
 def warm(game_id: str) -> bool:
     """Import what a search needs (run once in a fresh worker so a brain's first move
     does not pay for it on its clock)."""

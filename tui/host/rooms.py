@@ -44,6 +44,7 @@ from engine.registry import GAMES, get_game
 from tui import store
 from tui.host import brainseat, roomfile, wire
 from tui.host.clock import Clock, TimeControl
+from tui.opponents import rated_level
 from tui.player_ratings import FILE_NAME as RATINGS_FILE
 from tui.player_ratings import PlayerRatings
 
@@ -754,12 +755,13 @@ class RoomService:
         scores = (first, 1.0 - first)
         try:
             if room.brain_side is not None:
-                level = brainseat.level_rating(room.brain, room.game_id)
+                level = rated_level(room.brain, room.game_id)
                 person = 1 - room.brain_side
                 identity = room.seats[person]
                 if level is None or identity is None:
                     return
-                self.rate_one(room, identity, level, scores[person])
+                self.rate_one(room, identity, (level.rating, level.deviation),
+                              scores[person])
                 return
             a, b = room.seats
             if a is None or b is None or a == b:
@@ -774,10 +776,11 @@ class RoomService:
     def rate_one(self, room: Room, identity: str, opponent: tuple[float, float],
                  score: float) -> None:
         ratings = user_ratings(self.users, identity)
-        after = ratings.record_game(room.game_id, opponent[0], opponent[1], score)
+        counted = ratings.record_once(room.game_id, room.game_file, opponent[0], opponent[1],
+                                      score)
         for side in (0, 1):
-            if room.seats[side] == identity:
-                room.ratings[side] = after.text()
+            if counted is not None and room.seats[side] == identity:
+                room.ratings[side] = counted[1].text()
         if ratings.problem:
             log.error("room %s: %s", room.code, ratings.problem[:200])
 

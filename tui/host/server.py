@@ -201,6 +201,21 @@ class Host:
         seen.append(now)
         return True
 
+    def session_environment(self, identity: str, token: str, term: str) -> dict[str, str]:
+        """The whole environment of a session's app: its own data folder, the room
+        service's socket and the session's token, nothing inherited from the host but
+        PATH (and PYTHONPATH)."""
+        home = user_home(self.users, identity)
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "TERM": term,
+               "LANG": "C.UTF-8", "HOME": str(home), "XDG_DATA_HOME": str(home),
+               "XDG_CONFIG_HOME": str(home / "config"), "XDG_CACHE_HOME": str(home / "cache"),
+               client.ENV_SOCKET: str(self.rooms.socket_path), client.ENV_TOKEN: token,
+               "COLORTERM": "truecolor"}
+        if "PYTHONPATH" in os.environ:
+            env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+        env.update(self.config.env)
+        return env
+
     async def sweep(self) -> None:
         """Once in a while: end idle sessions and forget old connection counts."""
         while True:
@@ -212,22 +227,6 @@ class Host:
             for address in [a for a, seen in self.attempts.items()
                             if not seen or now - seen[-1] > 60]:
                 del self.attempts[address]
-
-
-def session_environment(host: Host, identity: str, token: str, term: str) -> dict[str, str]:
-    """The whole environment of a session's app: its own data folder, the room service's
-    socket and the session's token, nothing inherited from the host but PATH (and
-    PYTHONPATH)."""
-    home = user_home(host.users, identity)
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "TERM": term,
-           "LANG": "C.UTF-8", "HOME": str(home), "XDG_DATA_HOME": str(home),
-           "XDG_CONFIG_HOME": str(home / "config"), "XDG_CACHE_HOME": str(home / "cache"),
-           client.ENV_SOCKET: str(host.rooms.socket_path), client.ENV_TOKEN: token,
-           "COLORTERM": "truecolor"}
-    if "PYTHONPATH" in os.environ:
-        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
-    env.update(host.config.env)
-    return env
 
 
 class HostServer(asyncssh.SSHServer):
@@ -407,7 +406,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
 
     # -- the app's process --------------------------------------------------------------
     def environment(self) -> dict[str, str]:
-        return session_environment(self.host, self.identity, self.token, self.term)
+        return self.host.session_environment(self.identity, self.token, self.term)
 
     async def spawn(self) -> None:
         home = user_home(self.host.users, self.identity)

@@ -32,7 +32,7 @@ import secrets
 import signal
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 import aiohttp_jinja2
@@ -43,8 +43,7 @@ from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
 from engine.files import read_capped
-from tui.host.rooms import clean_name, user_home
-from tui.host.server import Host, session_environment
+from tui.host.rooms import RoomService, clean_name, user_home
 
 log = logging.getLogger("parlor.host.web")
 
@@ -163,11 +162,29 @@ MESSAGE_PAGE = """<!DOCTYPE html>
 """
 
 
+class Hosting(Protocol):
+    """What the web front uses of :class:`tui.host.server.Host` (named here rather
+    than imported: the host imports this module when it serves browsers)."""
+
+    config: Any
+    """The host's ``HostConfig``."""
+    data: Path
+    users: Path
+    rooms: RoomService
+    sessions: set[Any]
+    """Every session served, SSH and browser alike (``max_sessions`` counts both)."""
+
+    def admit_address(self, address: str) -> bool: ...
+
+    def session_environment(self, identity: str, token: str, term: str
+                            ) -> dict[str, str]: ...
+
+
 class WebFront:
     """The host's web port: a name page, then the hosted app over a websocket (with
     textual-serve's page, script and app service)."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Hosting) -> None:
         self.host = host
         self.config = host.config
         self.guests = GuestPass(load_secret(host.data))
@@ -350,8 +367,8 @@ class HostedAppService(AppService):
                                 ) -> asyncio.subprocess.Process:
         session = self.session
         textual = self._build_environment(width=width, height=height)
-        env = session_environment(session.front.host, session.identity, session.token,
-                                  "xterm-256color")
+        env = session.front.host.session_environment(session.identity, session.token,
+                                                     "xterm-256color")
         env.update({key: textual[key] for key in TEXTUAL_ENV if key in textual})
         self._process = self.proc = await asyncio.create_subprocess_exec(
             session.front.config.python, "-m", "tui.host.session",
