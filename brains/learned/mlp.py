@@ -13,6 +13,9 @@ At play time the forward pass runs with numpy on the fitted ``coefs_``/``interce
 the ``mlp`` brain encodes all children of a position into one matrix and evaluates them
 in one product per layer (one ply of lookahead, wins first). The same network serves as
 an evaluation for the search brains: ``alphabeta,eval=mlp`` (see :func:`heuristic`).
+There a leaf costs what matters most, so the Reversi, checkers and Connect Four nets
+read only the heuristic's features (no encode()), have one hidden layer and a fitted
+linear part, and run through :meth:`Network.evaluator` in four numpy calls.
 
 The saved model is a plain dict (``{"nets": {phase: [MLPRegressor, ...]}, ...}``), so it
 survives refactors of this module; it is loaded only through :mod:`brains.learned.store`.
@@ -60,7 +63,10 @@ position too (``children``, their values ``child_depth`` deep), ``mixed`` self-p
 (one side, or both every third game, plays the best move by the search values), the
 network's ``inputs`` (see :func:`input_builder`; encode() alone by default), a
 ``residual`` weight (the net learns the target minus that times the heuristic input, and
-adds it back at play time) and the L2 penalty ``alpha``. How each recipe was chosen, with
+adds it back at play time), ``skip`` (a least-squares linear fit of the target on the
+inputs is fitted first and the net learns what it misses), ``rounds`` (each later round
+plays as many games again, searching with the net fitted so far, and the next net learns
+from every round's data) and the L2 penalty ``alpha``. How each recipe was chosen, with
 the scores measured: docs/LEARNING.md."""
 
 CHUNK = 20
@@ -278,10 +284,16 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
           **overrides: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """Self-play ``games`` games, then fit the value network(s); returns (model, meta).
 
+    With ``rounds`` above 1 the recipe repeats: each later round plays ``games`` more
+    games searching with the net fitted so far (see :func:`_self_play_records`), and
+    the next net is fitted on the data of every round.
+
     ``overrides`` change :data:`CONFIG` entries (for experiments: ``hidden``, ``nets``,
     ``depth``, ``mix``, ``eps``, ``iters``, ``phases``).
     """
 
+
+    import numpy as np
 
     game_id = get_game(game_id).id
     if game_id not in GAMES:
@@ -290,9 +302,14 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
     started = time.monotonic()
     rounds = int(cfg.get("rounds", 1))
     teacher: dict[str, Any] | None = None
+    inputs: list[Any] = []
+    targets: list[Any] = []
     for round_ in range(rounds):
         X, y = _round_data(game_id, games, seed, cfg, jobs, round_, teacher,
                            progress if round_ == rounds - 1 else None)
+        inputs.append(X)
+        targets.append(y)
+        X, y = np.vstack(inputs), np.concatenate(targets)
         if round_ < rounds - 1:
             teacher, _ = fit_model(game_id, X, y, cfg, seed)
     play_seconds = time.monotonic() - started

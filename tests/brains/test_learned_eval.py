@@ -17,7 +17,7 @@ from engine.registry import get_game
 
 SEARCH_GAMES = ("reversi", "checkers", "connect4")
 """The games whose shipped network is alpha-beta's learned evaluation."""
-SKIPPED = {"inputs": ("features",), "skip": True, "residual": 0.0, "hidden": (6,),
+SKIPPED = {"inputs": ("features",), "skip": True, "residual": 0.0, "hidden": (6,), "rounds": 1,
            "games": 3, "iters": 5, "depth": 1, "nets": 1, "children": False}
 """A tiny recipe of the fast path's model form: features only, a linear part, one net."""
 
@@ -136,3 +136,34 @@ def test_fast_path_uses_the_game_features():
     feats = game_module("checkers").features(state)
     assert len(feats) == len(game_module("checkers").FEATURE_NAMES)
     assert -1.0 <= get_heuristic("checkers")(state) <= 1.0
+
+
+def test_later_rounds_search_with_the_previous_net(tiny_models):
+    """A teacher model replaces the heuristic in the self-play searches (other targets,
+    same positions' count rule), and ``rounds`` fits the last net on every round's data."""
+    game = "checkers"
+    teacher = store.load_model(game, mlp.KIND, tiny_models)
+    plain = mlp._self_play_records(game, 4, 1, 1, 0.0, layout=("features",))
+    taught = mlp._self_play_records(game, 4, 1, 1, 0.0, layout=("features",), teacher=teacher)
+    assert plain[1] != taught[1]
+    fast = mlp.Network(teacher).evaluator()
+    first = get_game(game).initial()
+    assert taught[1][0] == pytest.approx(max(
+        -mlp.SCALE * fast(first.play(m)) for m in first.legal_moves()), abs=1e-9)
+    args = dict(SKIPPED)
+    games = args.pop("games")
+    _, one = mlp.train(game, seed=1, games=games, **args)
+    _, two = mlp.train(game, seed=1, games=games, **{**args, "rounds": 2})
+    assert two["data"] > one["data"]
+
+
+def test_fast_path_with_the_heuristic_input_and_residual():
+    """Features followed by the heuristic's value, a residual weight and a linear part:
+    the fast path folds both linear terms into its hidden layer and still equals sklearn."""
+    args = {**SKIPPED, "inputs": ("features", "heuristic"), "residual": mlp.SCALE}
+    model, _ = mlp.train("connect4", seed=2, games=args.pop("games"), **args)
+    net = mlp.Network(model)
+    fast = net.evaluator()
+    assert fast != net.value
+    for state in random_positions("connect4", 30, seed=3):
+        assert fast(state) == pytest.approx(sklearn_value(model, net, state), abs=1e-9)
