@@ -235,7 +235,7 @@ LEARNED: dict[str, dict[str, Any]] = {
     "linear": {"games": 6000},
     "mlp": {"games": 300, "network": {
         "hidden": (16,), "nets": 1, "depth": 4, "child_depth": 3, "mix": 0.0, "eps": 0.15,
-        "iters": 200, "mixed": True, "inputs": ("features",), "skip": True}},
+        "iters": 200, "mixed": True, "inputs": ("features",), "skip": True, "rounds": 2}},
 }
 """Training recipes of the generic learners (see brains.learned.linear and .mlp)."""
 LADDER: tuple[str, ...] = (
