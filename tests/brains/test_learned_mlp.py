@@ -131,7 +131,7 @@ def test_other_board_size_is_a_clear_error(tmp_path):
     path = store.save_model(model, "reversi", mlp.KIND, models_dir=tmp_path, **meta)
     brain = make_brain(f"mlp,model={path}", "reversi")
     state = get_game("reversi").initial(size=6)
-    with pytest.raises(store.ModelError, match=r"expects \d+ inputs, the position encodes to 152"):
+    with pytest.raises(store.ModelError, match=r"expects 256 inputs, the position encodes to 144"):
         brain.choose(state)
 
 
