@@ -302,7 +302,7 @@ LEARNED: dict[str, dict[str, Any]] = {
     "linear": {"games": 3000},
     "mlp": {"games": 200, "network": {
         "hidden": (16,), "nets": 1, "depth": 3, "child_depth": 2, "mix": 0.0, "eps": 0.1,
-        "iters": 200, "mixed": True, "inputs": ("features",), "skip": True, "rounds": 2}},
+        "iters": 200, "mixed": True, "inputs": ("features",), "skip": True, "rounds": 3}},
 }
 """Training recipes of the generic learners (see brains.learned.linear and .mlp)."""
 LADDER: tuple[str, ...] = (
