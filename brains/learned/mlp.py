@@ -289,10 +289,8 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
     the next net is fitted on the data of every round.
 
     ``overrides`` change :data:`CONFIG` entries (for experiments: ``hidden``, ``nets``,
-    ``depth``, ``mix``, ``eps``, ``iters``, ``phases``).
+    ``depth``, ``mix``, ``eps``, ``iters``, ``phases``, ``skip``, ``rounds``).
     """
-
-
     import numpy as np
 
     game_id = get_game(game_id).id
