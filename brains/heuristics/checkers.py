@@ -183,8 +183,8 @@ OPENING_PLIES = 4
 LEARNED: dict[str, dict[str, Any]] = {
     "linear": {"games": 4000},
     "mlp": {"games": 200, "network": {
-        "hidden": (128, 64), "nets": 1, "depth": 2, "mix": 0.0, "eps": 0.3, "iters": 60,
-        "children": True, "inputs": ("encode", "features", "heuristic"), "residual": 0.9}},
+        "hidden": (32,), "nets": 1, "depth": 4, "child_depth": 3, "mix": 0.0, "eps": 0.15,
+        "iters": 300, "mixed": True, "inputs": ("features",), "skip": True, "rounds": 2}},
 }
 """Training recipes of the generic learners (see brains.learned.linear and .mlp)."""
 LADDER: tuple[str, ...] = (

@@ -233,10 +233,9 @@ OPENING_PLIES = 2
 """Random plies the arena plays before the brains take over."""
 LEARNED: dict[str, dict[str, Any]] = {
     "linear": {"games": 6000},
-    "mlp": {"games": 400, "network": {
-        "hidden": (128,), "nets": 1, "depth": 2, "mix": 0.0, "eps": 0.2, "iters": 120,
-        "children": True, "mixed": True, "inputs": ("encode", "features", "heuristic"),
-        "residual": 0.9}},
+    "mlp": {"games": 300, "network": {
+        "hidden": (16,), "nets": 1, "depth": 4, "child_depth": 3, "mix": 0.0, "eps": 0.15,
+        "iters": 200, "mixed": True, "inputs": ("features",), "skip": True, "rounds": 2}},
 }
 """Training recipes of the generic learners (see brains.learned.linear and .mlp)."""
 LADDER: tuple[str, ...] = (

@@ -300,10 +300,9 @@ OPENING_PLIES = 4
 """Random plies the arena plays before the brains take over."""
 LEARNED: dict[str, dict[str, Any]] = {
     "linear": {"games": 3000},
-    "mlp": {"games": 300, "network": {
-        "hidden": (128,), "nets": 1, "depth": 2, "mix": 0.0, "eps": 0.15, "iters": 80,
-        "children": True, "child_depth": 1, "inputs": ("encode", "features", "heuristic"),
-        "residual": 0.9}},
+    "mlp": {"games": 200, "network": {
+        "hidden": (16,), "nets": 1, "depth": 3, "child_depth": 2, "mix": 0.0, "eps": 0.1,
+        "iters": 200, "mixed": True, "inputs": ("features",), "skip": True, "rounds": 3}},
 }
 """Training recipes of the generic learners (see brains.learned.linear and .mlp)."""
 LADDER: tuple[str, ...] = (

@@ -13,6 +13,9 @@ At play time the forward pass runs with numpy on the fitted ``coefs_``/``interce
 the ``mlp`` brain encodes all children of a position into one matrix and evaluates them
 in one product per layer (one ply of lookahead, wins first). The same network serves as
 an evaluation for the search brains: ``alphabeta,eval=mlp`` (see :func:`heuristic`).
+There a leaf costs what matters most, so the Reversi, checkers and Connect Four nets
+read only the heuristic's features (no encode()), have one hidden layer and a fitted
+linear part, and run through :meth:`Network.evaluator` in four numpy calls.
 
 The saved model is a plain dict (``{"nets": {phase: [MLPRegressor, ...]}, ...}``), so it
 survives refactors of this module; it is loaded only through :mod:`brains.learned.store`.
@@ -60,7 +63,10 @@ position too (``children``, their values ``child_depth`` deep), ``mixed`` self-p
 (one side, or both every third game, plays the best move by the search values), the
 network's ``inputs`` (see :func:`input_builder`; encode() alone by default), a
 ``residual`` weight (the net learns the target minus that times the heuristic input, and
-adds it back at play time) and the L2 penalty ``alpha``. How each recipe was chosen, with
+adds it back at play time), ``skip`` (a least-squares linear fit of the target on the
+inputs is fitted first and the net learns what it misses), ``rounds`` (each later round
+plays as many games again, searching with the net fitted so far, and the next net learns
+from every round's data) and the L2 penalty ``alpha``. How each recipe was chosen, with
 the scores measured: docs/LEARNING.md."""
 
 CHUNK = 20
@@ -170,24 +176,48 @@ def _greedy_move(state: State, moves: tuple[Any, ...], heuristic: Callable[[Stat
 def _self_play_chunk(game_id: str, seed: int, games: int, depth: int, mix: float,
                      eps: float, children: bool = False,
                      mixed: bool = False, child_depth: int | None = None,
-                     layout: tuple[str, ...] = ("encode",)) -> tuple[Any, Any]:
+                     layout: tuple[str, ...] = ("encode",),
+                     teacher: dict[str, Any] | None = None) -> tuple[Any, Any]:
     """Positions (encoded, a float32 array; [] if none) and targets (a float64 array)
-    from ``games`` noisy greedy self-play games.
+    from ``games`` noisy greedy self-play games: each target is ``mix`` times the game's
+    outcome plus ``1 - mix`` times the position's search value (the search value alone
+    for a game cut off at :data:`MAX_PLIES`). See :func:`_self_play_records`."""
+    import numpy as np
+
+    xs, values, outcomes = _self_play_records(game_id, seed, games, depth, eps, children,
+                                              mixed, child_depth, layout, teacher)
+    ys = [value if outcome is None else mix * outcome + (1.0 - mix) * value
+          for value, outcome in zip(values, outcomes, strict=True)]
+    return (np.asarray(xs, dtype=np.float32).reshape(len(xs), -1) if xs else [],
+            np.asarray(ys, dtype=np.float64))
+
+
+def _self_play_records(game_id: str, seed: int, games: int, depth: int, eps: float,
+                       children: bool = False, mixed: bool = False,
+                       child_depth: int | None = None,
+                       layout: tuple[str, ...] = ("encode",),
+                       teacher: dict[str, Any] | None = None
+                       ) -> tuple[list[Any], list[float], list[float | None]]:
+    """Input rows, search values and final outcomes (for the side to move; None for a
+    game cut off at :data:`MAX_PLIES`) of the positions of ``games`` noisy self-play
+    games.
 
     With ``children`` every child of a visited position is learned too (with its
     search value ``child_depth`` deep, by default one ply shallower), which is what the
     one-ply brain compares. With
     ``mixed`` one side (or both, every third game) plays the best move by those search
     values instead of greedy, so the data also holds the positions a stronger player
-    reaches.
+    reaches. With a ``teacher`` model the searches and the greedy moves use its network
+    as the evaluation instead of the hand-written heuristic (the later rounds of
+    ``rounds``: each net learns the search over the one before).
     """
-    import numpy as np
-
-    heuristic = get_heuristic(game_id)
+    heuristic = (Network(teacher, "teacher").evaluator() if teacher is not None
+                 else get_heuristic(game_id))
     row_of = input_builder(game_id, layout)
     rng = random.Random(seed)
     xs: list[Any] = []
-    ys: list[float] = []
+    values: list[float] = []
+    outcomes: list[float | None] = []
     game = get_game(game_id)
     memo: dict[Any, float] = {}  # search values of positions seen before in this chunk
     child_depth = max(depth - 1, 0) if child_depth is None else child_depth
@@ -233,14 +263,10 @@ def _self_play_chunk(game_id: str, seed: int, games: int, depth: int, mix: float
             state = state.play(move)
         outcome = state.outcome()
         for pos, value in seen:
-            if outcome is None:
-                target = value
-            else:
-                target = mix * outcome.value_for(pos.to_move) + (1.0 - mix) * value
             xs.append(row_of(pos))
-            ys.append(target)
-    return (np.asarray(xs, dtype=np.float32).reshape(len(xs), -1) if xs else [],
-            np.asarray(ys, dtype=np.float64))
+            values.append(value)
+            outcomes.append(None if outcome is None else float(outcome.value_for(pos.to_move)))
+    return xs, values, outcomes
 
 
 def phase_of_rows(X: Any, phases: tuple[str, ...]) -> Any:
@@ -258,25 +284,66 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
           **overrides: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """Self-play ``games`` games, then fit the value network(s); returns (model, meta).
 
-    ``overrides`` change :data:`CONFIG` entries (for experiments: ``hidden``, ``nets``,
-    ``depth``, ``mix``, ``eps``, ``iters``, ``phases``).
-    """
-    import warnings
+    With ``rounds`` above 1 the recipe repeats: each later round plays ``games`` more
+    games searching with the net fitted so far (see :func:`_self_play_records`), and
+    the next net is fitted on the data of every round.
 
+    ``overrides`` change :data:`CONFIG` entries (for experiments: ``hidden``, ``nets``,
+    ``depth``, ``mix``, ``eps``, ``iters``, ``phases``, ``skip``, ``rounds``).
+    """
     import numpy as np
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.neural_network import MLPRegressor
-    from threadpoolctl import threadpool_limits
 
     game_id = get_game(game_id).id
     if game_id not in GAMES:
         raise ValueError(f"mlp: no network for game {game_id!r}")
     cfg = {**CONFIG[game_id], **overrides}
     started = time.monotonic()
+    rounds = int(cfg.get("rounds", 1))
+    teacher: dict[str, Any] | None = None
+    inputs: list[Any] = []
+    targets: list[Any] = []
+    for round_ in range(rounds):
+        X, y = _round_data(game_id, games, seed, cfg, jobs, round_, teacher,
+                           progress if round_ == rounds - 1 else None)
+        inputs.append(X)
+        targets.append(y)
+        X, y = np.vstack(inputs), np.concatenate(targets)
+        if round_ < rounds - 1:
+            teacher, _ = fit_model(game_id, X, y, cfg, seed)
+    play_seconds = time.monotonic() - started
+
+    model, losses = fit_model(game_id, X, y, cfg, seed)
+    layout = tuple(cfg.get("inputs", ("encode",)))
+    phases = model["phases"]
+    state_cls = type(get_game(game_id).initial())
+    meta = {"data": len(X), "encoding_version": state_cls.ENCODING_VERSION,
+            "target": f"{cfg['mix']} * outcome + {1 - cfg['mix']} * alphabeta depth "
+                      f"{cfg['depth']} on the default heuristic",
+            "hidden": list(cfg["hidden"]), "nets": cfg["nets"], "phases": list(phases),
+            "self_play_eps": cfg["eps"], "children": bool(cfg.get("children")),
+            "mixed_policy": bool(cfg.get("mixed")),
+            "child_depth": cfg.get("child_depth", max(cfg["depth"] - 1, 0)),
+            "inputs": list(layout), "residual": float(cfg.get("residual", 0.0)),
+            "skip": "skip" in model,
+            "mse": losses,
+            "self_play_seconds": round(play_seconds, 1),
+            "fit_seconds": round(time.monotonic() - started - play_seconds, 1)}
+    return model, meta
+
+
+def _round_data(game_id: str, games: int, seed: int, cfg: dict[str, Any], jobs: int,
+                round_: int, teacher: dict[str, Any] | None,
+                progress: Callable[[int, int], None] | None) -> tuple[Any, Any]:
+    """Inputs and targets of one round's self-play (round 0 on the heuristic, later
+    rounds on ``teacher``, each from its own seeds)."""
+    import numpy as np
+
     sizes = [min(CHUNK, games - i) for i in range(0, max(games, 1), CHUNK)]
-    args = [(game_id, _seed(seed, game_id, i), n, cfg["depth"], cfg["mix"], cfg["eps"],
+    seeds = [_seed(seed, game_id, i) if round_ == 0 else _seed(seed, game_id, "round", round_, i)
+             for i in range(len(sizes))]
+    args = [(game_id, seeds[i], n, cfg["depth"], cfg["mix"], cfg["eps"],
              bool(cfg.get("children")), bool(cfg.get("mixed")), cfg.get("child_depth"),
-             tuple(cfg.get("inputs", ("encode",))))
+             tuple(cfg.get("inputs", ("encode",))), teacher)
             for i, n in enumerate(sizes)]
     chunks: list[tuple[Any, Any]] = []
     if jobs > 1 or on_cluster():
@@ -292,20 +359,38 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
                 progress(done, games)
     X = np.concatenate([c[0] for c in chunks if len(c[0])]).astype(np.float64)
     y = np.concatenate([c[1] for c in chunks])
-    play_seconds = time.monotonic() - started
+    return X, y
+
+
+def fit_model(game_id: str, X: Any, y: Any, cfg: dict[str, Any],
+              seed: int) -> tuple[dict[str, Any], dict[str, float]]:
+    """Fit the value network(s) of recipe ``cfg`` to inputs ``X`` and targets ``y``;
+    returns (model, mean squared error per phase)."""
+    import warnings
+
+    import numpy as np
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.neural_network import MLPRegressor
+    from threadpoolctl import threadpool_limits
 
     layout = tuple(cfg.get("inputs", ("encode",)))
     residual = float(cfg.get("residual", 0.0))
     if residual and layout[-1] != "heuristic":
         raise ValueError("mlp: a residual model needs the heuristic as its last input")
     base: Any = residual * X[:, -1] if residual else 0.0
+    skip: tuple[list[float], float] | None = None
+    if cfg.get("skip"):  # a linear fit of the target first; the nets learn what it misses
+        coef = np.linalg.lstsq(np.column_stack([X, np.ones(len(X))]), y - base, rcond=None)[0]
+        skip = ([float(c) for c in coef[:-1]], float(coef[-1]))
+        base = base + X @ np.asarray(skip[0]) + skip[1]
+    fitted = bool(residual) or skip is not None
     phases = ("placing", "moving") if cfg.get("phases") else ("all",)
     rows = phase_of_rows(X, phases)
     nets: dict[str, list[Any]] = {}
     losses: dict[str, float] = {}
     for p, phase in enumerate(phases):
         Xp, yp = X[rows == p], y[rows == p]
-        bp = base[rows == p] if residual else 0.0
+        bp = base[rows == p] if fitted else 0.0
         members = []
         for k in range(cfg["nets"]):
             rs = _seed(seed, game_id, phase, k) % (2**31)
@@ -334,18 +419,9 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
     if layout != ("encode",):  # older models (encode() only) keep their exact bytes
         model["layout"] = list(layout)
         model["residual"] = residual
-    meta = {"data": len(X), "encoding_version": state_cls.ENCODING_VERSION,
-            "target": f"{cfg['mix']} * outcome + {1 - cfg['mix']} * alphabeta depth "
-                      f"{cfg['depth']} on the default heuristic",
-            "hidden": list(cfg["hidden"]), "nets": cfg["nets"], "phases": list(phases),
-            "self_play_eps": cfg["eps"], "children": bool(cfg.get("children")),
-            "mixed_policy": bool(cfg.get("mixed")),
-            "child_depth": cfg.get("child_depth", max(cfg["depth"] - 1, 0)),
-            "inputs": list(layout), "residual": residual,
-            "mse": losses,
-            "self_play_seconds": round(play_seconds, 1),
-            "fit_seconds": round(time.monotonic() - started - play_seconds, 1)}
-    return model, meta
+    if skip is not None:
+        model["skip"] = [skip[0], skip[1]]
+    return model, losses
 
 
 # --------------------------------------------------------------------------- inference
@@ -382,6 +458,13 @@ class Network:
         self.encoding_version = model.get("encoding_version")
         self.layout = tuple(model.get("layout", ("encode",)))
         self.residual = float(model.get("residual", 0.0))
+        self.skip: tuple[Any, float] | None = None
+        """(coefficients, intercept) of the linear part added to the nets' output."""
+        if model.get("skip") is not None:
+            coef, intercept = model["skip"]
+            self.skip = (np.asarray(coef, dtype=np.float64).reshape(-1), float(intercept))
+            if self.skip[0].shape != (self.inputs,):
+                raise store.ModelError(f"{name}: its linear part does not fit its inputs")
         self.row = input_builder(self.game, self.layout) if self.game else (
             lambda state: state.encode())
         """state -> the input row this model was trained on."""
@@ -403,6 +486,8 @@ class Network:
             out = self._ensemble(0, X)
             if self.residual:
                 out = out + self.residual * X[:, -1]
+            if self.skip is not None:
+                out = out + (X @ self.skip[0] + self.skip[1])
         else:
             rows = phase_of_rows(X, self.phases)
             out = np.empty(len(X))
@@ -412,6 +497,8 @@ class Network:
                     out[mask] = self._ensemble(p, X[mask])
             if self.residual:
                 out += self.residual * X[:, -1]
+            if self.skip is not None:
+                out += X @ self.skip[0] + self.skip[1]
         return np.clip(out, -1.0, 1.0)
 
     def _ensemble(self, phase: int, X: Any) -> Any:
@@ -424,6 +511,52 @@ class Network:
     def value(self, state: State) -> float:
         """The value of one position for its side to move."""
         return float(self.values(self.row(state))[0])
+
+    def evaluator(self) -> Callable[[State], float]:
+        """state -> :meth:`value`, computed faster where the model allows.
+
+        A single net with one hidden layer and no phases, on the game's heuristic
+        features (optionally followed by its value), runs one row through numpy in four
+        calls: the features with a constant 1 appended (the biases), times the first
+        layer, relu, times the output weights. The linear part (``skip`` and the
+        ``residual`` heuristic term) rides along as two more hidden units, ``+l`` and
+        ``-l`` with output weights +1 and -1, since relu(l) - relu(-l) = l. Other models
+        go through :meth:`value`.
+        """
+        import numpy as np
+
+        if (len(self.phases) != 1 or len(self.layers[0]) != 1 or not self.game
+                or len(self.layers[0][0]) != 2
+                or self.layout not in (("features",), ("features", "heuristic"))):
+            return self.value
+        features = game_module(self.game).features
+        part = _heuristic_part(get_heuristic(self.game)) if len(self.layout) == 2 else None
+        (W1, b1), (W2, b2) = self.layers[0][0]
+        width = self.inputs
+        coef, intercept = self.skip if self.skip is not None else (np.zeros(width), 0.0)
+        if part is not None and self.residual:
+            coef = coef.copy()
+            coef[-1] += self.residual
+        linear = np.append(coef, intercept)
+        first = np.ascontiguousarray(np.column_stack([np.vstack([W1, b1]), linear, -linear]))
+        second = np.concatenate([W2[:, 0], [1.0, -1.0]])
+        out_bias = float(b2[0])
+        asarray, maximum, dot, f64 = np.asarray, np.maximum, np.dot, np.float64
+
+        def fast_value(state: State) -> float:
+            feats = features(state)
+            if part is not None:
+                feats = [*feats, float(part(state)[0])]
+            if len(feats) != width:
+                raise store.ModelError(f"mlp model for {self.game} expects {width} inputs, "
+                                       f"the position gives {len(feats)} (other game options?)")
+            feats.append(1.0)
+            h = dot(asarray(feats, dtype=f64), first)
+            maximum(h, 0.0, out=h)
+            out = float(dot(h, second)) + out_bias
+            return -1.0 if out < -1.0 else 1.0 if out > 1.0 else out
+
+        return fast_value
 
 
 def _network(model: dict[str, Any]) -> Network:
@@ -446,10 +579,10 @@ def load_network(game_id: str, path: str | None = None) -> Network:
 def heuristic(game_id: str, path: str | None = None) -> Callable[[State], float]:
     """The network as a search evaluation: state -> value in [-1, 1] for the side to move
     (the searches scale it inside the proven-result range, so it never outranks a win)."""
-    net = load_network(game_id, path)
+    value = load_network(game_id, path).evaluator()
 
     def mlp_value(state: State) -> float:
-        return net.value(state)
+        return value(state)
 
     mlp_value.__name__ = f"mlp_{game_id}"
     return mlp_value

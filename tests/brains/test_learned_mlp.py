@@ -14,7 +14,8 @@ from brains.protocol import Budget
 from brains.registry import make_brain
 from engine.registry import get_game
 
-TINY = {"games": 3, "hidden": (8,), "iters": 5, "depth": 1}
+TINY = {"games": 3, "hidden": (8,), "iters": 5, "depth": 1, "skip": False, "rounds": 1}
+"""A tiny recipe; the shipped recipes' linear part and later rounds: test_learned_eval.py."""
 
 
 def tiny_model(game: str, seed: int = 0, **extra) -> tuple[dict, dict]:
@@ -125,12 +126,23 @@ def test_wrongly_named_model_file_is_refused(models_dir):
         make_brain(f"mlp,model={path}", "tictactoe")
 
 
-def test_other_board_size_is_a_clear_error(models_dir):
-    path = models_dir / store.model_filename("reversi", mlp.KIND)
+def test_other_board_size_is_a_clear_error(tmp_path):
+    model, meta = tiny_model("reversi", inputs=("encode",), skip=False, rounds=1)
+    path = store.save_model(model, "reversi", mlp.KIND, models_dir=tmp_path, **meta)
     brain = make_brain(f"mlp,model={path}", "reversi")
     state = get_game("reversi").initial(size=6)
-    with pytest.raises(store.ModelError, match=r"expects \d+ inputs, the position encodes to 152"):
+    with pytest.raises(store.ModelError, match=r"expects 256 inputs, the position encodes to 144"):
         brain.choose(state)
+
+
+def test_features_model_plays_another_board_size(models_dir):
+    """The heuristic features are ratios of the board, so a features-only net reads any
+    size; the one-ply brain and the search evaluation both play on 6x6."""
+    path = models_dir / store.model_filename("reversi", mlp.KIND)
+    state = get_game("reversi").initial(size=6)
+    assert make_brain(f"mlp,model={path}", "reversi").choose(state) in state.legal_moves()
+    brain = make_brain(f"alphabeta,depth=2,eval=mlp:{path}", "reversi")
+    assert brain.choose(state) in state.legal_moves()
 
 
 @pytest.mark.parametrize("game", mlp.GAMES)
