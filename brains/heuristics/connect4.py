@@ -244,7 +244,7 @@ LADDER: tuple[str, ...] = (
     "alphabeta,depth=1,temperature=0.15",
     "alphabeta,depth=1,temperature=0.05",
     "alphabeta,depth=1",
-    "alphabeta,depth=2,temperature=0.02",
+    "alphabeta,depth=2,temperature=0.05",
     "alphabeta,depth=2",
     "alphabeta,depth=5",
     "perfect,method=connect4",

@@ -186,10 +186,14 @@ def test_shipped_ratings_come_from_a_full_round_robin(game):
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
-def test_shipped_ratings_rise_rung_by_rung(game):
-    ratings = [r.rating for r in load_ratings(game).levels]
-    assert ratings[0] > 0
-    assert all(lower < higher for lower, higher in itertools.pairwise(ratings))
+def test_shipped_ratings_climb_the_ladder(game):
+    """Rung 1 beats random, the ladder spans at least 400 points, and no rung is rated
+    clearly below the one under it (the top rungs of a drawn game may tie)."""
+    levels = load_ratings(game).levels
+    assert levels[0].rating > 0
+    assert levels[-1].rating - levels[0].rating > 400
+    for lower, higher in itertools.pairwise(levels):
+        assert higher.hi >= lower.rating, (lower, higher)
 
 
 def _good() -> dict:
