@@ -168,9 +168,12 @@ def bradley_terry(players: Sequence[str], results: PairResults, *, bootstrap: in
     ratings are centred on their mean.
 
     The bootstrap redraws each pairing's games (win/draw/loss counts from a multinomial
-    with the observed frequencies, plus one virtual game split between a win and a loss
-    so that a clean sweep still shows its uncertainty) ``bootstrap`` times from ``seed``
-    and refits; the interval is the central ``confidence`` share of the refitted ratings.
+    with the observed frequencies) ``bootstrap`` times from ``seed`` and refits; the
+    interval is the central ``confidence`` share of the refitted ratings. The redraws
+    use the same frequencies as the fit: smoothing them (say with a virtual half win
+    and half loss per pairing) would pull every refit of a player who swept several
+    pairings below the fit itself, which in a round robin full of sweeps puts the fit
+    at the top edge of its own interval.
     """
     players = list(players)
     base, samples = bradley_terry_samples(players, results, bootstrap=bootstrap, seed=seed,
@@ -213,9 +216,8 @@ def bradley_terry_samples(players: Sequence[str], results: PairResults, *,
         redrawn: dict[tuple[str, str], tuple[int, int, int]] = {}
         for pair, (a_wins, draws, b_wins) in pairs:
             total = a_wins + draws + b_wins
-            smoothed = [a_wins + 0.5, draws, b_wins + 0.5]  # one virtual game, split
             a, d, b = (int(c) for c in rng.multinomial(
-                total, [c / (total + 1.0) for c in smoothed]))
+                total, [c / total for c in (a_wins, draws, b_wins)]))
             redrawn[pair] = (a, d, b)
         samples[k] = shift(_fit(_win_matrix(players, redrawn), prior, 1e-8, 10_000))
     return base, samples

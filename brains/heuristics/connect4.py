@@ -239,13 +239,13 @@ LEARNED: dict[str, dict[str, Any]] = {
 }
 """Training recipes of the generic learners (see brains.learned.linear and .mlp)."""
 LADDER: tuple[str, ...] = (
-    "alphabeta,depth=1,temperature=0.2",
+    "alphabeta,depth=1,temperature=0.5",
+    "alphabeta,depth=1,temperature=0.15",
     "alphabeta,depth=1,temperature=0.05",
     "alphabeta,depth=1",
     "alphabeta,depth=2,temperature=0.05",
     "alphabeta,depth=2",
-    "alphabeta,depth=4",
     "alphabeta,depth=5",
-    "alphabeta,depth=7",
+    "perfect,method=connect4",
 )
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/connect4.json)."""

@@ -116,11 +116,11 @@ OPENING_PLIES = 2
 LEARNED: dict[str, dict[str, Any]] = {}
 """No learned models are shipped for Gomoku yet."""
 LADDER: tuple[str, ...] = (
-    "alphabeta,depth=1,temperature=0.3",
+    "alphabeta,depth=1,temperature=1",
+    "alphabeta,depth=1,temperature=0.2",
     "alphabeta,depth=1,temperature=0.1",
-    "alphabeta,depth=1,temperature=0.03",
+    "alphabeta,depth=1,temperature=0.05",
     "alphabeta,depth=1",
-    "alphabeta,depth=2,temperature=0.03",
     "alphabeta,depth=2",
     "alphabeta,depth=3",
     "alphabeta,depth=4",

@@ -306,13 +306,13 @@ LEARNED: dict[str, dict[str, Any]] = {
 }
 """Training recipes of the generic learners (see brains.learned.linear and .mlp)."""
 LADDER: tuple[str, ...] = (
+    "alphabeta,depth=1,temperature=0.5",
     "alphabeta,depth=1,temperature=0.15",
     "alphabeta,depth=1,temperature=0.04",
-    "alphabeta,depth=1,temperature=0.01",
     "alphabeta,depth=1",
     "alphabeta,depth=2",
     "alphabeta,depth=3",
-    "alphabeta,depth=4",
     "alphabeta,depth=5",
+    "alphabeta,depth=6",
 )
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/reversi.json)."""

@@ -94,11 +94,11 @@ LEARNED: dict[str, dict[str, Any]] = {
 LADDER: tuple[str, ...] = (
     "alphabeta,depth=1,temperature=3",
     "alphabeta,depth=1,temperature=1",
-    "alphabeta,depth=1,temperature=0.4",
-    "alphabeta,depth=1,temperature=0.2",
-    "alphabeta,depth=1,temperature=0.1",
-    "alphabeta,depth=2,temperature=0.1",
-    "alphabeta,depth=2",
+    "alphabeta,depth=1,temperature=0.5",
+    "alphabeta,depth=1,temperature=0.3",
+    "alphabeta,depth=1,temperature=0.15",
+    "alphabeta,depth=2,temperature=0.15",
+    "alphabeta,depth=2,temperature=0.07",
     "perfect",
 )
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/tictactoe.json)."""

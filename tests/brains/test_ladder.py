@@ -4,6 +4,7 @@ the shipped ratings files parse, list every rung, and refuse damage in one line.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -172,6 +173,29 @@ def test_shipped_ratings_list_every_rung(game):
     assert played == {ANCHOR, *ladder(game)}
 
 
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_shipped_ratings_come_from_a_full_round_robin(game):
+    """Every two of random and the rungs met, each pairing over the same number of games."""
+    saved = load_ratings(game)
+    players = [ANCHOR, *ladder(game)]
+    met = [frozenset((a, b)) for a, b, *_ in saved.pairs]
+    assert len(met) == len(set(met))
+    assert set(met) == {frozenset(pair) for pair in itertools.combinations(players, 2)}
+    assert all(w + d + lost == saved.games for _, _, w, d, lost in saved.pairs)
+    assert "--span" not in saved.command
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_shipped_ratings_climb_the_ladder(game):
+    """Rung 1 beats random, the ladder spans at least 400 points, and no rung is rated
+    clearly below the one under it (the top rungs of a drawn game may tie)."""
+    levels = load_ratings(game).levels
+    assert levels[0].rating > 0
+    assert levels[-1].rating - levels[0].rating > 400
+    for lower, higher in itertools.pairwise(levels):
+        assert higher.hi >= lower.rating, (lower, higher)
+
+
 def _good() -> dict:
     saved = load_ratings("tictactoe")
     return json.loads(json.dumps(saved.to_json()))
@@ -245,6 +269,20 @@ def test_calibrate_writes_a_file_that_reads_back(tmp_path, capsys):
     assert len(saved.pairs) == len(ladder("tictactoe"))  # span 1: a chain from random
 
 
+def test_calibrate_plays_a_full_round_robin_by_default(tmp_path, capsys):
+    out = tmp_path / "tictactoe.json"
+    assert main(["calibrate", "tictactoe", "--games", "1", "--seed", "3", "--bootstrap", "10",
+                 "--out", str(out)]) == 0
+    saved = parse_ratings(out.read_bytes(), "tictactoe")
+    players = len(ladder("tictactoe")) + 1
+    assert len(saved.pairs) == players * (players - 1) // 2
+    assert saved.command == "parlor calibrate tictactoe --games 1 --seed 3 --bootstrap 10"
+    again = tmp_path / "again.json"
+    assert main(["calibrate", "tictactoe", "--games", "1", "--seed", "3", "--bootstrap", "10",
+                 "--out", str(again)]) == 0
+    assert parse_ratings(again.read_bytes(), "tictactoe").pairs == saved.pairs
+
+
 def test_calibrate_check_compares_prediction_and_observation(tmp_path, capsys):
     out = tmp_path / "check.json"
     assert main(["calibrate", "tictactoe", "--check", "1:3", "--games", "4", "--seed", "9",
@@ -303,3 +341,23 @@ def test_the_schema_requires_a_ladder_of_eight_distinct_rungs():
     assert not ok(ladder("tictactoe")[:7])
     assert not ok((*ladder("tictactoe")[:7], ladder("tictactoe")[0]))
     assert not ok(list(ladder("tictactoe")))
+
+
+def test_a_fit_full_of_sweeps_lies_inside_its_bootstrap_interval():
+    """A ladder's round robin: the strong rungs sweep the weak ones, and the top rungs'
+    ratings rest on a few pairings with upsets. Each fit must lie strictly inside its
+    95 % interval, not on the edge of a bootstrap that is biased one way."""
+    strengths = {"r": 0.0, "a": 280.0, "b": 410.0, "c": 530.0, "d": 670.0, "e": 1020.0,
+                 "f": 1050.0, "g": 1300.0, "h": 1420.0}
+    names = list(strengths)
+    rng = random.Random(7)
+    results = {}
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            p = 1.0 / (1.0 + 10.0 ** ((strengths[b] - strengths[a]) / 400.0))
+            wins = sum(rng.random() < p for _ in range(20))
+            results[a, b] = (wins, 0, 20 - wins)
+    assert sum(1 for w, _, lost in results.values() if w == 0 or lost == 0) >= 12
+    for r in bradley_terry(names, results, bootstrap=300, seed=1, anchor="r"):
+        if r.player != "r":
+            assert r.lo < r.elo < r.hi, r
