@@ -308,7 +308,7 @@ LEARNED: dict[str, dict[str, Any]] = {
 LADDER: tuple[str, ...] = (
     "alphabeta,depth=1,temperature=0.5",
     "alphabeta,depth=1,temperature=0.15",
-    "alphabeta,depth=1,temperature=0.04",
+    "alphabeta,depth=1,temperature=0.025",
     "alphabeta,depth=1",
     "alphabeta,depth=2",
     "alphabeta,depth=3",
