@@ -189,7 +189,8 @@ class RoomsScreen(ParlorScreen):
             from tui.screens.room_play import RoomPlayScreen
 
             self.asked = False
-            self.query_one("#room-code", Input).value = ""  # the next room has another code
+            for field in self.query("#room-code").results(Input):  # none when watching
+                field.value = ""  # the next room has another code
             self.app.push_screen(RoomPlayScreen(message))
         elif kind == "error" and self.is_current:
             self.asked = False
