@@ -4,8 +4,6 @@ alpha-beta on the learned evaluation still equals plain minimax."""
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
 
@@ -14,26 +12,13 @@ from brains.evaluation import evaluation
 from brains.heuristics import game_module, get_heuristic
 from brains.learned import mlp, safeload, store
 from engine.registry import get_game
+from tests.brains.test_learned_mlp import random_positions
 
 SEARCH_GAMES = ("reversi", "checkers", "connect4")
 """The games whose shipped network is alpha-beta's learned evaluation."""
 SKIPPED = {"inputs": ("features",), "skip": True, "residual": 0.0, "hidden": (6,), "rounds": 1,
            "games": 3, "iters": 5, "depth": 1, "nets": 1, "children": False}
 """A tiny recipe of the fast path's model form: features only, a linear part, one net."""
-
-
-def random_positions(game: str, count: int, seed: int = 1) -> list:
-    rng = random.Random(seed)
-    out: list = []
-    state = get_game(game).initial()
-    while len(out) < count:
-        moves = state.legal_moves()
-        if not moves:
-            state = get_game(game).initial()
-            continue
-        out.append(state)
-        state = state.play(rng.choice(moves))
-    return out
 
 
 def sklearn_value(model: dict, net: mlp.Network, state) -> float:
