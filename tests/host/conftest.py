@@ -21,6 +21,7 @@ from typing import Any
 import asyncssh  # the host extra; the dev extra installs it
 import pytest
 
+from tui.host.rooms import RoomService
 from tui.host.server import Host, HostConfig
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -203,3 +204,14 @@ async def web_host(tmp_path: Path) -> AsyncIterator[Host]:
 def keys() -> list[asyncssh.SSHKey]:
     """Three players' keys."""
     return [asyncssh.generate_private_key("ssh-ed25519") for _ in range(3)]
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[RoomService]:
+    """A room service on a socket in ``tmp_path`` (a dropped seat is kept 0.5 s)."""
+    rooms = RoomService(tmp_path / "rooms.sock", tmp_path / "users", grace=0.5)
+    await rooms.start()
+    try:
+        yield rooms
+    finally:
+        await rooms.stop()

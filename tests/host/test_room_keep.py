@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from pathlib import Path
 
 import pytest
 
@@ -359,13 +358,3 @@ async def test_a_game_against_an_unrated_brain_leaves_the_rating_alone(tmp_path)
         assert len(records(service, "key-a")) == 1
     finally:
         await service.stop()
-
-
-@pytest.fixture
-async def service(tmp_path: Path):
-    rooms = RoomService(tmp_path / "rooms.sock", tmp_path / "users", grace=0.5)
-    await rooms.start()
-    try:
-        yield rooms
-    finally:
-        await rooms.stop()

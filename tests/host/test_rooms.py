@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -53,16 +51,6 @@ class Line:
 
     def close(self) -> None:
         self.writer.close()
-
-
-@pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[RoomService]:
-    rooms = RoomService(tmp_path / "rooms.sock", tmp_path / "users", grace=0.5)
-    await rooms.start()
-    try:
-        yield rooms
-    finally:
-        await rooms.stop()
 
 
 async def pair(service: RoomService, clock: str = "", game: str = "tictactoe"
