@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -208,20 +208,23 @@ def check_setup(game_id: str, specs: Iterable[str], options: dict[str, Any] | No
 def match_tasks(game_id: str, a: str, b: str, games: int, seed: int = 0,
                 options: dict[str, Any] | None = None, opening_plies: int | None = None,
                 budget_seconds: float | None = None, first_index: int = 0,
-                tags: dict[str, str] | None = None) -> list[GameTask]:
+                tags: dict[str, str] | None = None, start: int = 0) -> list[GameTask]:
     """The games of an ``a`` against ``b`` match: sides alternate, A first in game 1.
 
     Game ``i`` seeds its brains from ``(seed, i)``; its opening comes from
     ``(seed, i // 2)``, so each opening is played once with each brain on each side.
+    Game ``i`` is the same game however long the match, so a longer match extends a
+    shorter one: ``start`` leaves out the first ``start`` games (played before).
     """
     plies = default_opening_plies(game_id) if opening_plies is None else opening_plies
     tasks = []
-    for i in range(games):
+    for i in range(start, games):
         a_first = i % 2 == 0
         tasks.append(GameTask(
             game_id, a if a_first else b, b if a_first else a, dict(options or {}),
             seed=derive_seed(seed, "game", i), opening_seed=derive_seed(seed, "opening", i // 2),
-            opening_plies=plies, budget_seconds=budget_seconds, index=first_index + i,
+            opening_plies=plies, budget_seconds=budget_seconds,
+            index=first_index + i - start,
             a_first=a_first, tags=dict(tags or {})))
     return tasks
 
@@ -304,15 +307,25 @@ class TournamentResult:
 
     def score(self, row: str, col: str) -> float | None:
         """``row``'s points per game against ``col`` (None on the diagonal)."""
-        if (row, col) in self.matches:
-            return self.matches[row, col].a_score
-        if (col, row) in self.matches:
-            return 1.0 - self.matches[col, row].a_score
+        for pair, mine in (((row, col), 0), ((col, row), 2)):
+            if pair in self.matches:
+                counts = self.pair_counts()[pair]
+                total = sum(counts)
+                return (counts[mine] + counts[1] / 2.0) / total if total else 0.5
         return None
 
+    reused: dict[tuple[str, str], tuple[int, int, int]] = field(default_factory=dict)
+    """Counts of the games each pairing played before this run (see :func:`tournament`'s
+    ``reuse``); ``matches`` hold only the games played now."""
+
     def pair_counts(self) -> dict[tuple[str, str], tuple[int, int, int]]:
-        """``(a, b) -> (a's wins, draws, b's wins)`` for every pairing."""
-        return {pair: m.counts() for pair, m in self.matches.items()}
+        """``(a, b) -> (a's wins, draws, b's wins)`` for every pairing, reused games
+        included."""
+        counts = {}
+        for pair, m in self.matches.items():
+            now, before = m.counts(), self.reused.get(pair, (0, 0, 0))
+            counts[pair] = (now[0] + before[0], now[1] + before[1], now[2] + before[2])
+        return counts
 
     def ratings(self, bootstrap: int = 200, anchor: str | None = None) -> list[Rating]:
         """Bradley-Terry ratings (Elo scale, mean 0, or ``anchor`` = 0) with 95 %
@@ -340,11 +353,19 @@ def tournament(game_id: str, players: Sequence[str], games: int, seed: int = 0,
                opening_plies: int | None = None, budget_seconds: float | None = None,
                progress: Progress | None = None,
                brain_factory: BrainFactory | None = None,
-               pairs: Sequence[tuple[str, str]] | None = None) -> TournamentResult:
+               pairs: Sequence[tuple[str, str]] | None = None,
+               reuse: Mapping[tuple[str, str], tuple[int, int, int]] | None = None,
+               ) -> TournamentResult:
     """A round robin of ``games``-game matches between every pair of ``players``.
 
     ``pairs``, when given, are the pairings to play instead of all of them (each a pair
     of distinct players, in any order; the ratings need them to connect every player).
+
+    ``reuse`` maps a pairing ``(a, b)`` to the counts of its first games, played before
+    with the same seed and options (``(a's wins, draws, b's wins)``, at most ``games`` in
+    all): only the games after those are played, and the result counts both, exactly as
+    if every game had been played now (game ``i`` of a pairing is the same game however
+    many the match has).
 
     Every game of every pairing goes into one pool, so ``jobs`` workers stay busy. Each
     pairing's match seed comes from ``seed`` and the two specs, so a pairing plays the
@@ -366,15 +387,24 @@ def tournament(game_id: str, players: Sequence[str], games: int, seed: int = 0,
         if any(a not in players or b not in players or a == b for a, b in pairs) \
                 or len({frozenset(p) for p in pairs}) != len(pairs):
             raise ValueError("each pairing must be two different players, and appear once")
+    reused = {pair: tuple(counts) for pair, counts in (reuse or {}).items()
+              if pair in set(pairs)}
+    if any(min(c) < 0 or sum(c) > games for c in reused.values()):
+        raise ValueError(f"reused counts must be at most {games} games a pairing")
     tasks: list[GameTask] = []
+    bounds = []
     for a, b in pairs:
+        first = len(tasks)
         tasks += match_tasks(game_id, a, b, games, derive_seed(seed, "pair", a, b), options,
                              opening_plies, budget_seconds, first_index=len(tasks),
-                             tags={"Event": f"parlor tournament {a} vs {b}"})
+                             tags={"Event": f"parlor tournament {a} vs {b}"},
+                             start=sum(reused.get((a, b), (0, 0, 0))))
+        bounds.append((first, len(tasks)))
     results = run_tasks(tasks, jobs, progress, brain_factory)
     matches = {
         (a, b): MatchResult(game_id, a, b, derive_seed(seed, "pair", a, b), options,
-                            results[k * games:(k + 1) * games])
-        for k, (a, b) in enumerate(pairs)
+                            results[lo:hi])
+        for (a, b), (lo, hi) in zip(pairs, bounds, strict=True)
     }
-    return TournamentResult(game_id, players, seed, options, matches)
+    return TournamentResult(game_id, players, seed, options, matches,
+                            {p: (c[0], c[1], c[2]) for p, c in reused.items()})

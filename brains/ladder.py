@@ -152,12 +152,14 @@ def _text(obj: dict[str, Any], key: str, game: str, where: str = "", limit: int 
     return value
 
 
-def parse_ratings(data: bytes, game_id: str) -> LadderRatings:
+def parse_ratings(data: bytes, game_id: str, *, any_ladder: bool = False) -> LadderRatings:
     """The ratings file ``data`` of ``game_id``, every field checked against its ladder.
 
     Raises RatingsFileError (one line) for anything damaged: not UTF-8 JSON, a field
     missing or of the wrong type, a number out of range, an interval that does not hold
-    its rating, or levels that are not the game's ladder, rung for rung.
+    its rating, or levels that are not the game's ladder, rung for rung. With
+    ``any_ladder`` the file may be of another ladder of the game (an earlier one, whose
+    games ``parlor calibrate --reuse`` takes up): everything else is checked the same.
     """
     try:
         obj = json.loads(data.decode("utf-8"))
@@ -184,6 +186,9 @@ def parse_ratings(data: bytes, game_id: str) -> LadderRatings:
     wall = _number(obj, "wall_seconds", game_id, "")
     rows = _field(obj, "levels", list, game_id)
     rungs = ladder(game_id)
+    if any_ladder:
+        rungs = tuple(_text(row, "spec", game_id, f"level {k}: ") if isinstance(row, dict)
+                      else "" for k, row in enumerate(rows, start=1))
     if len(rows) != len(rungs):
         raise _fail(game_id, f"{len(rows)} levels, but the ladder has {len(rungs)}: "
                              f"run parlor calibrate {game_id}")

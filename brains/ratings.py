@@ -223,6 +223,35 @@ def bradley_terry_samples(players: Sequence[str], results: PairResults, *,
     return base, samples
 
 
+def rate_against(opponents: Sequence[float], results: Sequence[tuple[int, int, int]], *,
+                 prior: float = 1.0) -> float:
+    """The Elo rating of a player whose games against opponents of fixed ratings ended
+    ``results`` (``(wins, draws, losses)`` against each), by maximum likelihood.
+
+    The opponents' ratings stay as they are (a ladder measured before): this places one
+    more player on that scale. ``prior`` virtual draws against an opponent of the mean
+    rating keep a clean sweep finite.
+    """
+    if len(opponents) != len(results) or not opponents:
+        raise ValueError("one result per opponent, and at least one opponent")
+    centre = sum(opponents) / len(opponents)
+    points = sum(w + d / 2.0 for w, d, _ in results) + prior / 2.0
+
+    def expected(x: float) -> float:
+        return sum(sum(c) * score_from_elo(x - r) for r, c in zip(opponents, results,
+                                                                    strict=True)) \
+            + prior * score_from_elo(x - centre)
+
+    lo, hi = min(opponents) - 4000.0, max(opponents) + 4000.0
+    for _ in range(100):  # the expected points rise with x: bisect
+        mid = (lo + hi) / 2.0
+        if expected(mid) < points:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2.0
+
+
 def _totals(players: Sequence[str],
             items: Iterable[tuple[tuple[str, str], tuple[int, int, int]]],
             ) -> dict[str, tuple[int, float]]:

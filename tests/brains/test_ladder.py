@@ -361,3 +361,99 @@ def test_a_fit_full_of_sweeps_lies_inside_its_bootstrap_interval():
     for r in bradley_terry(names, results, bootstrap=300, seed=1, anchor="r"):
         if r.player != "r":
             assert r.lo < r.elo < r.hi, r
+
+
+def _calibrate(tmp_path, name: str, *extra: str) -> object:
+    out = tmp_path / name
+    assert main(["calibrate", "tictactoe", "--seed", "3", "--bootstrap", "10",
+                 "--out", str(out), *extra]) == 0
+    return parse_ratings(out.read_bytes(), "tictactoe")
+
+
+def test_calibrate_reuse_extends_an_earlier_file_to_the_same_result_as_a_full_run(
+        tmp_path, capsys):
+    _calibrate(tmp_path, "two.json", "--games", "2")
+    full = _calibrate(tmp_path, "full.json", "--games", "5")
+    capsys.readouterr()
+    extended = _calibrate(tmp_path, "extended.json", "--games", "5",
+                          "--reuse", str(tmp_path / "two.json"))
+    players = len(ladder("tictactoe")) + 1
+    assert f"{players * (players - 1) // 2 * 2} games taken up" in capsys.readouterr().out
+    assert extended.pairs == full.pairs
+    assert extended.levels == full.levels
+    assert extended.command == full.command  # the command that reproduces it plays them all
+
+
+def test_calibrate_reuse_takes_the_counts_from_the_file_and_only_its_ladders_pairings(
+        tmp_path, capsys):
+    _calibrate(tmp_path, "two.json", "--games", "2")
+    obj = json.loads((tmp_path / "two.json").read_text())
+    first, second = obj["pairs"][0], obj["pairs"][1]
+    assert (first["a"], second["a"]) == (ANCHOR, ANCHOR)
+    assert (first["a_wins"], first["draws"], first["b_wins"]) != (2, 0, 0)
+    first.update(a_wins=2, draws=0, b_wins=0)  # the file now says random won both
+    old = second["b"]  # make it a rung of an earlier ladder, not the one in the code
+    for row in obj["levels"]:
+        row["spec"] = old + ",tt=false" if row["spec"] == old else row["spec"]
+    for row in obj["pairs"]:
+        row.update({k: old + ",tt=false" for k in ("a", "b") if row[k] == old})
+    second.update(a_wins=2, draws=0, b_wins=0)
+    (tmp_path / "edited.json").write_text(json.dumps(obj))
+    extended = _calibrate(tmp_path, "extended.json", "--games", "3",
+                          "--reuse", str(tmp_path / "edited.json"))
+    full = _calibrate(tmp_path, "full.json", "--games", "3")
+    counts = {(a, b): (w, d, lost) for a, b, w, d, lost in extended.pairs}
+    truth = {(a, b): (w, d, lost) for a, b, w, d, lost in full.pairs}
+    pair = (first["a"], first["b"])
+    # random's two "wins" come from the file; the third game is played now
+    assert counts[pair][0] >= 2 and sum(counts[pair]) == 3
+    assert counts[pair] != truth[pair]
+    # the pairing with a rung the ladder no longer has is not taken up: all three replayed
+    assert counts[ANCHOR, old] == truth[ANCHOR, old]
+    assert all(counts[p] == truth[p] for p in truth if p != pair)
+
+
+def test_calibrate_reuse_refuses_another_seed_or_more_games_in_one_line(tmp_path, capsys):
+    _calibrate(tmp_path, "two.json", "--games", "2")
+    capsys.readouterr()
+    base = ["calibrate", "tictactoe", "--bootstrap", "10", "--out", str(tmp_path / "x.json"),
+            "--reuse", str(tmp_path / "two.json")]
+    assert main([*base, "--seed", "4", "--games", "3"]) == 2
+    assert main([*base, "--seed", "3", "--games", "1"]) == 2
+    (tmp_path / "bad.json").write_text("{" + "x" * 5000)
+    assert main([*base[:-1], str(tmp_path / "bad.json"), "--seed", "3"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and "seed 3, not 4" in err[0] and "more than --games 1" in err[1]
+    assert all(len(line) < 300 for line in err)
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_rate_against_recovers_a_rating_and_keeps_a_sweep_finite():
+    from brains.ratings import rate_against, score_from_elo
+
+    n = 10_000
+    up = round(n * score_from_elo(200))
+    x = rate_against([0.0, 400.0], [(up, 0, n - up), (n - up, 0, up)])
+    assert abs(x - 200.0) < 2.0
+    below = rate_against([0.0, 400.0], [(up, 0, n - up), (n - up - 500, 0, up + 500)])
+    assert below < x
+    sweep = rate_against([100.0, 300.0], [(20, 0, 0), (20, 0, 0)])
+    assert 300.0 < sweep < 2000.0
+
+
+def test_calibrate_probe_places_a_spec_between_the_rungs_it_beats_and_loses_to(
+        tmp_path, capsys):
+    out = tmp_path / "probe.json"
+    levels = load_ratings("tictactoe").levels
+    assert main(["calibrate", "tictactoe", "--probe", levels[3].spec, "perfect",
+                 "--against", "2", "4", "6", "--games", "60", "--seed", "1",
+                 "--bootstrap", "100", "--out", str(out)]) == 0
+    own, perfect = json.loads(out.read_text())["probes"]
+    assert [a["rung"] for a in own["against"]] == [2, 4, 6]
+    assert all(sum(a[k] for k in ("wins", "draws", "losses")) == 60 for a in own["against"])
+    # a rung's own spec lands near its own rating, inside the probe's interval
+    lo, hi = own["ci95"]
+    assert lo <= levels[3].rating <= hi and lo <= own["rating"] <= hi
+    assert perfect["rating"] > levels[5].rating > own["rating"]
+    assert main(["calibrate", "tictactoe", "--probe", "nosuchbrain"]) == 2
+    assert main(["calibrate", "tictactoe", "--probe", "perfect", "--against", "30"]) == 2

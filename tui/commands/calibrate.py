@@ -59,6 +59,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="instead of measuring: play rung A against rung B with this "
                              "seed and compare the score with the one the shipped ratings "
                              "predict (e.g. --check 1:3 4:6 --seed 7)")
+    parser.add_argument("--reuse", metavar="FILE",
+                        help="take up the games of an earlier ratings file played with the "
+                             "same seed (the shipped file, or one written with --out): "
+                             "pairings it has are extended to --games instead of replayed; "
+                             "the result is the same as playing them all")
+    parser.add_argument("--probe", nargs="+", metavar="SPEC",
+                        help="instead of measuring: place each brain SPEC on the shipped "
+                             "scale by playing it against rungs whose ratings stay fixed "
+                             "(e.g. --probe alphabeta,depth=2,temperature=0.03 --against "
+                             "4 5 6)")
+    parser.add_argument("--against", type=int_range(0, 99), nargs="+", metavar="K",
+                        help="with --probe: the rungs to play (0 = random); default: random "
+                             "and every rung")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
         with cluster(args.scheduler):
             if args.check:
                 return check(args)
+            if args.probe:
+                return probe(args)
             return calibrate(args)
     except ArenaError as exc:
         print(f"parlor calibrate: {one_line(exc)}", file=sys.stderr)
@@ -103,11 +118,17 @@ def calibrate(args: argparse.Namespace) -> int:
     span = args.span if args.span is not None else len(rungs)
     pairs = [(players[i], players[j]) for i in range(len(players))
              for j in range(i + 1, min(len(players), i + span + 1))]
+    reuse = reusable(game, args) if args.reuse else {}
+    reused_games = sum(sum(c) for pair, c in reuse.items() if pair in set(pairs))
     started = time.monotonic()
-    with ProgressReporter(f"calibrate {game}", len(pairs) * args.games) as progress:
+    with ProgressReporter(f"calibrate {game}",
+                          len(pairs) * args.games - reused_games) as progress:
         result = tournament(game, players, args.games, seed=args.seed, jobs=args.jobs,
-                            progress=progress, pairs=pairs)
+                            progress=progress, pairs=pairs, reuse=reuse)
     wall = time.monotonic() - started
+    if reused_games:
+        print(f"{game}: {reused_games} games taken up from {args.reuse[:60]!r}, "
+              f"{len(pairs) * args.games - reused_games} played now")
     rated = {r.player: r for r in result.ratings(bootstrap=args.bootstrap, anchor=ANCHOR)}
     levels = tuple(LevelRating(k, spec, rated[spec].elo, rated[spec].lo, rated[spec].hi)
                    for k, spec in enumerate(rungs, start=1))
@@ -124,6 +145,27 @@ def calibrate(args: argparse.Namespace) -> int:
           f"{wall:.0f} s; ratings (random = 0, 95% interval) written to {out}")
     print_ladder(levels)
     return 0
+
+
+def reusable(game: str, args: argparse.Namespace) -> dict[tuple[str, str], tuple[int, int, int]]:
+    """The pairings of ``--reuse``'s ratings file that this run can take up: same game
+    and seed, at most ``--games`` games each, every game of the pairing counted."""
+    from brains.ladder import MAX_BYTES, RatingsFileError, parse_ratings
+    from engine.files import FileReadError, read_capped
+
+    try:
+        earlier = parse_ratings(read_capped(Path(args.reuse), MAX_BYTES), game,
+                                any_ladder=True)
+    except (FileReadError, RatingsFileError) as exc:
+        raise ValueError(f"--reuse: {str(exc)[:160]}") from None
+    if earlier.seed != args.seed:
+        raise ValueError(f"--reuse: its games were played with seed {earlier.seed}, "
+                         f"not {args.seed}")
+    if earlier.games > args.games:
+        raise ValueError(f"--reuse: it has {earlier.games} games a pairing, more than "
+                         f"--games {args.games}")
+    return {(a, b): (w, d, lost) for a, b, w, d, lost in earlier.pairs
+            if w + d + lost == earlier.games}
 
 
 def print_ladder(levels: Any) -> None:
@@ -197,5 +239,69 @@ def check(args: argparse.Namespace) -> int:
               f"{'agree' if r['agree'] else 'overlap' if r['overlap'] else 'DISAGREE'}")
     if args.out:
         Path(args.out).write_text(json.dumps({"game": game, "seed": args.seed, "checks": rows},
+                                             indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+def probe(args: argparse.Namespace) -> int:
+    """Place each ``--probe`` spec on the shipped scale: play it against the chosen rungs
+    (whose ratings stay fixed) and fit its rating by maximum likelihood. The 95 %
+    interval comes from a bootstrap that redraws both the probe's games and the
+    calibration's own (so it carries the rungs' uncertainty too)."""
+    import numpy as np
+
+    from brains.arena import check_setup, match
+    from brains.ladder import ANCHOR, load_ratings
+    from brains.ratings import bradley_terry_samples, rate_against, wilson_interval
+    from engine.registry import get_game
+    from tui.commands.match import ProgressReporter
+
+    game = get_game(args.game).id
+    saved = load_ratings(game)
+    players = [ANCHOR, *(r.spec for r in saved.levels)]
+    against = sorted(set(args.against)) if args.against else list(range(len(players)))
+    if max(against) >= len(players):
+        raise ValueError(f"{game}'s ladder has {len(players) - 1} rungs, not {max(against)}")
+    check_setup(game, args.probe)
+    results = {(a, b): (w, d, lost) for a, b, w, d, lost in saved.pairs}
+    base, samples = bradley_terry_samples(players, results, bootstrap=args.bootstrap,
+                                          seed=saved.seed, anchor=ANCHOR)
+    rng = np.random.default_rng(args.seed)
+    rows = []
+    for spec in args.probe:
+        counts = []
+        started = time.monotonic()
+        for k in against:
+            with ProgressReporter(f"probe {spec[:40]} vs {k}", args.games) as progress:
+                m = match(game, spec, players[k], args.games, seed=args.seed,
+                          jobs=args.jobs, progress=progress)
+            counts.append(m.counts())
+        rating = rate_against([float(base[k]) for k in against], counts)
+        refits = []
+        for b in range(args.bootstrap):
+            redrawn = [tuple(int(x) for x in rng.multinomial(sum(c), [v / sum(c) for v in c]))
+                       for c in counts]
+            refits.append(rate_against([float(samples[b, k]) for k in against], redrawn))
+        lo, hi = ((float(np.percentile(refits, 2.5)), float(np.percentile(refits, 97.5)))
+                  if refits else (rating, rating))
+        rows.append({
+            "spec": spec, "rating": round(rating, 1),
+            "ci95": [round(min(lo, rating), 1), round(max(hi, rating), 1)],
+            "against": [{"rung": k, "rating": round(float(base[k]), 1), "wins": c[0],
+                         "draws": c[1], "losses": c[2],
+                         "score": round((c[0] + c[1] / 2.0) / sum(c), 3),
+                         "score_ci95": [round(v, 3) for v in
+                                        wilson_interval(c[0] + c[1] / 2.0, sum(c))]}
+                        for k, c in zip(against, counts, strict=True)],
+            "seconds": round(time.monotonic() - started, 1)})
+    print(f"{game}: probes placed on the shipped scale (random = 0), {args.games} games "
+          f"against each of rungs {', '.join(map(str, against))}, seed {args.seed}")
+    for r in rows:
+        scores = "  ".join(f"{a['rung']}:{a['score']:.2f}" for a in r["against"])
+        print(f"  {round(r['rating']):>6}  [{round(r['ci95'][0]):>6}, "
+              f"{round(r['ci95'][1]):>6}]  {r['spec']}   scores {scores}")
+    if args.out:
+        Path(args.out).write_text(json.dumps({"game": game, "seed": args.seed,
+                                              "games": args.games, "probes": rows},
                                              indent=1) + "\n", encoding="utf-8")
     return 0
