@@ -119,10 +119,10 @@ LADDER: tuple[str, ...] = (
     "alphabeta,depth=1,temperature=1",
     "alphabeta,depth=1,temperature=0.2",
     "alphabeta,depth=1,temperature=0.1",
-    "alphabeta,depth=1,temperature=0.05",
+    "alphabeta,depth=1,temperature=0.03",
+    "alphabeta,depth=1,temperature=0.02",
     "alphabeta,depth=1",
     "alphabeta,depth=2",
-    "alphabeta,depth=3",
     "alphabeta,depth=4",
 )
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/gomoku.json)."""

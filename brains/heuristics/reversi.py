@@ -306,12 +306,12 @@ LEARNED: dict[str, dict[str, Any]] = {
 }
 """Training recipes of the generic learners (see brains.learned.linear and .mlp)."""
 LADDER: tuple[str, ...] = (
-    "alphabeta,depth=1,temperature=0.5",
-    "alphabeta,depth=1,temperature=0.15",
-    "alphabeta,depth=1,temperature=0.025",
+    "alphabeta,depth=1,temperature=0.08",
     "alphabeta,depth=1",
     "alphabeta,depth=2",
+    "alphabeta,depth=3,temperature=0.015",
     "alphabeta,depth=3",
+    "alphabeta,depth=5,temperature=0.02",
     "alphabeta,depth=5",
     "alphabeta,depth=6",
 )

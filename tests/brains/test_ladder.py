@@ -92,7 +92,7 @@ def test_alphabeta_rating_plays_the_closest_alphabeta_rung(game):
 
 @pytest.mark.parametrize("spec, words", [
     ("level:0", "level='0'"), ("level:99", "level='99'"), ("level:x", "level='x'"),
-    ("level:20", "has 8 rungs"),
+    ("level:20", "has 9 rungs"),
     ("level:2,level=3", "twice"), ("level:2,rating=300", "not both"),
     ("level,depth=3", "unknown option"), ("alphabeta:hard,rating=300", "alone"),
     ("alphabeta,rating=300,depth=2", "alone"), ("mcts,rating=300", "no rung"),
@@ -110,8 +110,8 @@ def test_level_without_a_rung_is_the_middle_one():
 
 def test_named_levels_are_rungs_a_quarter_half_and_all_the_way_up():
     rungs = len(ladder("connect4"))
-    assert make_brain("level:easy", "connect4").level == rungs // 4
-    assert make_brain("level:medium", "connect4").level == rungs // 2
+    assert make_brain("level:easy", "connect4").level == -(-rungs // 4)  # rounded up
+    assert make_brain("level:medium", "connect4").level == -(-rungs // 2)
     assert make_brain("level:hard", "connect4").level == rungs
 
 
