@@ -305,27 +305,28 @@ class TournamentResult:
     options: dict[str, Any]
     matches: dict[tuple[str, str], MatchResult]
 
-    def score(self, row: str, col: str) -> float | None:
-        """``row``'s points per game against ``col`` (None on the diagonal)."""
-        for pair, mine in (((row, col), 0), ((col, row), 2)):
-            if pair in self.matches:
-                counts = self.pair_counts()[pair]
-                total = sum(counts)
-                return (counts[mine] + counts[1] / 2.0) / total if total else 0.5
-        return None
-
     reused: dict[tuple[str, str], tuple[int, int, int]] = field(default_factory=dict)
     """Counts of the games each pairing played before this run (see :func:`tournament`'s
     ``reuse``); ``matches`` hold only the games played now."""
 
+    def _counts(self, pair: tuple[str, str]) -> tuple[int, int, int]:
+        now, before = self.matches[pair].counts(), self.reused.get(pair, (0, 0, 0))
+        return now[0] + before[0], now[1] + before[1], now[2] + before[2]
+
+    def score(self, row: str, col: str) -> float | None:
+        """``row``'s points per game against ``col`` (None on the diagonal), reused games
+        included."""
+        for pair, mine in (((row, col), 0), ((col, row), 2)):
+            if pair in self.matches:
+                counts = self._counts(pair)
+                total = sum(counts)
+                return (counts[mine] + counts[1] / 2.0) / total if total else 0.5
+        return None
+
     def pair_counts(self) -> dict[tuple[str, str], tuple[int, int, int]]:
         """``(a, b) -> (a's wins, draws, b's wins)`` for every pairing, reused games
         included."""
-        counts = {}
-        for pair, m in self.matches.items():
-            now, before = m.counts(), self.reused.get(pair, (0, 0, 0))
-            counts[pair] = (now[0] + before[0], now[1] + before[1], now[2] + before[2])
-        return counts
+        return {pair: self._counts(pair) for pair in self.matches}
 
     def ratings(self, bootstrap: int = 200, anchor: str | None = None) -> list[Rating]:
         """Bradley-Terry ratings (Elo scale, mean 0, or ``anchor`` = 0) with 95 %
@@ -387,8 +388,8 @@ def tournament(game_id: str, players: Sequence[str], games: int, seed: int = 0,
         if any(a not in players or b not in players or a == b for a, b in pairs) \
                 or len({frozenset(p) for p in pairs}) != len(pairs):
             raise ValueError("each pairing must be two different players, and appear once")
-    reused = {pair: tuple(counts) for pair, counts in (reuse or {}).items()
-              if pair in set(pairs)}
+    wanted = set(pairs)
+    reused = {pair: tuple(counts) for pair, counts in (reuse or {}).items() if pair in wanted}
     if any(min(c) < 0 or sum(c) > games for c in reused.values()):
         raise ValueError(f"reused counts must be at most {games} games a pairing")
     tasks: list[GameTask] = []

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from engine.files import write_atomic
 from tui.commands.common import (
     MAX_SEED,
     add_scheduler_argument,
@@ -119,7 +120,8 @@ def calibrate(args: argparse.Namespace) -> int:
     pairs = [(players[i], players[j]) for i in range(len(players))
              for j in range(i + 1, min(len(players), i + span + 1))]
     reuse = reusable(game, args) if args.reuse else {}
-    reused_games = sum(sum(c) for pair, c in reuse.items() if pair in set(pairs))
+    wanted = set(pairs)
+    reused_games = sum(sum(c) for pair, c in reuse.items() if pair in wanted)
     started = time.monotonic()
     with ProgressReporter(f"calibrate {game}",
                           len(pairs) * args.games - reused_games) as progress:
@@ -132,15 +134,14 @@ def calibrate(args: argparse.Namespace) -> int:
     rated = {r.player: r for r in result.ratings(bootstrap=args.bootstrap, anchor=ANCHOR)}
     levels = tuple(LevelRating(k, spec, rated[spec].elo, rated[spec].lo, rated[spec].hi)
                    for k, spec in enumerate(rungs, start=1))
-    counts = tuple((a, b, *result.pair_counts()[a, b]) for a, b in pairs)
+    played = result.pair_counts()
+    counts = tuple((a, b, *played[a, b]) for a, b in pairs)
     ratings = LadderRatings(game, command_line(args), args.games, args.seed,
                             dt.datetime.now(dt.UTC).date().isoformat(), levels,
                             counts, wall)
     out = Path(args.out) if args.out else data_path(PACKAGE, FOLDER, f"{game}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(json.dumps(ratings.to_json(), indent=1) + "\n", encoding="utf-8")
-    tmp.replace(out)
+    write_atomic(out, json.dumps(ratings.to_json(), indent=1) + "\n", mode=0o644)
     print(f"{game}: {len(pairs)} pairings x {args.games} games, seed {args.seed}, "
           f"{wall:.0f} s; ratings (random = 0, 95% interval) written to {out}")
     print_ladder(levels)
@@ -238,8 +239,8 @@ def check(args: argparse.Namespace) -> int:
               f"  over {r['games']} games (+{r['a_wins']} ={r['draws']} -{r['b_wins']})  "
               f"{'agree' if r['agree'] else 'overlap' if r['overlap'] else 'DISAGREE'}")
     if args.out:
-        Path(args.out).write_text(json.dumps({"game": game, "seed": args.seed, "checks": rows},
-                                             indent=1) + "\n", encoding="utf-8")
+        write_atomic(args.out, json.dumps({"game": game, "seed": args.seed, "checks": rows},
+                                          indent=1) + "\n", mode=0o644)
     return 0
 
 
@@ -301,7 +302,7 @@ def probe(args: argparse.Namespace) -> int:
         print(f"  {round(r['rating']):>6}  [{round(r['ci95'][0]):>6}, "
               f"{round(r['ci95'][1]):>6}]  {r['spec']}   scores {scores}")
     if args.out:
-        Path(args.out).write_text(json.dumps({"game": game, "seed": args.seed,
-                                              "games": args.games, "probes": rows},
-                                             indent=1) + "\n", encoding="utf-8")
+        write_atomic(args.out, json.dumps({"game": game, "seed": args.seed,
+                                           "games": args.games, "probes": rows},
+                                          indent=1) + "\n", mode=0o644)
     return 0
