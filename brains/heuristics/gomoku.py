@@ -117,10 +117,10 @@ LEARNED: dict[str, dict[str, Any]] = {}
 """No learned models are shipped for Gomoku yet."""
 LADDER: tuple[str, ...] = (
     "alphabeta,depth=1,temperature=1",
-    "alphabeta,depth=1,temperature=0.2",
-    "alphabeta,depth=1,temperature=0.1",
-    "alphabeta,depth=1,temperature=0.03",
-    "alphabeta,depth=1,temperature=0.02",
+    "alphabeta,depth=1,temperature=0.3",
+    "alphabeta,depth=1,temperature=0.12",
+    "alphabeta,depth=1,temperature=0.07",
+    "alphabeta,depth=1,temperature=0.04",
     "alphabeta,depth=1",
     "alphabeta,depth=2",
     "alphabeta,depth=4",
