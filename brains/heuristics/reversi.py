@@ -309,9 +309,9 @@ LADDER: tuple[str, ...] = (
     "alphabeta,depth=1,temperature=0.08",
     "alphabeta,depth=1",
     "alphabeta,depth=2",
-    "alphabeta,depth=3,temperature=0.015",
+    "alphabeta,depth=3,temperature=0.008",
     "alphabeta,depth=3",
-    "alphabeta,depth=5,temperature=0.02",
+    "alphabeta,depth=5,temperature=0.01",
     "alphabeta,depth=5",
     "alphabeta,depth=6",
 )
