@@ -240,7 +240,6 @@ LEARNED: dict[str, dict[str, Any]] = {
 """Training recipes of the generic learners (see brains.learned.linear and .mlp)."""
 LADDER: tuple[str, ...] = (
     "alphabeta,depth=1,temperature=1",
-    "alphabeta,depth=1,temperature=0.5",
     "alphabeta,depth=1,temperature=0.15",
     "alphabeta,depth=1,temperature=0.05",
     "alphabeta,depth=1",
