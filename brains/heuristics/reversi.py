@@ -311,7 +311,7 @@ LADDER: tuple[str, ...] = (
     "alphabeta,depth=2",
     "alphabeta,depth=3,temperature=0.008",
     "alphabeta,depth=3",
-    "alphabeta,depth=5,temperature=0.01",
+    "alphabeta,depth=5,temperature=0.013",
     "alphabeta,depth=5",
     "alphabeta,depth=6",
 )
