@@ -94,6 +94,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
 
+def write_json(path: str | Path, obj: Any) -> None:
+    """Write ``obj`` as indented JSON, atomically (readable by all: a shipped file)."""
+    write_atomic(path, json.dumps(obj, indent=1) + "\n", mode=0o644)
+
+
 def command_line(args: argparse.Namespace) -> str:
     """The command that reproduces this run (written into the ratings file)."""
     parts = ["parlor calibrate", args.game, f"--games {args.games}", f"--seed {args.seed}"]
@@ -141,7 +146,7 @@ def calibrate(args: argparse.Namespace) -> int:
                             counts, wall)
     out = Path(args.out) if args.out else data_path(PACKAGE, FOLDER, f"{game}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(out, json.dumps(ratings.to_json(), indent=1) + "\n", mode=0o644)
+    write_json(out, ratings.to_json())
     print(f"{game}: {len(pairs)} pairings x {args.games} games, seed {args.seed}, "
           f"{wall:.0f} s; ratings (random = 0, 95% interval) written to {out}")
     print_ladder(levels)
@@ -239,8 +244,7 @@ def check(args: argparse.Namespace) -> int:
               f"  over {r['games']} games (+{r['a_wins']} ={r['draws']} -{r['b_wins']})  "
               f"{'agree' if r['agree'] else 'overlap' if r['overlap'] else 'DISAGREE'}")
     if args.out:
-        write_atomic(args.out, json.dumps({"game": game, "seed": args.seed, "checks": rows},
-                                          indent=1) + "\n", mode=0o644)
+        write_json(args.out, {"game": game, "seed": args.seed, "checks": rows})
     return 0
 
 
@@ -302,7 +306,6 @@ def probe(args: argparse.Namespace) -> int:
         print(f"  {round(r['rating']):>6}  [{round(r['ci95'][0]):>6}, "
               f"{round(r['ci95'][1]):>6}]  {r['spec']}   scores {scores}")
     if args.out:
-        write_atomic(args.out, json.dumps({"game": game, "seed": args.seed,
-                                           "games": args.games, "probes": rows},
-                                          indent=1) + "\n", mode=0o644)
+        write_json(args.out, {"game": game, "seed": args.seed, "games": args.games,
+                              "probes": rows})
     return 0
