@@ -125,6 +125,9 @@ class Host:
         self.users = self.data / "users"
         self.sessions: set[HostedSession] = set()
         """Every session served, SSH and browser alike (``max_sessions`` counts both)."""
+        self.reaping: set[asyncio.Task[None]] = set()
+        """The SSH sessions' ends still waiting for their app's process to exit
+        (:meth:`stop` waits for them, so no app outlives the host)."""
         self.attempts: dict[str, collections.deque[float]] = {}
         self.rooms = RoomService(self.data / SOCKET_NAME, self.users,
                                  brain_slots=config.brain_slots, grace=config.grace_seconds)
@@ -187,6 +190,8 @@ class Host:
         await self.rooms.stop()
         for session in sessions:
             await session.reap()
+        if self.reaping:
+            await asyncio.gather(*self.reaping)
         if self.web is not None:
             await self.web.stop()
 
@@ -508,10 +513,13 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.end()
 
     def kill(self) -> None:
+        """Hang up on the app; kill it if it is still there a few seconds later."""
         if self.proc is not None and self.proc.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGHUP)
-            asyncio.get_running_loop().call_later(3.0, self.force_kill)
+            task = asyncio.get_running_loop().create_task(self.reap())
+            self.host.reaping.add(task)
+            task.add_done_callback(self.host.reaping.discard)
 
     def force_kill(self) -> None:
         if self.proc is not None and self.proc.returncode is None:
@@ -542,11 +550,14 @@ class Session(asyncssh.SSHServerSession[bytes]):
                 self.chan.close()
 
     async def reap(self) -> None:
-        """Wait (briefly) for the app's process to end."""
+        """Wait (briefly) for the app's process to end; kill it if it does not."""
         if self.proc is not None:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.proc.wait(), 5)
-            self.force_kill()
+            if self.proc.returncode is None:
+                self.force_kill()
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self.proc.wait(), 5)
 
 
 async def serve(config: HostConfig) -> None:

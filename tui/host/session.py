@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import signal
 import sys
 import termios
 from pathlib import Path
@@ -40,7 +41,14 @@ class HostedApp(ParlorApp):
 
 
 def main() -> int:
-    """Take the terminal on stdin as the controlling terminal and run the app."""
+    """Take the terminal on stdin as the controlling terminal and run the app.
+
+    A hang-up ends the session, whatever the host inherited: a host started under
+    ``nohup`` (or anything else that ignores SIGHUP) passes that on, and a session
+    ignoring it would outlive its terminal, spinning on a closed pty.
+    """
+    for sig in (signal.SIGHUP, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
     if os.isatty(0):
         with contextlib.suppress(OSError):
             fcntl.ioctl(0, termios.TIOCSCTTY, 0)
