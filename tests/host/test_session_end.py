@@ -7,16 +7,15 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import os
-import select
 import signal
 import struct
 import subprocess
 import sys
 import termios
-import time
 from pathlib import Path
 
 from tests.host.conftest import ROOT, WAIT, Player, host_config, running
+from tests.tui.test_robust import drain, wait_for
 
 
 def ignore_sighup() -> None:
@@ -39,14 +38,7 @@ def test_a_session_ends_when_its_terminal_closes_though_sighup_was_ignored(
     os.close(slave)
     try:
         shown = bytearray()
-        deadline = time.monotonic() + WAIT
-        while b"Quit" not in shown and time.monotonic() < deadline:
-            if select.select([master], [], [], 0.5)[0]:
-                try:
-                    shown += os.read(master, 65536)
-                except OSError:
-                    break
-        assert b"Quit" in shown, bytes(shown[-300:])
+        wait_for(lambda: drain(master, shown) and b"Quit" in shown, "the app to draw", WAIT)
         os.close(master)
         master = -1
         assert proc.wait(timeout=WAIT) != 0  # ended by the hang-up, not by quitting

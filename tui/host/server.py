@@ -347,6 +347,8 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.term = ""
         self.master = -1
         self.proc: asyncio.subprocess.Process | None = None
+        self.reaper: asyncio.Task[None] | None = None
+        """Waits for the app to exit after the hang-up, then kills it (see :meth:`reap`)."""
         self.token = ""
         self.inbuf = bytearray()
         self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
@@ -517,9 +519,10 @@ class Session(asyncssh.SSHServerSession[bytes]):
         if self.proc is not None and self.proc.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGHUP)
-            task = asyncio.get_running_loop().create_task(self.reap())
-            self.host.reaping.add(task)
-            task.add_done_callback(self.host.reaping.discard)
+            if self.reaper is None:
+                self.reaper = asyncio.get_running_loop().create_task(self.wait_or_kill())
+                self.host.reaping.add(self.reaper)
+                self.reaper.add_done_callback(self.host.reaping.discard)
 
     def force_kill(self) -> None:
         if self.proc is not None and self.proc.returncode is None:
@@ -550,7 +553,13 @@ class Session(asyncssh.SSHServerSession[bytes]):
                 self.chan.close()
 
     async def reap(self) -> None:
-        """Wait (briefly) for the app's process to end; kill it if it does not."""
+        """Wait (briefly) for the app's process to end; kill it if it does not (one
+        task per session, whether the session or the host's stop asks first)."""
+        if self.reaper is None:
+            self.reaper = asyncio.get_running_loop().create_task(self.wait_or_kill())
+        await asyncio.shield(self.reaper)
+
+    async def wait_or_kill(self) -> None:
         if self.proc is not None:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.proc.wait(), 5)
