@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from brains.protocol import Budget
-from engine.protocol import State
+from engine.protocol import ParlorError, State
 from engine.record import GameRecord
 
 DEFAULT_SECONDS = 0.5
@@ -497,7 +497,7 @@ def check_search(spec: str, game: str) -> None:
 
     brain = make_brain(spec, game)
     if type(brain).analyse is Brain.analyse:
-        raise ValueError(f"{brain.name} cannot score moves; use alphabeta or minimax")
+        raise ParlorError(f"{brain.name} cannot score moves; use alphabeta or minimax")
 
 
 def iter_analysis(record: GameRecord, seconds: float = DEFAULT_SECONDS, *,

@@ -24,6 +24,7 @@ from typing import Any
 from brains.heuristics import check_games, game_module
 from brains.protocol import Brain, Budget
 from brains.ratings import EloEstimate, Rating, bradley_terry, elo_estimate
+from engine.protocol import ParlorError
 from engine.record import GameRecord
 from engine.registry import get_game
 
@@ -38,7 +39,7 @@ DEFAULT_OPENING_PLIES: dict[str, int] = {
 declares its ``OPENING_PLIES``), unless told otherwise."""
 
 
-class ArenaError(RuntimeError):
+class ArenaError(ParlorError):
     """A brain broke the protocol during a game (an illegal move, or no move at all)."""
 
 
@@ -283,7 +284,7 @@ def match(game_id: str, a: str, b: str, games: int, seed: int = 0, jobs: int = 1
     any game starts. The same arguments give the same results whatever ``jobs`` is.
     """
     if games < 1:
-        raise ValueError(f"a match needs at least one game, not {games}")
+        raise ParlorError(f"a match needs at least one game, not {games}")
     game_id = get_game(game_id).id
     options = check_setup(game_id, (a, b), options, brain_factory)
     tasks = match_tasks(game_id, a, b, games, seed, options, opening_plies, budget_seconds,
@@ -374,11 +375,11 @@ def tournament(game_id: str, players: Sequence[str], games: int, seed: int = 0,
     """
     players = list(players)
     if len(players) < 2:
-        raise ValueError("a tournament needs at least two players")
+        raise ParlorError("a tournament needs at least two players")
     if len(set(players)) != len(players):
-        raise ValueError("each player may appear only once in a tournament")
+        raise ParlorError("each player may appear only once in a tournament")
     if games < 1:
-        raise ValueError(f"each pairing needs at least one game, not {games}")
+        raise ParlorError(f"each pairing needs at least one game, not {games}")
     game_id = get_game(game_id).id
     options = check_setup(game_id, players, options, brain_factory)
     if pairs is None:
@@ -387,11 +388,11 @@ def tournament(game_id: str, players: Sequence[str], games: int, seed: int = 0,
         pairs = [(a, b) for a, b in pairs]
         if any(a not in players or b not in players or a == b for a, b in pairs) \
                 or len({frozenset(p) for p in pairs}) != len(pairs):
-            raise ValueError("each pairing must be two different players, and appear once")
+            raise ParlorError("each pairing must be two different players, and appear once")
     wanted = set(pairs)
     reused = {pair: tuple(counts) for pair, counts in (reuse or {}).items() if pair in wanted}
     if any(min(c) < 0 or sum(c) > games for c in reused.values()):
-        raise ValueError(f"reused counts must be at most {games} games a pairing")
+        raise ParlorError(f"reused counts must be at most {games} games a pairing")
     tasks: list[GameTask] = []
     bounds = []
     for a, b in pairs:

@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 from brains.protocol import Brain, Budget, Thought
 from engine import files
-from engine.protocol import State, quote
+from engine.protocol import ParlorError, State, quote
 
 BrainFactory = Callable[..., Brain]
 """``factory(spec, game_id, seed=...) -> Brain``; by default ``brains.registry.make_brain``."""
@@ -44,7 +44,7 @@ SEARCHES = ("go", "analyse")
 """Commands that search, and that ``stop`` and ``quit`` end."""
 
 
-class EngineError(ValueError):
+class EngineError(ParlorError):
     """A line the engine cannot carry out; its message follows ``error`` on the output."""
 
 

@@ -17,6 +17,8 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine.protocol import ParlorError
+
 SCALE = 173.7178
 """Glicko points per Glicko-2 unit (400 / ln 10)."""
 INITIAL_RATING = 1500.0
@@ -64,16 +66,16 @@ def check_rating(rating: object, deviation: object, volatility: object = INITIAL
                         ("volatility", volatility)):
         if isinstance(value, bool) or not isinstance(value, (int, float)) \
                 or not math.isfinite(value):
-            raise ValueError(f"a Glicko {name} must be a finite number, not {value!r:.40}")
+            raise ParlorError(f"a Glicko {name} must be a finite number, not {value!r:.40}")
     assert isinstance(rating, (int, float)) and isinstance(deviation, (int, float)) \
         and isinstance(volatility, (int, float))  # checked just above; for the type checker
     if abs(rating) > MAX_ABS_RATING:
-        raise ValueError(f"a Glicko rating must be within ±{MAX_ABS_RATING:g}, not {rating:g}")
+        raise ParlorError(f"a Glicko rating must be within ±{MAX_ABS_RATING:g}, not {rating:g}")
     if not 0 < deviation <= INITIAL_DEVIATION:
-        raise ValueError(f"a Glicko deviation must be above 0 and at most "
+        raise ParlorError(f"a Glicko deviation must be above 0 and at most "
                          f"{INITIAL_DEVIATION:g}, not {deviation:g}")
     if not 0 < volatility <= MAX_VOLATILITY:
-        raise ValueError(f"a Glicko volatility must be above 0 and at most "
+        raise ParlorError(f"a Glicko volatility must be above 0 and at most "
                          f"{MAX_VOLATILITY:g}, not {volatility:g}")
 
 
@@ -105,7 +107,7 @@ def expected_score(player: Glicko, opponent: Glicko) -> float:
 def _check_score(score: float) -> float:
     if isinstance(score, bool) or not isinstance(score, (int, float)) \
             or not math.isfinite(score) or not 0.0 <= score <= 1.0:
-        raise ValueError(f"a game's score must be a number from 0 to 1 "
+        raise ParlorError(f"a game's score must be a number from 0 to 1 "
                          f"(1 win, 0.5 draw, 0 loss), not {score!r:.40}")
     return float(score)
 
@@ -151,7 +153,7 @@ def update(player: Glicko, results: Iterable[tuple[Glicko, float]], tau: float =
     """
     if isinstance(tau, bool) or not isinstance(tau, (int, float)) \
             or not math.isfinite(tau) or tau <= 0:
-        raise ValueError(f"tau must be a positive number, not {tau!r:.40}")
+        raise ParlorError(f"tau must be a positive number, not {tau!r:.40}")
     games = [(opponent, _check_score(score)) for opponent, score in results]
     # Step 2: to the Glicko-2 scale.
     mu = (player.rating - INITIAL_RATING) / SCALE

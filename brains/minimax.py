@@ -22,7 +22,7 @@ from brains.evaluation import evaluation
 from brains.heuristics import heuristics_module, list_heuristics
 from brains.protocol import Brain, BrainOption, Budget, Thought
 from brains.tt import EXACT, SOLVED, TranspositionTable
-from engine.protocol import State
+from engine.protocol import ParlorError, State
 
 WIN = 1.0
 EPS = 1e-3
@@ -75,7 +75,7 @@ def check_eval(text: str, game: str) -> str:
     if text.lower().partition(":")[0] == "mlp":
         return text
     if text.lower().replace("-", "_") not in heuristics_module(game).HEURISTICS:
-        raise ValueError(f"it takes one of {', '.join(eval_choices(game))}")
+        raise ParlorError(f"it takes one of {', '.join(eval_choices(game))}")
     return text
 
 

@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.protocol import ParlorError
+
 QUOTE = 60
 """Characters of a bad value quoted in an error message, at most."""
 
@@ -28,7 +30,7 @@ Choices = tuple[str, ...] | Callable[[str], tuple[str, ...]]
 """Allowed values of a text option: fixed, or a function of the game id."""
 
 
-class UnknownBrainError(ValueError):
+class UnknownBrainError(ParlorError):
     """A bad brain spec: an unknown brain, level or option, or a value out of range."""
 
 
@@ -131,7 +133,7 @@ class BrainOption:
         if raw is None:
             if self.nullable:
                 return None
-            raise ValueError(f"it cannot be none; it takes {self.describe_range(game)}")
+            raise ParlorError(f"it cannot be none; it takes {self.describe_range(game)}")
         if self.type is bool:
             return self._bool(raw, game)
         if self.type is str:
@@ -147,21 +149,21 @@ class BrainOption:
                 return True
             if word in FALSE:
                 return False
-        raise ValueError(f"it takes {self.describe_range(game)}")
+        raise ParlorError(f"it takes {self.describe_range(game)}")
 
     def _text(self, raw: Any, game: str) -> str:
         if not isinstance(raw, str):
             raise TypeError(f"it takes {self.describe_range(game)}")
         text = raw.strip()
         if not text or len(text) > self.max_length or not text.isprintable():
-            raise ValueError(f"it takes {self.describe_range(game)}")
+            raise ParlorError(f"it takes {self.describe_range(game)}")
         if self.check is not None:
             return self.check(text, game)
         choices = self.allowed_choices(game)
         if choices is not None:
             word = text.lower()
             if word not in choices:
-                raise ValueError(f"it takes {self.describe_range(game)}")
+                raise ParlorError(f"it takes {self.describe_range(game)}")
             return word
         return text
 
@@ -171,11 +173,11 @@ class BrainOption:
         if isinstance(raw, str):
             text = raw.strip()
             if len(text) > 40:
-                raise ValueError(f"it takes {self.describe_range(game)}")
+                raise ParlorError(f"it takes {self.describe_range(game)}")
             try:
                 number: int | float = int(text) if self.type is int else float(text)
             except ValueError:
-                raise ValueError(f"it takes {self.describe_range(game)}") from None
+                raise ParlorError(f"it takes {self.describe_range(game)}") from None
         elif self.type is int and isinstance(raw, int):
             number = raw
         elif self.type is float and isinstance(raw, (int, float)):
@@ -183,12 +185,12 @@ class BrainOption:
         else:
             raise TypeError(f"it takes {self.describe_range(game)}")
         if isinstance(number, float) and not math.isfinite(number):
-            raise ValueError(f"it takes {self.describe_range(game)}")
+            raise ParlorError(f"it takes {self.describe_range(game)}")
         too_low = self.low is not None and (number <= self.low if self.low_open
                                             else number < self.low)
         too_high = self.high is not None and number > self.high
         if too_low or too_high:
-            raise ValueError(f"it takes {self.describe_range(game)}")
+            raise ParlorError(f"it takes {self.describe_range(game)}")
         return number
 
 

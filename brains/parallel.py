@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from typing import Any
 
-from engine.protocol import quote
+from engine.protocol import ParlorError, quote
 
 CONNECT_TIMEOUT = 10.0
 """Seconds to reach a scheduler and to see at least one worker there."""
@@ -38,7 +38,7 @@ _CLIENT: ContextVar[Any] = ContextVar("parlor_dask_client", default=None)
 """The Dask client of the innermost :func:`dask_cluster` block (None: run locally)."""
 
 
-class ClusterError(ValueError):
+class ClusterError(ParlorError):
     """A Dask cluster that cannot be used: Dask missing, a scheduler out of reach, no
     workers, or a cluster that failed during the run. The message is one line."""
 

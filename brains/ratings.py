@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import TYPE_CHECKING
 
+from engine.protocol import ParlorError
+
 if TYPE_CHECKING:  # numpy is imported only when a Bradley-Terry fit runs
     import numpy as np
 
@@ -24,7 +26,7 @@ if TYPE_CHECKING:  # numpy is imported only when a Bradley-Terry fit runs
 def elo_from_score(score: float) -> float:
     """The Elo difference that predicts ``score`` (0 < score < 1): 0.75 -> +190.8."""
     if not 0.0 < score < 1.0:
-        raise ValueError(f"score {score} must lie strictly between 0 and 1")
+        raise ParlorError(f"score {score} must lie strictly between 0 and 1")
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
@@ -203,7 +205,7 @@ def bradley_terry_samples(players: Sequence[str], results: PairResults, *,
 
     players = list(players)
     if anchor is not None and anchor not in players:
-        raise ValueError(f"the anchor {anchor!r} is not one of the players")
+        raise ParlorError(f"the anchor {anchor!r} is not one of the players")
 
     def shift(elo: np.ndarray) -> np.ndarray:
         return elo - elo[players.index(anchor)] if anchor is not None else elo
@@ -233,7 +235,7 @@ def rate_against(opponents: Sequence[float], results: Sequence[tuple[int, int, i
     rating keep a clean sweep finite.
     """
     if len(opponents) != len(results) or not opponents:
-        raise ValueError("one result per opponent, and at least one opponent")
+        raise ParlorError("one result per opponent, and at least one opponent")
     centre = sum(opponents) / len(opponents)
     points = sum(w + d / 2.0 for w, d, _ in results) + prior / 2.0
 

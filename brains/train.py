@@ -23,6 +23,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from engine.protocol import ParlorError
+
 KINDS: dict[str, str] = {
     "table": "brains.learned.table",
     "qlearn": "brains.learned.qlearn",
@@ -50,7 +52,7 @@ EVAL_GAMES = 20
 Progress = Callable[[int, int], None]
 
 
-class TrainError(ValueError):
+class TrainError(ParlorError):
     """A bad training request: unknown game or kind, or a kind that does not apply."""
 
 

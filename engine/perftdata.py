@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.files import read_capped
+from engine.protocol import ParlorError
 
 MAX_BYTES = 4_000_000
 """The largest perft data file read (the shipped ones are a few kilobytes)."""
@@ -51,7 +52,7 @@ def read_perft_file(path: Path) -> list[PerftCase]:
     try:
         text = read_capped(path, MAX_BYTES).decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{path}: not UTF-8 text ({exc.reason})") from None
+        raise ParlorError(f"{path}: not UTF-8 text ({exc.reason})") from None
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
 
@@ -92,5 +93,5 @@ def read_perft_file(path: Path) -> list[PerftCase]:
             raise bad(f"unknown line {word[:20]!r}")
     for case in cases:
         if not case.game or not case.counts:
-            raise ValueError(f"{path}: entry {case.id[:QUOTE]!r} needs a game and a perft line")
+            raise ParlorError(f"{path}: entry {case.id[:QUOTE]!r} needs a game and a perft line")
     return cases

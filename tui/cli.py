@@ -6,8 +6,11 @@ only ``argparse`` (and the light ``tui.commands.common``) at the top, so ``parlo
 starts without loading Textual, scikit-learn or numpy.
 
 Every failure the user can cause reaches them as one line on stderr and exit status 2:
-a bad argument (each number has a range, see ``tui.commands.common``), and any error a
-command raises from what it reads (a record, a model, a manifest, a brain spec).
+a bad argument (each number has a range, see ``tui.commands.common``), any error a
+command raises from what it reads (a record, a model, a manifest, a brain spec: all
+:class:`engine.protocol.ParlorError`) and what the system refuses (an ``OSError``).
+Anything else is a bug: one line says so and names the file its traceback went to
+(Parlor's log folder), exit status 70.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+
+from engine.protocol import ParlorError
 
 COMMANDS: dict[str, str] = {
     "play": "tui.commands.play",
@@ -38,7 +43,7 @@ COMMANDS: dict[str, str] = {
 """Subcommand name -> module, in the order ``parlor --help`` lists them."""
 
 
-class UsageError(Exception):
+class UsageError(ParlorError):
     """A bad command line; its message is printed as one line."""
 
 
@@ -67,13 +72,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _failure_classes() -> tuple[type[BaseException], ...]:
-    """Errors that come from what a command read or was given (not from a bug):
-    ParlorError, ModelError, UnknownBrainError and the like are ValueErrors."""
-    import pickle
+def _report_bug(command: str, exc: BaseException) -> str:
+    """Write ``exc``'s traceback to a file in Parlor's log folder and return the one line
+    that tells the user about it (the traceback itself when no file can be written)."""
+    import datetime
+    import os
+    import traceback
 
-    return (ValueError, OSError, EOFError, RecursionError, MemoryError, LookupError,
-            pickle.UnpicklingError, ImportError)
+    import platformdirs
+
+    from tui.commands.common import one_line
+
+    text = "".join(traceback.format_exception(exc))
+    what = f"{type(exc).__name__}: {one_line(exc)}"
+    head = f"parlor {command}: internal error (a bug in Parlor): {what}"
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    folder = platformdirs.user_log_path("parlor", appauthor=False)
+    path = folder / f"crash-{stamp}-{os.getpid()}.txt"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"parlor {command}\n{text}", encoding="utf-8")
+    except OSError:
+        return f"{head}\n{text}"
+    return f"{head}\nThe traceback is in {path}; please include it when you report this."
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -95,15 +116,16 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except _failure_classes() as exc:
+    except (ParlorError, OSError) as exc:
         from tui.commands.common import one_line
 
-        # ValueErrors (ParlorError, ModelError, …) and OSErrors say what went wrong;
-        # other classes (a RecursionError from a deeply nested file, a KeyError from a
-        # damaged pickle) need their name to mean anything.
-        named = "" if isinstance(exc, (ValueError, OSError)) else f"{type(exc).__name__}: "
-        print(f"parlor {args.command}: {named}{one_line(exc)}", file=sys.stderr)
+        # Expected failures: what a command read or was given (ParlorError and its
+        # subclasses) and what the system refused (a missing file, a full disk).
+        print(f"parlor {args.command}: {one_line(exc)}", file=sys.stderr)
         return 2
+    except Exception as exc:  # noqa: BLE001 - anything else is a bug: say so, keep the traceback
+        print(_report_bug(args.command, exc), file=sys.stderr)
+        return 70
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from brains import registry
 from brains.protocol import Brain
+from engine.protocol import ParlorError
 from engine.record import MAX_TAG_VALUE
 
 HUMAN = "human"
@@ -210,7 +211,7 @@ def check_spec(spec: str, game_id: str) -> str:
     norm = spec.strip().lower()
     problem = spec_problem(norm)
     if problem:
-        raise ValueError(problem)
+        raise ParlorError(problem)
     if norm != HUMAN:
         make_brain(norm, game_id, seed=0)
     return norm

@@ -15,6 +15,7 @@ from pathlib import Path
 import platformdirs
 
 import saved
+from engine.protocol import ParlorError
 
 APP_NAME = "parlor"
 RECORD_SUFFIX = ".pgn"
@@ -69,5 +70,5 @@ def save_path(name: str) -> Path:
     if stem.lower().endswith(RECORD_SUFFIX):
         stem = stem[: -len(RECORD_SUFFIX)]
     if not stem:
-        raise ValueError(f"cannot save under the name {name!r}: use letters or digits")
+        raise ParlorError(f"cannot save under the name {name!r}: use letters or digits")
     return saved_games_dir() / f"{stem[:80]}{RECORD_SUFFIX}"

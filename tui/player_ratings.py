@@ -52,7 +52,7 @@ from brains.glicko import (
     update,
 )
 from engine.files import FileReadError, read_capped, write_atomic
-from engine.protocol import quote
+from engine.protocol import ParlorError, quote
 from engine.registry import get_game
 
 try:
@@ -199,7 +199,7 @@ class PlayerRatings:
         rating before and after. The check and the update are one locked
         read-modify-write, so two sessions finishing the same game count it once."""
         if not isinstance(key, str) or not _COUNTED_KEY.fullmatch(key):
-            raise ValueError(f"game id {quote(str(key))} cannot key a rated game")
+            raise ParlorError(f"game id {quote(str(key))} cannot key a rated game")
         return self._record(game_id, key, opponent_rating, opponent_rd, score)
 
     def _record(self, game_id: str, key: str | None, opponent_rating: float,
@@ -328,27 +328,27 @@ def _rated(before: PlayerRating, opponent: Glicko, score: float,
 def _entry(key: Any, value: Any) -> PlayerRating:
     """One stored entry, every field checked; ValueError says what is wrong."""
     if not isinstance(key, str) or not _GAME_KEY.fullmatch(key):
-        raise ValueError("not a game id")
+        raise ParlorError("not a game id")
     if not isinstance(value, dict):
-        raise ValueError("not an object")
+        raise ParlorError("not an object")
     fields = {name: value.get(name) for name in ("rating", "deviation", "volatility")}
     check_rating(fields["rating"], fields["deviation"], fields["volatility"])
     games = value.get("games")
     if isinstance(games, bool) or not isinstance(games, int) \
             or not 0 <= games <= MAX_GAMES_COUNT:
-        raise ValueError(f"games must be a count from 0 to {MAX_GAMES_COUNT}")
+        raise ParlorError(f"games must be a count from 0 to {MAX_GAMES_COUNT}")
     updated = value.get("updated")
     if updated is not None:
         if not isinstance(updated, str) or len(updated) > 40:
-            raise ValueError("updated must be a date and time")
+            raise ParlorError("updated must be a date and time")
         try:
             datetime.fromisoformat(updated)
         except ValueError:
-            raise ValueError(f"updated {quote(updated)} is not a date and time") from None
+            raise ParlorError(f"updated {quote(updated)} is not a date and time") from None
     counted = value.get("counted", [])
     if not isinstance(counted, list) or len(counted) > MAX_COUNTED \
             or not all(isinstance(k, str) and _COUNTED_KEY.fullmatch(k) for k in counted):
-        raise ValueError(f"counted must be a list of at most {MAX_COUNTED} game ids")
+        raise ParlorError(f"counted must be a list of at most {MAX_COUNTED} game ids")
     rating, deviation, volatility = (cast(float, fields[name])
                                      for name in ("rating", "deviation", "volatility"))
     return PlayerRating(key, float(rating), float(deviation), float(volatility), games, updated,
@@ -359,11 +359,11 @@ def closest_level(rating: float, levels: Mapping[str, float]) -> str:
     """The spec of ``levels`` whose rating is closest to ``rating``; on a tie the weaker
     (then the first in spec order). ValueError for no levels or a non-finite rating."""
     if not levels:
-        raise ValueError("no rated levels to choose from")
+        raise ParlorError("no rated levels to choose from")
     for spec, value in levels.items():
         if isinstance(value, bool) or not isinstance(value, (int, float)) \
                 or not math.isfinite(value):
-            raise ValueError(f"level {quote(spec)} has no finite rating")
+            raise ParlorError(f"level {quote(spec)} has no finite rating")
     return min(levels, key=lambda spec: (abs(levels[spec] - rating), levels[spec], spec))
 
 

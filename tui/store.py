@@ -252,9 +252,9 @@ def discard(entry: Entry) -> None:
     """Remove the unfinished game of ``entry``; OSError if it cannot be removed, and
     ValueError if it is not an unfinished game or a session is playing it."""
     if entry.path.parent != paths.unfinished_dir():
-        raise ValueError(f"{short(entry.path.name)} is not an unfinished game")
+        raise ParlorError(f"{short(entry.path.name)} is not an unfinished game")
     if in_use(entry.game_id):
-        raise ValueError("this game is being played in another session")
+        raise ParlorError("this game is being played in another session")
     entry.path.unlink(missing_ok=True)
     GameFile(entry.game_id).lock_path.unlink(missing_ok=True)
 

@@ -24,7 +24,7 @@ from brains.heuristics import check_games, game_module
 from brains.learned import store, tabular
 from brains.options import MODEL, BrainOption
 from brains.protocol import Brain, Budget, Thought
-from engine.protocol import State
+from engine.protocol import ParlorError, State
 
 KIND = "linear"
 DEFAULTS: dict[str, dict[str, Any]] = {
@@ -183,7 +183,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
     import numpy as np
 
     if game_id not in GAMES:
-        raise ValueError(f"linear does not apply to {game_id}")
+        raise ParlorError(f"linear does not apply to {game_id}")
     names = feature_names(game_id)
     weights = [0.0] * (len(names) + 1)
     against_random = games - round(games * self_play)

@@ -34,7 +34,7 @@ from brains.learned import store
 from brains.options import MODEL, BrainOption
 from brains.parallel import on_cluster, run_calls
 from brains.protocol import Brain, Budget, Thought
-from engine.protocol import State
+from engine.protocol import ParlorError, State
 from engine.registry import get_game
 
 KIND = "mlp"
@@ -295,7 +295,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
 
     game_id = get_game(game_id).id
     if game_id not in GAMES:
-        raise ValueError(f"mlp: no network for game {game_id!r}")
+        raise ParlorError(f"mlp: no network for game {game_id!r}")
     cfg = {**CONFIG[game_id], **overrides}
     started = time.monotonic()
     rounds = int(cfg.get("rounds", 1))
@@ -376,7 +376,7 @@ def fit_model(game_id: str, X: Any, y: Any, cfg: dict[str, Any],
     layout = tuple(cfg.get("inputs", ("encode",)))
     residual = float(cfg.get("residual", 0.0))
     if residual and layout[-1] != "heuristic":
-        raise ValueError("mlp: a residual model needs the heuristic as its last input")
+        raise ParlorError("mlp: a residual model needs the heuristic as its last input")
     base: Any = residual * X[:, -1] if residual else 0.0
     skip: tuple[list[float], float] | None = None
     if cfg.get("skip"):  # a linear fit of the target first; the nets learn what it misses

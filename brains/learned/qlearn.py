@@ -36,7 +36,7 @@ from brains.options import MODEL, BrainOption
 from brains.protocol import Brain, Budget, Thought
 from engine.games.connect4 import ConnectFourState, bit, has_four
 from engine.games.tictactoe import LINE_MASKS, TicTacToeState
-from engine.protocol import State
+from engine.protocol import ParlorError, State
 
 KIND = "qlearn"
 GAMES: tuple[str, ...] = ("tictactoe", "connect4")
@@ -205,7 +205,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
           ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Q-learn from ``games`` self-play games; (model, meta)."""
     if game_id not in GAMES:
-        raise ValueError(f"qlearn does not play {game_id}")
+        raise ParlorError(f"qlearn does not play {game_id}")
     q: dict[int, float] = {}
     visits: dict[int, int] = {}
     done = 0

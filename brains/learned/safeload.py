@@ -30,6 +30,7 @@ import zlib
 from typing import Any
 
 from engine.files import FileReadError, MissingFileError, read_capped
+from engine.protocol import ParlorError
 
 MAX_FILE_BYTES = 64 << 20
 """The largest model file read (the shipped ones are at most 2 MiB)."""
@@ -74,7 +75,7 @@ _DECOMPRESSORS = (
 )
 
 
-class UnsafeModel(ValueError):
+class UnsafeModel(ParlorError):
     """A model file that is not read or not unpickled; the message is one line."""
 
 

@@ -31,6 +31,7 @@ from typing import Any
 from brains.learned import safeload
 from brains.learned.safeload import shorten
 from engine.files import write_atomic
+from engine.protocol import ParlorError
 
 # The shipped models (read-only package data of saved/), re-exported for callers of store.
 from saved import MODELS_DIR as MODELS_DIR
@@ -41,7 +42,7 @@ MAX_MANIFEST_BYTES = 4 << 20
 """The largest manifest read (the shipped one lists 14 models in 17 kB)."""
 
 
-class ModelError(ValueError):
+class ModelError(ParlorError):
     """A model that cannot be used: missing, unknown, modified, or a bad manifest."""
 
 

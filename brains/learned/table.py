@@ -37,7 +37,7 @@ from brains.options import MODEL, BrainOption
 from brains.protocol import Brain, Budget, Thought
 from engine.games.morris import MorrisState
 from engine.games.tictactoe import LINE_MASKS, TicTacToeState
-from engine.protocol import State
+from engine.protocol import ParlorError, State
 
 KIND = "table"
 GAMES: tuple[str, ...] = ("tictactoe", "morris")
@@ -236,7 +236,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
           min_count: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """Learn the value tables from ``games`` simulated games; (model, meta)."""
     if game_id not in GAMES:
-        raise ValueError(f"table does not play {game_id}")
+        raise ParlorError(f"table does not play {game_id}")
     sums: dict[int, list[float]] = {}
     done = 0
     packed: dict[str, Any] | None = None

@@ -33,6 +33,7 @@ import numpy as np
 from brains.morrisdb import index, solve
 from engine.files import write_atomic
 from engine.games.morris import ADJACENT, MILLS, PIECES, MorrisState
+from engine.protocol import ParlorError
 from saved import MODELS_DIR
 
 FORMAT = 1
@@ -49,7 +50,7 @@ DEFAULT_DIR = MODELS_DIR  # package data of saved/, read through importlib.resou
 Move = tuple[int | None, int, int | None]
 
 
-class MorrisDBError(ValueError):
+class MorrisDBError(ParlorError):
     """A database that cannot be used: missing, damaged, or for other rules."""
 
 

@@ -30,6 +30,7 @@ from math import comb
 import numpy as np
 
 from engine.games.morris import ADJACENT, MILL_MASKS, PIECES
+from engine.protocol import ParlorError
 
 POINTS = 16
 FULL = (1 << POINTS) - 1
@@ -150,7 +151,7 @@ class Layout:
 
     def __init__(self, pieces: int = PIECES) -> None:
         if not 3 <= pieces <= PIECES:
-            raise ValueError(f"morris database: pieces must be 3..{PIECES}, not {pieces!r}")
+            raise ParlorError(f"morris database: pieces must be 3..{PIECES}, not {pieces!r}")
         self.pieces = pieces
         keys: list[tuple[int, int, int, int]] = []
         for ho, hp in hand_pairs(pieces):

@@ -241,13 +241,13 @@ class CheckersState(State):
         seen: list[int] = [s for g in groups for s in g]
         bad = [s for s in seen if not isinstance(s, int) or not 1 <= s <= 32]
         if bad:
-            raise ValueError(f"checkers: squares must be 1..32, got {bad}")
+            raise PositionError(f"checkers: squares must be 1..32, got {bad}")
         if len(set(seen)) != len(seen):
-            raise ValueError(f"checkers: a square is used twice in {seen}")
+            raise PositionError(f"checkers: a square is used twice in {seen}")
         if mask_of(groups[0]) & CROWN[0] or mask_of(groups[1]) & CROWN[1]:
-            raise ValueError("checkers: a man stands on its crowning row")
+            raise PositionError("checkers: a man stands on its crowning row")
         if to_move not in (0, 1):
-            raise ValueError(f"checkers: to_move must be 0 or 1, got {to_move!r}")
+            raise PositionError(f"checkers: to_move must be 0 or 1, got {to_move!r}")
         state = _new(cls)
         state.black = mask_of(groups[0]) | mask_of(groups[2])
         state.white = mask_of(groups[1]) | mask_of(groups[3])

@@ -34,7 +34,15 @@ import re
 from typing import Any, Literal, NoReturn
 
 from engine.positions import bad, format_rows, parse_rows, parse_side, split_fields
-from engine.protocol import Game, IllegalMoveError, InvalidMoveError, Outcome, Result, State
+from engine.protocol import (
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    Outcome,
+    PositionError,
+    Result,
+    State,
+)
 
 POINTS: tuple[str, ...] = ("a5", "c5", "e5", "b4", "c4", "d4", "a3", "b3",
                            "d3", "e3", "b2", "c2", "d2", "a1", "c1", "e1")
@@ -189,14 +197,14 @@ class MorrisState(State):
         """
         text = board.replace(" ", "").upper()
         if len(text) != 16 or set(text) - set("WB.-"):
-            raise ValueError(f"morris board {board!r}: need 16 of W, B, '.'")
+            raise PositionError(f"morris board {board!r}: need 16 of W, B, '.'")
         white = sum(1 << p for p, c in enumerate(text) if c == "W")
         black = sum(1 << p for p, c in enumerate(text) if c == "B")
         for name, bb, hand in (("White", white, in_hand[0]), ("Black", black, in_hand[1])):
             if not 0 <= hand <= PIECES or bb.bit_count() + hand > PIECES:
-                raise ValueError(f"morris board {board!r}: {name} has more than 5 pieces")
+                raise PositionError(f"morris board {board!r}: {name} has more than 5 pieces")
         if to_move not in (0, 1):
-            raise ValueError(f"morris: to_move must be 0 or 1, not {to_move!r}")
+            raise PositionError(f"morris: to_move must be 0 or 1, not {to_move!r}")
         state = _new(cls)
         state.to_move = to_move
         state._own, state._opp = (black, white) if to_move else (white, black)

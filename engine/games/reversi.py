@@ -25,7 +25,16 @@ from functools import cache
 from typing import Any, NoReturn
 
 from engine.positions import bad, format_rows, parse_rows, parse_side, split_fields
-from engine.protocol import Game, IllegalMoveError, InvalidMoveError, Option, Outcome, Result, State
+from engine.protocol import (
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    Option,
+    Outcome,
+    PositionError,
+    Result,
+    State,
+)
 
 PASS = 64
 """The pass move (``pass``); no square of any board size has this number."""
@@ -472,7 +481,7 @@ class Reversi(Game):
         rows = ["".join(line.split()) for line in board.strip().splitlines()]
         n = len(rows)
         if n not in SIZES or any(len(row) != n for row in rows):
-            raise ValueError(f"reversi setup: need {SIZES} square rows, got {rows!r}")
+            raise PositionError(f"reversi setup: need {SIZES} square rows, got {rows!r}")
         black = white = 0
         for s, ch in enumerate("".join(rows)):
             if ch in "Xx":
@@ -480,7 +489,7 @@ class Reversi(Game):
             elif ch in "Oo":
                 white |= 1 << s
             elif ch not in ".*":
-                raise ValueError(f"reversi setup: unexpected {ch!r}")
+                raise PositionError(f"reversi setup: unexpected {ch!r}")
         geo = geometry(n)
         mask = sum(1 << geo.index[name] for name in drawn)
         state = _start(Setup(n, variant, seed, mask), black, white)

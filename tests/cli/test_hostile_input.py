@@ -162,19 +162,40 @@ def test_an_unreadable_model_file_is_one_line(capsys, tmp_path, kind):
     one_line_error(err, "parlor match: ")
 
 
-@pytest.mark.parametrize("error", [OSError(13, "Permission denied", "m.joblib"),
-                                   RecursionError("maximum recursion depth exceeded"),
-                                   KeyError(110)])
-def test_any_read_error_from_a_command_is_one_line(capsys, monkeypatch, error):
+def test_a_system_refusal_from_a_command_is_one_line(capsys, monkeypatch):
+    from tui.commands import perft
+
+    def refused(args: argparse.Namespace) -> int:
+        raise OSError(13, "Permission denied", "m.joblib")
+
+    monkeypatch.setattr(perft, "run", refused)
+    status, _, err = run_cli(capsys, "perft", "tictactoe", "2")
+    assert status == 2
+    one_line_error(err, "parlor perft: ")
+
+
+@pytest.mark.parametrize("error", [RecursionError("maximum recursion depth exceeded"),
+                                   KeyError(110), ValueError("not a ParlorError")])
+def test_a_bug_in_a_command_is_reported_as_a_bug(capsys, monkeypatch, tmp_path, error):
+    """Only ParlorError (and OSError) are the user's failures; anything else a command
+    raises is a bug: a short message that says so, the traceback kept in a file."""
     from tui.commands import perft
 
     def broken(args: argparse.Namespace) -> int:
         raise error
 
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
     monkeypatch.setattr(perft, "run", broken)
-    status, _, err = run_cli(capsys, "perft", "tictactoe", "2")
-    assert status == 2
-    one_line_error(err, "parlor perft: ")
+    status, out, err = run_cli(capsys, "perft", "tictactoe", "2")
+    assert status == 70
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 2
+    bug = f"parlor perft: internal error (a bug in Parlor): {type(error).__name__}"
+    assert lines[0].startswith(bug)
+    logs = list(tmp_path.rglob("crash-*.txt"))
+    assert len(logs) == 1 and str(logs[0]) in lines[1]
+    assert "Traceback" in logs[0].read_text() and "broken" in logs[0].read_text()
 
 
 # --------------------------------------------------------------------------- files

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from engine.protocol import ParlorError
 from tui.commands.common import MAX_SECONDS, float_range, int_range
 
 MAX_GAME = 100_000
@@ -97,10 +98,10 @@ def _target(source: Any, output: str | None, write: bool) -> Any:
     if output is not None:
         out = Path(output)
         if out.exists() and source.exists() and os.path.samefile(out, source):
-            raise ValueError(f"{output[:60]!r} is the input file; give another name "
+            raise ParlorError(f"{output[:60]!r} is the input file; give another name "
                              "(the input is never overwritten)")
         if out.is_dir() or not out.parent.is_dir():  # said now, not after the analysis
-            raise ValueError(f"cannot write {output[:60]!r}: a folder, or in no folder")
+            raise ParlorError(f"cannot write {output[:60]!r}: a folder, or in no folder")
         return out
     if not write:
         return None

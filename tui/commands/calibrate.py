@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.files import write_atomic
+from engine.protocol import ParlorError
 from tui.commands.common import (
     MAX_SEED,
     add_scheduler_argument,
@@ -89,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     except ArenaError as exc:
         print(f"parlor calibrate: {one_line(exc)}", file=sys.stderr)
         return 1
-    except (ValueError, ImportError, OSError, RecursionError) as exc:
+    except (ParlorError, OSError) as exc:
         print(f"parlor calibrate: {one_line(exc)}", file=sys.stderr)
         return 2
 
@@ -163,12 +164,12 @@ def reusable(game: str, args: argparse.Namespace) -> dict[tuple[str, str], tuple
         earlier = parse_ratings(read_capped(Path(args.reuse), MAX_BYTES), game,
                                 any_ladder=True)
     except (FileReadError, RatingsFileError) as exc:
-        raise ValueError(f"--reuse: {str(exc)[:160]}") from None
+        raise ParlorError(f"--reuse: {str(exc)[:160]}") from None
     if earlier.seed != args.seed:
-        raise ValueError(f"--reuse: its games were played with seed {earlier.seed}, "
+        raise ParlorError(f"--reuse: its games were played with seed {earlier.seed}, "
                          f"not {args.seed}")
     if earlier.games > args.games:
-        raise ValueError(f"--reuse: it has {earlier.games} games a pairing, more than "
+        raise ParlorError(f"--reuse: it has {earlier.games} games a pairing, more than "
                          f"--games {args.games}")
     return {(a, b): (w, d, lost) for a, b, w, d, lost in earlier.pairs
             if w + d + lost == earlier.games}
@@ -219,7 +220,7 @@ def check(args: argparse.Namespace) -> int:
     rows = []
     for a, b in args.check:
         if max(a, b) > len(rungs):
-            raise ValueError(f"{game}'s ladder has {len(rungs)} rungs, not {max(a, b)}")
+            raise ParlorError(f"{game}'s ladder has {len(rungs)} rungs, not {max(a, b)}")
         expected, lo, hi = predict(game, a, b, args.bootstrap)
         started = time.monotonic()
         with ProgressReporter(f"check {game} {a}:{b}", args.games) as progress:
@@ -266,7 +267,7 @@ def probe(args: argparse.Namespace) -> int:
     players = [ANCHOR, *(r.spec for r in saved.levels)]
     against = sorted(set(args.against)) if args.against else list(range(len(players)))
     if max(against) >= len(players):
-        raise ValueError(f"{game}'s ladder has {len(players) - 1} rungs, not {max(against)}")
+        raise ParlorError(f"{game}'s ladder has {len(players) - 1} rungs, not {max(against)}")
     check_setup(game, args.probe)
     results = {(a, b): (w, d, lost) for a, b, w, d, lost in saved.pairs}
     base, samples = bradley_terry_samples(players, results, bootstrap=args.bootstrap,

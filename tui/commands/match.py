@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from engine.protocol import ParlorError
 from tui.commands.common import (
     MAX_SEED,
     add_scheduler_argument,
@@ -125,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     except ArenaError as exc:
         print(f"parlor match: {one_line(exc)}", file=sys.stderr)
         return 1
-    except (ValueError, ImportError, OSError, RecursionError) as exc:
+    except (ParlorError, OSError) as exc:
         print(f"parlor match: {one_line(exc)}", file=sys.stderr)
         return 2
     opening = default_opening_plies(result.game) if args.opening is None else args.opening

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 
+from engine.protocol import ParlorError
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", help="start this game at once (tictactoe, connect4, …)")
@@ -30,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from engine.positions import games_for, parse_position
-    from engine.protocol import ParlorError, quote
+    from engine.protocol import quote
     from engine.registry import get_game
     from tui import opponents, store
     from tui.app import Launch, ParlorApp
@@ -55,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
             position = None
             if args.position is not None:
                 if args.option:
-                    raise ValueError("--position gives the board: no --option with it")
+                    raise ParlorError("--position gives the board: no --option with it")
                 position = parse_position(game.id, args.position)
             options = (position.options if position is not None
                        else game.resolve(parse_options(args.option)))

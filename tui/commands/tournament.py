@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from engine.protocol import ParlorError
 from tui.commands.common import int_range
 from tui.commands.match import ProgressReporter, add_arena_arguments
 
@@ -45,9 +46,9 @@ def run(args: argparse.Namespace) -> int:
         if args.variants:
             variant = {o.name: o for o in get_game(args.game).options}.get("variant")
             if variant is None or not variant.choices:
-                raise ValueError(f"{args.game} has no variants")
+                raise ParlorError(f"{args.game} has no variants")
             if "variant" in options:
-                raise ValueError("--variants runs every variant; leave out -o variant=...")
+                raise ParlorError("--variants runs every variant; leave out -o variant=...")
             runs = [{**options, "variant": v} for v in variant.choices]
         with cluster(args.scheduler):
             for run_options in runs:
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     except ArenaError as exc:
         print(f"parlor tournament: {one_line(exc)}", file=sys.stderr)
         return 1
-    except (ValueError, ImportError, OSError, RecursionError) as exc:
+    except (ParlorError, OSError) as exc:
         print(f"parlor tournament: {one_line(exc)}", file=sys.stderr)
         return 2
     ratings = [r.ratings(bootstrap=args.bootstrap) for r in results]

@@ -7,6 +7,7 @@ import json
 import sys
 import time
 
+from engine.protocol import ParlorError
 from tui.commands.common import (
     MAX_SEED,
     int_range,
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with cluster(args.scheduler):
             return _train_all(args) if args.all else _train_one(args)
-    except (ValueError, ImportError, RecursionError) as exc:  # TrainError, ModelError, …
+    except ParlorError as exc:  # TrainError, ModelError, …
         from tui.commands.common import one_line
 
         print(f"parlor train: {one_line(exc)}", file=sys.stderr)

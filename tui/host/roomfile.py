@@ -53,7 +53,7 @@ GAME_FILE = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{0,79}")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
 
-class RoomFileError(ValueError):
+class RoomFileError(ParlorError):
     """A room file that cannot be used; the message says why in a few words."""
 
 

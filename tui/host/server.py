@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import asyncssh
 
 from engine.files import read_capped
+from engine.protocol import ParlorError
 from tui.host import client
 from tui.host.rooms import RoomService, user_home
 
@@ -113,7 +114,7 @@ def load_authorized_keys(path: Path) -> asyncssh.SSHAuthorizedKeys:
     try:
         return asyncssh.import_authorized_keys(data.decode("utf-8", "replace"))
     except (asyncssh.KeyImportError, ValueError) as exc:
-        raise ValueError(f"{path.name}: not an authorized_keys file: {str(exc)[:60]}") from None
+        raise ParlorError(f"{path.name}: not an authorized_keys file: {str(exc)[:60]}") from None
 
 
 class Host:
@@ -132,7 +133,7 @@ class Host:
         self.rooms = RoomService(self.data / SOCKET_NAME, self.users,
                                  brain_slots=config.brain_slots, grace=config.grace_seconds)
         if config.keys and config.web_port is not None:
-            raise ValueError("--web lets in browsers, which have no key, so it cannot be "
+            raise ParlorError("--web lets in browsers, which have no key, so it cannot be "
                              "combined with --keys (a host for listed keys only)")
         self.authorized = load_authorized_keys(config.keys) if config.keys else None
         self.server: asyncssh.SSHAcceptor | None = None

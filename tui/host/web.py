@@ -43,6 +43,7 @@ from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
 from engine.files import read_capped
+from engine.protocol import ParlorError
 from tui.host.rooms import RoomService, clean_name, user_home
 
 log = logging.getLogger("parlor.host.web")
@@ -80,7 +81,7 @@ def load_secret(data: Path) -> bytes:
         return secret
     secret = read_capped(path, 4096)
     if len(secret) < SECRET_BYTES:
-        raise ValueError(f"{SECRET_NAME}: {len(secret)} bytes, too short for a key; "
+        raise ParlorError(f"{SECRET_NAME}: {len(secret)} bytes, too short for a key; "
                          "delete it to have a new one made")
     return secret
 

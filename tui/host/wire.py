@@ -10,13 +10,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from engine.protocol import ParlorError
+
 MAX_LINE = 16_384
 """Longest message in bytes (a room's full state, every move included, fits easily)."""
 MAX_FIELD = 200
 """Longest text field a client may send (codes, names, moves, options)."""
 
 
-class WireError(ValueError):
+class WireError(ParlorError):
     """A message that is not well formed."""
 
 
