@@ -14,7 +14,7 @@ reads that file through :mod:`importlib.resources` and
 :func:`engine.files.read_capped`, checking every field (a damaged file is one line),
 and refuses a file measured for a different ladder than the one in the code.
 
-The ``level`` brain (:class:`LevelBrain`) plays a rung: ``level:5`` is the fifth rung
+The ``level`` brain (:class:`brains.level.LevelBrain`) plays a rung: ``level:5`` is the fifth rung
 (``level:easy``, ``:medium`` and ``:hard`` are a quarter, half and all the way up),
 ``level,rating=1200`` the rung rated closest to 1200; ``alphabeta,rating=1200`` is the
 alpha-beta rung rated closest (see :func:`brains.registry.resolve_spec`).
@@ -25,14 +25,11 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from brains.heuristics import game_module
 from brains.options import BrainOption, UnknownBrainError, quote
-from brains.protocol import Brain, Budget, Thought
-from engine.protocol import State
 
 MIN_RUNGS = 8
 """Rungs every game's ladder has at least."""
@@ -266,41 +263,3 @@ def rung_for_rating(game_id: str, rating: float, brain: str | None = None) -> in
 
 
 # --------------------------------------------------------------------------- the brain
-
-
-class LevelBrain(Brain):
-    """A rung of the game's rated ladder: level:N, or level,rating=R for the closest one."""
-
-    name = "level"
-    OPTIONS: ClassVar[tuple[BrainOption, ...]] = (RUNG, RATING)
-
-    def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
-        super().__init__(game, seed=seed, spec=spec, **options)
-        rungs = ladder(game)
-        level, rating = self.options["level"], self.options["rating"]
-        if level is not None and rating is not None:
-            raise UnknownBrainError("level: give a rung (level:N) or a rating, not both")
-        if level is None:
-            level = (rung_for_rating(game, rating) if rating is not None
-                     else (len(rungs) + 1) // 2)
-        if level > len(rungs):
-            raise UnknownBrainError(f"level: {game}'s ladder has {len(rungs)} rungs, "
-                                    f"not {level}")
-        from brains.registry import make_brain
-
-        self.level: int = level
-        self.rung_spec = rungs[level - 1]
-        self.inner: Brain = make_brain(self.rung_spec, game, seed=seed)
-
-    def default_budget(self) -> Budget:
-        return self.inner.default_budget()
-
-    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
-        """The rung's brain's thoughts."""
-        return self.inner.think(state, budget)
-
-    def choose(self, state: State, budget: Budget | None = None) -> Any:
-        return self.inner.choose(state, budget)
-
-    def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
-        return self.inner.analyse(state, budget)

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from brains.heuristics import LEARNERS, check_games
+from brains.ladder import RATING, ladder, load_ratings, named_rung, rung_for_rating
 from brains.learned.qlearn import GAMES as QLEARN_GAMES
 from brains.learned.table import GAMES as TABLE_GAMES
 from brains.options import by_name, quote, resolve
@@ -50,7 +51,7 @@ BRAINS: dict[str, str] = {
     "linear": "brains.learned.linear:LinearBrain",
     "mlp": "brains.learned.mlp:MLPBrain",
     "external": "brains.external:ExternalBrain",
-    "level": "brains.ladder:LevelBrain",
+    "level": "brains.level:LevelBrain",
 }
 """Brain name -> ``module:Class``. Every entry must import (tests/brains/test_registry.py
 imports each): a missing module is a :class:`BrokenBrainError`, not a missing brain."""
@@ -271,8 +272,6 @@ def _ladder_options(cls: type[Brain], game: str, level: str | None,
                     given: dict[str, str]) -> dict[str, Any]:
     """The options of ``level[:N][,…]``: ``:N`` is the rung (the ``level`` option);
     ``:easy``, ``:medium`` and ``:hard`` are the rungs a quarter, half and all the way up."""
-    from brains.ladder import named_rung
-
     given = dict(given)
     if level in LEVEL_NAMES:
         level = str(named_rung(game, level))
@@ -293,8 +292,6 @@ def _ladder_options(cls: type[Brain], game: str, level: str | None,
 
 def _rated_rung(name: str, game: str, level: str | None, given: dict[str, str]) -> str:
     """The spec of the ladder rung played by ``name`` rated closest to ``rating=``."""
-    from brains.ladder import RATING, ladder, rung_for_rating
-
     if level is not None or len(given) > 1:
         raise UnknownBrainError(f"{name}: rating= picks a rung of the ladder, which sets "
                                 "every option; give it alone")
@@ -356,7 +353,5 @@ def ladder_table(game_id: str) -> tuple[dict[str, Any], ...]:
     """Each rung of ``game_id``'s ladder: ``level``, ``spec``, and its measured
     ``rating`` with the 95 % interval ``lo``/``hi`` (RatingsFileError, one line, when
     the shipped ratings file is missing or damaged)."""
-    from brains.ladder import load_ratings
-
     return tuple({"level": r.level, "spec": r.spec, "rating": r.rating, "lo": r.lo, "hi": r.hi}
                  for r in load_ratings(game_id).levels)

@@ -15,12 +15,12 @@ from brains.arena import match, tournament
 from brains.ladder import (
     ANCHOR,
     MIN_RUNGS,
-    LevelBrain,
     RatingsFileError,
     ladder,
     load_ratings,
     parse_ratings,
 )
+from brains.level import LevelBrain
 from brains.minimax import softmax_choice
 from brains.ratings import bradley_terry
 from brains.registry import make_brain, resolve_spec
