@@ -13,8 +13,10 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+from engine.protocol import ParlorError
 
-class ShippedDataError(ValueError):
+
+class ShippedDataError(ParlorError):
     """A data file that ships with Parlor is missing: the installation is incomplete.
 
     A ValueError, like the model store's ModelError, so the commands that report
