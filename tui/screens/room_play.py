@@ -230,13 +230,14 @@ class RoomPlayScreen(ParlorScreen):
             text.append("\nNot rated: a move was taken back", "italic")
         offer = snap.get("offer")
         if isinstance(offer, dict) and not result:
-            what = "a draw" if offer.get("kind") == "draw" else "to take back a move"
+            what = "for a draw" if offer.get("kind") == "draw" else "to take back a move"
             if offer.get("by") == self.you:
-                text.append(f"\nYou asked for {what}: waiting for the answer", "italic")
+                text.append(f"\nYou asked {what}: waiting for the answer", "italic")
             elif self.you >= 0:
-                text.append(f"\nYour opponent asks for {what}: y accepts, n declines", "bold")
-        if snap.get("note"):
-            text.append(f"\n{store.short(snap['note'], 80)}", "italic")
+                text.append(f"\nYour opponent asks {what}: y accepts, n declines", "bold")
+        note = str(snap.get("note") or "")
+        if note and not (result and note == snap.get("termination")):  # said once
+            text.append(f"\n{store.short(note, 80)}", "italic")
         return text
 
     # -- what the player does -----------------------------------------------------------

@@ -1,0 +1,114 @@
+"""Everyone can play: what a new user who played every game found, each fixed and
+checked here (wording, counting moves, confirmations, the legend, focus, keys)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.registry import new_game
+from tui.host import client
+
+
+class FakeLink(client.RoomLink):
+    """A room service link that keeps what the screen sends (no host)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[dict[str, Any]] = []
+
+    @property
+    def connected(self) -> bool:
+        return True
+
+    def send(self, message: dict[str, Any]) -> bool:
+        self.sent.append(message)
+        return True
+
+
+def room_snapshot(moves: list[str], **extra: Any) -> dict[str, Any]:
+    """A room as the service sends it: tic-tac-toe, ``you`` play X, started."""
+    return {"t": "room", "code": "ABCD", "game": "tictactoe", "options": {},
+            "names": ["ann", "bob"], "moves": moves, "result": None, "termination": None,
+            "clock": None, "offer": None, "present": [True, True], "started": True,
+            "you": 0, "note": "", "brain": None, "rated": True, "rating": "", **extra}
+
+
+def room_status(snapshot: dict[str, Any]) -> str:
+    """The status a room screen shows for ``snapshot`` (not mounted: no service)."""
+    from tui.screens.room_play import RoomPlayScreen
+
+    screen = RoomPlayScreen(snapshot)
+    states = [screen.initial]
+    for text in snapshot["moves"]:
+        states.append(states[-1].play_text(text))
+    screen.states, screen.texts, screen.snap = states, list(snapshot["moves"]), snapshot
+    return str(screen.status_text())
+
+
+# -- wording ---------------------------------------------------------------------------
+def test_room_offers_read_as_english() -> None:
+    asked = room_status(room_snapshot(["b2"], offer={"kind": "takeback", "by": 1}))
+    assert "Your opponent asks to take back a move: y accepts" in asked
+    assert "asks for to" not in asked
+    mine = room_status(room_snapshot(["b2"], offer={"kind": "draw", "by": 0}))
+    assert "You asked for a draw: waiting for the answer" in mine
+
+
+def test_a_rooms_end_reason_is_said_once() -> None:
+    moves = ["a1", "a2", "b1", "b2", "c1"]
+    text = room_status(room_snapshot(moves, result="1-0", termination="normal",
+                                     note="normal"))
+    assert "Game over: X wins 1-0 (normal)" in text
+    assert text.count("normal") == 1
+    other = room_status(room_snapshot(moves, result="1-0", termination="normal",
+                                      note="bob left"))
+    assert "bob left" in other  # a note that says something else still shows
+
+
+def test_counts_are_singular_for_one() -> None:
+    from tui.screens.rooms import describe_room
+    from tui.widgets.gomoku_board import GomokuBoard
+
+    line = describe_room({"code": "ABCD", "game": "tictactoe", "names": ["ann", ""],
+                          "moves": 1})
+    assert "1 moves" not in line and "move 1" in line
+    board = GomokuBoard(new_game("gomoku").play(40))
+    assert board.summary() == "Black 1 stone, White 0 stones"
+
+
+def test_the_analysis_footer_names_the_search_in_words() -> None:
+    from tui.commands.analyse import search_words
+
+    assert search_words("alphabeta,depth=none,seconds=none", 0.5) == \
+        "alphabeta, up to 0.5 s a position"
+    assert search_words("alphabeta,depth=2,seconds=none", 1.0) == \
+        "alphabeta, depth 2, up to 1 s a position"
+    assert "none" not in search_words("mcts:hard,seconds=none", 0.25)
+
+
+def test_an_elo_difference_of_nothing_has_no_sign() -> None:
+    from tui.commands.match import signed
+
+    assert signed(-0.3) == "0" and signed(0.4) == "0"
+    assert signed(-12.6) == "-13" and signed(7.5) == "+8"
+
+
+def test_parlor_brains_shows_an_external_engines_command_and_protocol(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import argparse
+
+    from tui.commands import brains
+
+    config = tmp_path / "config" / "parlor"
+    config.mkdir(parents=True)
+    (config / "engines.toml").write_text(
+        '[engines.edax]\ncommand = ["edax", "--gtp", "-l", "5"]\nprotocol = "gtp"\n'
+        'game = "reversi"\n')
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    assert brains.run(argparse.Namespace(game="reversi", json=False)) == 0
+    out = capsys.readouterr().out
+    block = out[out.index("external:edax"):]
+    assert "command: edax --gtp -l 5" in block and "protocol: gtp" in block
