@@ -125,6 +125,25 @@ def _value_text(value: Any) -> str:
     return value.words() if isinstance(value, Exact) else f"{round(value, 2) + 0.0:+.2f}"
 
 
+def search_words(spec: str, seconds: float) -> str:
+    """The search brain in words: ``alphabeta, up to 0.5 s a position`` for the spec
+    ``alphabeta,depth=none,seconds=none`` (options set to ``none`` are left out; the
+    time a position gets is ``seconds`` unless the spec gives its own)."""
+    head, *pairs = [part.strip() for part in spec.split(",")]
+    words = [_printable(head[:60])]
+    own_seconds = False
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        key, value = key.strip(), value.strip()
+        if value.lower() == "none":
+            continue
+        own_seconds = own_seconds or key == "seconds"
+        words.append(_printable(f"{key} {value}"[:40]))
+    if not own_seconds:
+        words.append(f"up to {seconds:g} s a position")
+    return ", ".join(words)
+
+
 def _table(analysis: Any) -> str:
     """The analysis as a plain-text table and a summary per player (values: mover's view)."""
     from brains.analysis import MARKS, eval_graph
@@ -144,8 +163,9 @@ def _table(analysis: Any) -> str:
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     lines.append("")
+    search = search_words(analysis.search_spec, analysis.seconds)
     lines.append("values are from the mover's view: exact = proven (win/draw/loss in N plies), "
-                 f"search = score in [-1, 1] from {analysis.search_spec}")
+                 f"search = score in [-1, 1] from {search}")
     names = tuple(_printable(record.tags.get(tag, default)[:40])
                   for tag, default in (("First", "first player"), ("Second", "second player")))
     for p, s in enumerate(analysis.summary()):

@@ -51,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
     for info in infos:
         games = f"  [{', '.join(info.games)} only]" if info.games else ""
         print(f"\n{info.name:<11} {info.description}{games}")
+        if info.name.startswith("external:"):
+            print_engine(info.name.partition(":")[2])
         for level, options in info.levels.items():
             if options:
                 print(f"{'':<11} {level:<7} {_fmt(options)}")
@@ -73,3 +75,31 @@ def print_ladder(rows: tuple[dict[str, object], ...]) -> None:
         half = max(rating - lo, hi - rating)
         print(f"{'':<11} level:{row['level']:<3} {round(rating):>6} ± {round(half):<4} "
               f"[{round(lo)}, {round(hi)}]  {row['spec']}")
+
+
+def print_engine(name: str) -> None:
+    """How the external engine ``name`` is run: its command and protocol (from the
+    user's engines.toml; unprintable characters shown as ``?``)."""
+    import shlex
+
+    from brains.external import ExternalEngineError, load_engines
+
+    try:
+        config = load_engines().get(name)
+    except ExternalEngineError as exc:
+        print(f"{'':<11} not usable: {_printable(str(exc))[:160]}")
+        return
+    if config is None:
+        return
+    command = _printable(shlex.join(config.command))
+    if len(command) > 160:
+        command = command[:159] + "…"
+    print(f"{'':<11} command: {command}")
+    print(f"{'':<11} protocol: {config.protocol}, timeout {_fmt_default(config.timeout)} s"
+          + (f", its own search {config.brain} for {_fmt_default(config.seconds)} s a move"
+             if config.protocol == "parlor" else ""))
+
+
+def _printable(text: str) -> str:
+    """``text`` with every control or unprintable character (terminal escapes) as ``?``."""
+    return "".join(c if c.isprintable() else "?" for c in text)

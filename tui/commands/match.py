@@ -171,5 +171,12 @@ def print_match(result: Any, opening: int) -> None:
         row(f"  as {side}", result.counts(a_first))
     row(result.b, (b_wins, draws, a_wins))
     elo = result.elo()
-    print(f"Elo difference ({result.a} - {result.b}): {elo.diff:+.0f}, "
-          f"95% CI [{elo.lo:+.0f}, {elo.hi:+.0f}]")
+    print(f"Elo difference ({result.a} - {result.b}): {signed(elo.diff)}, "
+          f"95% CI [{signed(elo.lo)}, {signed(elo.hi)}]")
+
+
+def signed(value: float) -> str:
+    """``value`` rounded to a whole number with its sign; never ``-0`` (a rounded zero
+    is ``0``)."""
+    rounded = round(value)
+    return f"{rounded:+d}" if rounded else "0"

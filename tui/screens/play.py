@@ -46,7 +46,7 @@ from tui.screens.base import ParlorScreen
 from tui.widgets import board_class
 from tui.widgets.board import BoardWidget
 from tui.widgets.clock import ClockPanel
-from tui.widgets.move_list import MoveList
+from tui.widgets.move_list import MoveList, move_number
 
 PACES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)
 """The paces + and - step through (seconds a computer move waits)."""
@@ -627,7 +627,7 @@ class PlayScreen(ParlorScreen):
         if outcome is None:
             mover = self.players[state.to_move]
             who = "you" if opponents.is_human(mover) else mover
-            text.append(f"Move {state.ply // 2 + 1}: {names[state.to_move]} to move ({who})",
+            text.append(f"Move {move_number(state.ply)}: {names[state.to_move]} to move ({who})",
                         "bold")
             rated = self.rating_status()
             if rated:
@@ -828,7 +828,9 @@ class PlayScreen(ParlorScreen):
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             self.notify(store.short(why), title="Not saved", severity="error")
             return
-        self.notify(f"saved as {target.name}")
+        self.message = f"saved as {target.name} (r opens the saved games)"
+        self.notify(self.message, title="Saved")
+        self.query_one("#status", Static).update(self.status_text())
         if self.unsaved:  # the moves so far are safe in that file
             self.unsaved = False
             self.save_error = ""

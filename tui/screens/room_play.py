@@ -25,11 +25,11 @@ from tui.dialogs.choose import ChooseDialog
 from tui.dialogs.prompt import PromptDialog
 from tui.host import client
 from tui.host.clock import LOW_TIME, show
-from tui.messages import MoveEntered
+from tui.messages import MoveEntered, SelectionRefused
 from tui.screens.base import ParlorScreen
 from tui.widgets import board_class
 from tui.widgets.board import BoardWidget
-from tui.widgets.move_list import MoveList
+from tui.widgets.move_list import MoveList, move_number
 
 TICK_SECONDS = 0.25
 """How often the clocks are redrawn (only when the text shown changes)."""
@@ -63,6 +63,8 @@ class RoomPlayScreen(ParlorScreen):
         self.texts: list[str] = []
         self.first = snapshot
         self.clock_shown: Text | None = None
+        self.message = ""
+        """Why the board refused the last point chosen (until the room changes)."""
         self.link = client.current_link()
         if self.link is not None:  # from now on, so no update is missed before mounting
             self.link.subscribe(self.on_service)
@@ -142,6 +144,7 @@ class RoomPlayScreen(ParlorScreen):
             self.notify(store.short(exc, 120), title="Bad move from the host", severity="error")
         self.states, self.texts = states, texts
         self.snap = snap
+        self.message = ""
         self.received = time.monotonic()
         self.refresh_views()
 
@@ -221,22 +224,25 @@ class RoomPlayScreen(ParlorScreen):
         elif not snap.get("started"):
             text.append(f"Waiting for an opponent: share the code {code}", "bold")
         elif self.my_turn():
-            text.append(f"Move {self.state.ply + 1}: your move", "bold")
+            text.append(f"Move {move_number(self.state.ply)}: your move", "bold")
         else:
             thinking = " (thinking)" if snap.get("brain") == self.state.to_move else ""
-            text.append(f"Move {self.state.ply + 1}: {names[self.state.to_move]} to move"
+            text.append(f"Move {move_number(self.state.ply)}: {names[self.state.to_move]} to move"
                         f"{thinking}")
         if snap.get("rated") is False and not result:
             text.append("\nNot rated: a move was taken back", "italic")
         offer = snap.get("offer")
         if isinstance(offer, dict) and not result:
-            what = "a draw" if offer.get("kind") == "draw" else "to take back a move"
+            what = "for a draw" if offer.get("kind") == "draw" else "to take back a move"
             if offer.get("by") == self.you:
-                text.append(f"\nYou asked for {what}: waiting for the answer", "italic")
+                text.append(f"\nYou asked {what}: waiting for the answer", "italic")
             elif self.you >= 0:
-                text.append(f"\nYour opponent asks for {what}: y accepts, n declines", "bold")
-        if snap.get("note"):
-            text.append(f"\n{store.short(snap['note'], 80)}", "italic")
+                text.append(f"\nYour opponent asks {what}: y accepts, n declines", "bold")
+        if self.message:
+            text.append(f"\n{self.message}", "italic")
+        note = str(snap.get("note") or "")
+        if note and not (result and note == snap.get("termination")):  # said once
+            text.append(f"\n{store.short(note, 80)}", "italic")
         return text
 
     # -- what the player does -----------------------------------------------------------
@@ -253,6 +259,18 @@ class RoomPlayScreen(ParlorScreen):
         self.board.interactive = False
         self.send({"t": "move", "move": self.state.format_move(event.move)})
 
+    @on(SelectionRefused)
+    def on_selection_refused(self, event: SelectionRefused) -> None:
+        """Say why the point chosen cannot be played (a taken square, not your turn)."""
+        event.stop()
+        self.message = event.why
+        self.query_one("#status", Static).update(self.status_text())
+
+    def example_move(self) -> str:
+        """A legal move here in notation, as an example ("" when there is none)."""
+        legal = self.state.legal_moves()
+        return self.state.format_move(legal[0]) if legal else ""
+
     def action_type_move(self) -> None:
         """Enter a move in the game's notation."""
         if not self.my_turn():
@@ -263,7 +281,8 @@ class RoomPlayScreen(ParlorScreen):
             if text and self.my_turn():
                 self.send({"t": "move", "move": text.strip()[:64]})
 
-        self.app.push_screen(PromptDialog("Your move", placeholder="in notation"), entered)
+        self.app.push_screen(PromptDialog("Your move in notation",
+                                          placeholder=self.example_move()), entered)
 
     def action_resign(self) -> None:
         """Resign, after asking."""

@@ -24,6 +24,7 @@ from tui.commands.common import parse_options
 from tui.host import brainseat, client
 from tui.host.clock import TimeControl
 from tui.screens.base import ParlorScreen
+from tui.widgets.move_list import move_number
 
 REFRESH_SECONDS = 2.0
 PERSON = "human"
@@ -50,7 +51,9 @@ def describe_room(room: dict[str, Any]) -> str:
     clock = f", {store.short(room.get('clock'), 10)}" if room.get("clock") else ", no clock"
     mine = "  (your game: Enter goes back to it)" if room.get("mine") else ""
     code = store.short(room.get("code"), 8)
-    return f"{code}  {game}: {who}, {room.get('moves', 0)} moves{clock}{mine}"
+    moves = room.get("moves", 0)
+    number = move_number(moves) if isinstance(moves, int) and moves >= 0 else 1
+    return f"{code}  {game}: {who}, move {number}{clock}{mine}"
 
 
 class RoomButtons(Horizontal):

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from tui.widgets.board import BoardWidget, Canvas, Point, run_through
+from tui.widgets.move_list import counted
 
 GLYPHS = {False: ("●", "○"), True: ("X", "O")}
 """Stone glyphs by ascii flag: Black (first) then White (second)."""
@@ -17,6 +18,7 @@ class GomokuBoard(BoardWidget):
     cell. Empty cells are dots: every one of them is legal, so none is marked."""
 
     GAME = "gomoku"
+    PLACE = "point"
 
     DEFAULT_CSS = """
     GomokuBoard {
@@ -52,7 +54,7 @@ class GomokuBoard(BoardWidget):
         if state is None:
             return ""
         counts = [s.bit_count() for s in (state.stones(0), state.stones(1))]  # type: ignore[attr-defined]
-        return f"Black {counts[0]} stones, White {counts[1]}"
+        return f"Black {counted(counts[0], 'stone')}, White {counted(counts[1], 'stone')}"
 
     def owner_at(self, point: Point) -> int | None:
         state: Any = self.state

@@ -6,6 +6,17 @@ from rich.text import Text
 from textual.widgets import Static
 
 
+def move_number(plies: int) -> int:
+    """The number of the move being played after ``plies`` moves of either side, as the
+    status and the move list count them (a move is one of each side's)."""
+    return plies // 2 + 1
+
+
+def counted(count: int, noun: str) -> str:
+    """``1 stone``, ``2 stones``: ``count`` and the noun, singular or plural."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def numbered(moves: list[str], current: int | None = None) -> Text:
     """``1. f5 d6`` lines; the move at index ``current`` (0-based) is highlighted."""
     text = Text(no_wrap=True)

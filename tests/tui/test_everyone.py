@@ -1,0 +1,222 @@
+"""Everyone can play: what a new user who played every game found, each fixed and
+checked here (wording, counting moves, confirmations, the legend, focus, keys)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.registry import new_game
+from tests.tui.conftest import settle
+from tui.app import Launch, ParlorApp
+from tui.host import client
+from tui.screens.home import HomeScreen
+from tui.screens.play import PlayScreen
+
+SIZE = (80, 24)
+
+
+class FakeLink(client.RoomLink):
+    """A room service link that keeps what the screen sends (no host)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[dict[str, Any]] = []
+
+    @property
+    def connected(self) -> bool:
+        return True
+
+    def send(self, message: dict[str, Any]) -> bool:
+        self.sent.append(message)
+        return True
+
+
+def room_snapshot(moves: list[str], **extra: Any) -> dict[str, Any]:
+    """A room as the service sends it: tic-tac-toe, ``you`` play X, started."""
+    return {"t": "room", "code": "ABCD", "game": "tictactoe", "options": {},
+            "names": ["ann", "bob"], "moves": moves, "result": None, "termination": None,
+            "clock": None, "offer": None, "present": [True, True], "started": True,
+            "you": 0, "note": "", "brain": None, "rated": True, "rating": "", **extra}
+
+
+def room_status(snapshot: dict[str, Any]) -> str:
+    """The status a room screen shows for ``snapshot`` (not mounted: no service)."""
+    from tui.screens.room_play import RoomPlayScreen
+
+    screen = RoomPlayScreen(snapshot)
+    states = [screen.initial]
+    for text in snapshot["moves"]:
+        states.append(states[-1].play_text(text))
+    screen.states, screen.texts, screen.snap = states, list(snapshot["moves"]), snapshot
+    return str(screen.status_text())
+
+
+# -- wording ---------------------------------------------------------------------------
+def test_room_offers_read_as_english() -> None:
+    asked = room_status(room_snapshot(["b2"], offer={"kind": "takeback", "by": 1}))
+    assert "Your opponent asks to take back a move: y accepts" in asked
+    assert "asks for to" not in asked
+    mine = room_status(room_snapshot(["b2"], offer={"kind": "draw", "by": 0}))
+    assert "You asked for a draw: waiting for the answer" in mine
+
+
+def test_a_rooms_end_reason_is_said_once() -> None:
+    moves = ["a1", "a2", "b1", "b2", "c1"]
+    text = room_status(room_snapshot(moves, result="1-0", termination="normal",
+                                     note="normal"))
+    assert "Game over: X wins 1-0 (normal)" in text
+    assert text.count("normal") == 1
+    other = room_status(room_snapshot(moves, result="1-0", termination="normal",
+                                      note="bob left"))
+    assert "bob left" in other  # a note that says something else still shows
+
+
+def test_counts_are_singular_for_one() -> None:
+    from tui.screens.rooms import describe_room
+    from tui.widgets.gomoku_board import GomokuBoard
+
+    line = describe_room({"code": "ABCD", "game": "tictactoe", "names": ["ann", ""],
+                          "moves": 1})
+    assert "1 moves" not in line and "move 1" in line
+    board = GomokuBoard(new_game("gomoku").play(40))
+    assert board.summary() == "Black 1 stone, White 0 stones"
+
+
+def test_the_analysis_footer_names_the_search_in_words() -> None:
+    from tui.commands.analyse import search_words
+
+    assert search_words("alphabeta,depth=none,seconds=none", 0.5) == \
+        "alphabeta, up to 0.5 s a position"
+    assert search_words("alphabeta,depth=2,seconds=none", 1.0) == \
+        "alphabeta, depth 2, up to 1 s a position"
+    assert "none" not in search_words("mcts:hard,seconds=none", 0.25)
+
+
+def test_an_elo_difference_of_nothing_has_no_sign() -> None:
+    from tui.commands.match import signed
+
+    assert signed(-0.3) == "0" and signed(0.4) == "0"
+    assert signed(-12.6) == "-13" and signed(7.5) == "+8"
+
+
+def test_parlor_brains_shows_an_external_engines_command_and_protocol(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import argparse
+
+    from tui.commands import brains
+
+    config = tmp_path / "config" / "parlor"
+    config.mkdir(parents=True)
+    (config / "engines.toml").write_text(
+        '[engines.edax]\ncommand = ["edax", "--gtp", "-l", "5"]\nprotocol = "gtp"\n'
+        'game = "reversi"\n')
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    assert brains.run(argparse.Namespace(game="reversi", json=False)) == 0
+    out = capsys.readouterr().out
+    block = out[out.index("external:edax"):]
+    assert "command: edax --gtp -l 5" in block and "protocol: gtp" in block
+
+
+# -- one way of counting moves -----------------------------------------------------------
+def status_of(app: ParlorApp) -> str:
+    return str(app.screen.query_one("#status").render())
+
+
+async def test_home_the_game_and_a_room_count_moves_alike() -> None:
+    app = ParlorApp(Launch(kind="play", game="morris", players=("human", "human")), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        for _ in range(8):  # four moves of each side: the fifth move is next
+            screen.play(screen.state.legal_moves()[0])
+        await settle(pilot)
+        assert "Move 5: White to move" in status_of(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen)
+        listed = str(app.screen.query_one("#unfinished").get_option_at_index(0).prompt)
+        assert listed.startswith("Five Men's Morris, move 5:")
+    assert "Move 2: your move" in room_status(room_snapshot(["b2", "a1"]))
+    assert "Move 2: O to move" in room_status(room_snapshot(["b2", "a1", "c3"]))
+
+
+# -- confirmations ---------------------------------------------------------------------
+async def test_saving_says_so_in_the_status() -> None:
+    app = ParlorApp(Launch(kind="play", game="tictactoe", players=("human", "first")), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("s")
+        await pilot.pause()
+        await pilot.press(*"mine", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
+        assert "saved as mine.pgn (r opens the saved games)" in status_of(app)
+        assert any(n.message.startswith("saved as mine.pgn") for n in app._notifications)
+
+
+# -- the move prompt --------------------------------------------------------------------
+async def test_the_move_prompt_shows_an_example_beside_the_field_not_in_it() -> None:
+    from textual.widgets import Input
+
+    from tui.dialogs.prompt import PromptDialog
+
+    app = ParlorApp(Launch(kind="play", game="tictactoe", players=("human", "human")), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("m")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, PromptDialog)
+        field = dialog.query_one("#prompt", Input)
+        assert field.value == "" and not field.placeholder  # nothing looks typed
+        help_line = str(dialog.query_one("#prompt-help").render())
+        assert help_line.startswith("e.g. a1. Enter confirms")
+        await pilot.press("enter")  # nothing typed: it says so, and stays
+        await pilot.pause()
+        assert app.screen is dialog
+        assert "Nothing typed" in str(dialog.query_one("#prompt-help").render())
+        await pilot.press("b", "2", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen) and len(app.screen.moves) == 1
+
+
+# -- a refused point says why, in a room too ---------------------------------------------
+async def test_choosing_a_taken_square_in_a_room_says_why(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui.screens.room_play import RoomPlayScreen
+
+    link = FakeLink()
+    monkeypatch.setattr(client, "_link", link)
+    app = ParlorApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await app.push_screen(RoomPlayScreen(room_snapshot(["b2", "a1"])))
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, RoomPlayScreen) and screen.my_turn()
+        screen.board.cursor = 4  # b2, taken
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "that square is taken" in str(screen.query_one("#status").render())
+        assert not [m for m in link.sent if m.get("t") == "move"]
+        screen.board.cursor = 8  # c3 is free: the move goes to the service
+        await pilot.press("enter")
+        await pilot.pause()
+        assert {"t": "move", "move": "c3"} in link.sent
+
+
+def test_a_taken_morris_or_gomoku_point_is_called_a_point() -> None:
+    from tui.widgets import board_class
+
+    for game in ("morris", "gomoku"):
+        state = new_game(game)
+        move = state.legal_moves()[0]
+        board = board_class(game)(state.play(move).play(state.play(move).legal_moves()[0]))
+        taken = board.steps(move)[0]
+        assert board.refusal(taken) == "that point is taken"
