@@ -28,11 +28,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.files import FileReadError, read_capped, write_atomic
 from engine.protocol import ParlorError, RecordError, State, quote
 from engine.registry import get_game
+
+if TYPE_CHECKING:
+    from engine.formats import Chunk, Collection
 
 MAX_BYTES = 2_000_000
 """Larger files are refused before parsing (no real record comes near this)."""
@@ -210,6 +213,34 @@ def parse_records(data: str | bytes, source: str = "<string>",
     return read_games(data, source, suffix)
 
 
+def load_collection(path: str | os.PathLike[str]) -> Collection:
+    """The games in the file at ``path`` that read, and one Damage (game number, line,
+    reason) for each that does not; RecordError only for a file that is not a game file
+    at all (read as :func:`load_records` reads it)."""
+    from engine.formats import read_collection
+
+    source = os.fsdecode(path)
+    return read_collection(read_file(path), source, Path(source).suffix)
+
+
+def load_chunks(path: str | os.PathLike[str]) -> list[Chunk]:
+    """The games in the file at ``path``, found but not replayed (see
+    :func:`engine.formats.split_games`): a game list of a large file at once."""
+    from engine.formats import split_games
+
+    source = os.fsdecode(path)
+    return split_games(read_file(path), source, Path(source).suffix)
+
+
+def read_file(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``MAX_BYTES``; RecordError
+    (file, line 1, reason) otherwise."""
+    try:
+        return read_capped(path, MAX_BYTES)
+    except FileReadError as exc:
+        raise RecordError(f"{exc.path}: line 1: {exc.reason}") from None
+
+
 def decode_text(data: str | bytes, source: str) -> str:
     """``data`` as text: the size cap, no NUL bytes, UTF-8 (a BOM dropped); RecordError
     naming the line otherwise."""
@@ -230,43 +261,81 @@ def decode_text(data: str | bytes, source: str) -> str:
 
 def parse_parlor(data: str | bytes, source: str = "<string>") -> list[GameRecord]:
     """Parse and replay every game of Parlor's own record format in ``data``."""
+    from engine.formats import read_all
+
+    return read_all(split_parlor(data, source))
+
+
+def split_parlor(data: str | bytes, source: str = "<string>") -> list[Chunk]:
+    """The games of Parlor's own record format in ``data``, found but not replayed: a
+    game is a block of tag lines and the movetext lines after it."""
+    from engine.formats import Chunk
+
     data = decode_text(data, source)
-    reader = _Reader(source, data.splitlines())
-    records = []
-    while (rec := reader.next_game()) is not None:
-        records.append(rec)
-    if not records:
+    lines = data.splitlines()
+    chunks: list[Chunk] = []
+    i = 0
+    while True:
+        while i < len(lines) and not lines[i].strip():
+            i += 1
+        if i >= len(lines):
+            break
+        start = i
+        while i < len(lines) and lines[i].lstrip().startswith("["):
+            i += 1
+        body = i
+        while i < len(lines) and not lines[i].lstrip().startswith("["):
+            i += 1
+        reader = _Reader(source, lines, start, body, i)
+        tags = {m.group(1): m.group(2) for line in lines[start:body]
+                if (m := _TAG.fullmatch(line.strip())) and len(m.group(2)) <= MAX_TAG_VALUE}
+        chunks.append(Chunk(len(chunks) + 1, start + 1, reader.read, tags=tags,
+                            opening=_opening(lines[body:i]),
+                            result=tags.get("Result", "*")))
+    if not chunks:
         raise RecordError(f"{source}: line 1: no game found (expected a [Game \"…\"] tag)")
-    return records
+    return chunks
+
+
+def _opening(lines: list[str]) -> list[str]:
+    """The first moves of movetext ``lines``, as written (no replay)."""
+    from engine.formats import OPENING_MOVES
+
+    out: list[str] = []
+    for line in lines:
+        for m in _TOKEN.finditer(line):
+            tok = m.group(0)
+            if tok.startswith("{") or tok in RESULTS or tok == "..." \
+                    or _MOVE_NUMBER.fullmatch(tok) or _NAG.fullmatch(tok):
+                continue
+            glued = _SUFFIX.fullmatch(tok)
+            out.append((glued.group(1) if glued else tok).lower())
+            if len(out) >= OPENING_MOVES:
+                return out
+    return out
 
 
 class _Reader:
-    """Reads games one at a time from a list of lines, tracking line numbers."""
+    """Reads one game from its lines (tags ``lines[start:body]``, movetext up to
+    ``end``), tracking line numbers."""
 
-    def __init__(self, source: str, lines: list[str]):
+    def __init__(self, source: str, lines: list[str], start: int, body: int, end: int):
         self.source = source
         self.lines = lines
-        self.i = 0
+        self.start, self.body, self.end = start, body, end
 
     def fail(self, line: int, reason: str) -> RecordError:
-        return RecordError(f"{self.source}: line {line}: {reason}")
+        from engine.formats import GameError
 
-    def next_game(self) -> GameRecord | None:
+        return GameError(self.source, line, reason)
+
+    def read(self) -> GameRecord:
         lines = self.lines
-        while self.i < len(lines) and not lines[self.i].strip():
-            self.i += 1
-        if self.i >= len(lines):
-            return None
-        start = self.i + 1
         tags: dict[str, tuple[str, int]] = {}
-        while self.i < len(lines) and lines[self.i].lstrip().startswith("["):
-            self._read_tag(lines[self.i].strip(), self.i + 1, tags)
-            self.i += 1
-        movetext: list[tuple[str, int]] = []
-        while self.i < len(lines) and not lines[self.i].lstrip().startswith("["):
-            movetext.append((lines[self.i], self.i + 1))
-            self.i += 1
-        return self._build(tags, movetext, start)
+        for i in range(self.start, self.body):
+            self._read_tag(lines[i].strip(), i + 1, tags)
+        movetext = [(lines[i], i + 1) for i in range(self.body, self.end)]
+        return self._build(tags, movetext, self.start + 1)
 
     def _read_tag(self, text: str, lineno: int, tags: dict[str, tuple[str, int]]) -> None:
         m = _TAG.fullmatch(text)

@@ -19,13 +19,96 @@ formats tried. Every reader works on data already read through
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, cast
 
 from engine.protocol import RecordError
 
 if TYPE_CHECKING:
     from engine.record import GameRecord
+
+
+class GameError(RecordError):
+    """One game of a file that cannot be read: ``source: line L: reason`` (or
+    ``source: reason`` where the format has no lines), with ``line`` and ``reason``
+    kept apart so that a collection can report the game by its number."""
+
+    def __init__(self, source: str, line: int | None, reason: str):
+        super().__init__(f"{source}: line {line}: {reason}" if line is not None
+                         else f"{source}: {reason}")
+        self.source = source
+        self.line = line
+        self.reason = reason
+
+
+@dataclass
+class Chunk:
+    """One game of a file, found without replaying it: where it is, what its header
+    says (read cheaply, for game lists and filters), and how to read it in full."""
+
+    number: int
+    """The game's number in the file, from 1."""
+    line: int | None
+    """The line it starts on (None in a binary file)."""
+    parse: Callable[[], GameRecord]
+    """Read and replay the game: a GameRecord, or GameError."""
+    tags: dict[str, str] = field(default_factory=dict)
+    """Its tags as written (Black, White, Event, Date, Result, …); may be empty."""
+    opening: list[str] = field(default_factory=list)
+    """Its first moves as written (up to :data:`OPENING_MOVES`)."""
+    result: str = "*"
+    """Its result as the header gives it, in Parlor's form (``*`` when unknown)."""
+
+
+OPENING_MOVES = 8
+"""How many first moves a :class:`Chunk` keeps for filters."""
+
+
+@dataclass
+class Damage:
+    """A damaged game of a collection: its number in the file, the line and the reason."""
+
+    source: str
+    number: int
+    line: int | None
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"line {self.line}: " if self.line is not None else ""
+        return f"{self.source}: game {self.number}: {where}{self.reason}"
+
+
+@dataclass
+class Collection:
+    """The games of a file as far as they read: the good ones (with their numbers in
+    the file) and one :class:`Damage` per game that does not."""
+
+    source: str
+    records: list[GameRecord] = field(default_factory=list)
+    numbers: list[int] = field(default_factory=list)
+    damaged: list[Damage] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        """How many games the file holds, damaged ones included."""
+        return len(self.records) + len(self.damaged)
+
+
+def damage(source: str, chunk: Chunk, exc: RecordError) -> Damage:
+    """The :class:`Damage` for ``chunk``, whose reading raised ``exc``."""
+    if isinstance(exc, GameError):
+        return Damage(source, chunk.number, exc.line, exc.reason)
+    text = str(exc)
+    prefix = f"{source}: "
+    return Damage(source, chunk.number, chunk.line,
+                  text[len(prefix):] if text.startswith(prefix) else text)
+
+
+def read_all(chunks: list[Chunk]) -> list[GameRecord]:
+    """Every game of ``chunks`` in full; the first damaged one raises its GameError."""
+    return [chunk.parse() for chunk in chunks]
+
 
 READERS: dict[str, str] = {
     "wtb": "engine.formats.wthor",
@@ -59,8 +142,9 @@ class Format(Protocol):
         """True when ``data`` looks like this format (text for the text formats, bytes
         for WTHOR)."""
 
-    def read(self, data: str | bytes, source: str = ...) -> list[GameRecord]:
-        """Every game in ``data``; RecordError naming ``source`` and the line."""
+    def split(self, data: str | bytes, source: str = ...) -> list[Chunk]:
+        """The games of ``data``, found but not yet read (RecordError for a file that
+        is not of this format at all, or holds no game)."""
 
     def write(self, records: list[GameRecord]) -> str | bytes:
         """``records`` as this format's text or bytes."""
@@ -71,35 +155,59 @@ def module(name: str) -> Format:
     return cast("Format", importlib.import_module(WRITERS[name]))
 
 
-def read_games(data: str | bytes, source: str = "<string>", suffix: str = "") -> list[GameRecord]:
-    """Every game in ``data`` (a list of ``GameRecord``), whatever its format.
+def split_games(data: str | bytes, source: str = "<string>",
+                suffix: str = "") -> list[Chunk]:
+    """The games in ``data``, whatever its format, found without replaying them.
 
     The extension picks the format when it names one (``.pdn``, ``.ggf``, ``.wtb``);
     otherwise each format's ``sniff`` is asked in turn, and text that starts with a tag
     is read as Parlor's own record. Raises RecordError (one line naming the source and
-    line) for a file in no known format or a game that does not replay.
+    line) for a file in no known format or without a game; a damaged game raises only
+    when its chunk is read.
     """
-    from engine.record import MAX_BYTES, decode_text, parse_parlor
+    from engine.record import MAX_BYTES, decode_text, split_parlor
 
     if len(data) > MAX_BYTES:
         raise RecordError(f"{source}: line 1: file too large ({len(data)} bytes)")
     suffix = suffix.lower().lstrip(".")
     if suffix in READERS and (suffix == "wtb" or not isinstance(data, bytes)
                               or b"\0" not in data):
-        return module(suffix).read(data, source)
+        return module(suffix).split(data, source)
     if isinstance(data, bytes) and module("wtb").sniff(data):
-        return module("wtb").read(data, source)
+        return module("wtb").split(data, source)
     text = decode_text(data, source)
     for name in ("ggf", "pdn"):
         if module(name).sniff(text):
-            return module(name).read(text, source)
+            return module(name).split(text, source)
     if not text.strip() or text.lstrip().startswith("["):
-        return parse_parlor(text, source)
+        return split_parlor(text, source)
     for name in ("transcript", "c4"):
         if module(name).sniff(text):
-            return module(name).read(text, source)
+            return module(name).split(text, source)
     raise RecordError(f"{source}: line 1: not a game file in any format Parlor reads "
                       f"(tried: {TRIED})")
+
+
+def read_games(data: str | bytes, source: str = "<string>", suffix: str = "") -> list[GameRecord]:
+    """Every game in ``data`` (a list of ``GameRecord``), whatever its format (see
+    :func:`split_games`): all or nothing, the first damaged game raises its RecordError."""
+    return read_all(split_games(data, source, suffix))
+
+
+def read_collection(data: str | bytes, source: str = "<string>",
+                    suffix: str = "") -> Collection:
+    """The games in ``data`` that read, and a :class:`Damage` for each that does not;
+    RecordError only when the file as a whole is not a game file."""
+    out = Collection(source)
+    for chunk in split_games(data, source, suffix):
+        try:
+            rec = chunk.parse()
+        except RecordError as exc:
+            out.damaged.append(damage(source, chunk, exc))
+        else:
+            out.records.append(rec)
+            out.numbers.append(chunk.number)
+    return out
 
 
 def write_games(records: Iterable[GameRecord], fmt: str) -> str | bytes:

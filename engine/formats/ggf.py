@@ -1,20 +1,29 @@
 """The Generic Game Format of Othello servers and programs: ``(;GM[Othello]…;)``.
 
 Each game is a list of ``NAME[value]`` properties between ``(;`` and ``;)``: ``GM``
-(the game, Othello), ``TY`` (board size: 4, 6 or 8, with ``r`` for a random start),
-``BO`` (the start: size, the squares row by row with ``*`` black, ``O`` white, ``-``
-empty, then the side to move), ``B[f5]`` and ``W[d6]`` moves (an evaluation and time may
-follow after ``/``; ``PA`` is a pass, and a pass left out is inserted when the side to
-move has no placement), ``RE`` (Black's disc margin: ``+12``, ``-4``, ``0``; ``?``
-unknown), ``PB``/``PW`` (the players), ``DT`` and ``PC`` (date and place). Other
-properties are kept out; synchro, anti and komi games are refused.
+(the game, Othello), ``TY`` (the game type: the board size 4, 6 or 8, with ``s`` for a
+synchro game, ``rN`` for a random start of N discs, ``k`` for komi, ``b``/``w`` for a
+chosen colour), ``BO`` (the start: size, the squares row by row with ``*`` black, ``O``
+white, ``-`` empty, then the side to move), ``B[f5]`` and ``W[d6]`` moves (an
+evaluation and time may follow after ``/``; ``PA`` is a pass, and a pass left out is
+inserted when the side to move has no placement), ``RE`` (Black's disc margin: ``+12``,
+``-4``, ``0``; ``?`` unknown), ``PB``/``PW`` (the players), ``DT`` and ``PC`` (date and
+place). Other properties are kept out.
+
+A synchro game is two games from one start, each player Black in one: the GGS server
+archives them as a match line, ``2 (;…;)(;…;)``; each is read as a game of its own (text
+between games is skipped). A random-start game starts from its ``BO``. Komi games are
+read with their disc result (``KM`` kept in the ``Komi`` tag); anti-Othello (``a``) and
+boards other than 4×4, 6×6 and 8×8 are refused.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING, Any
 
+from engine.formats import OPENING_MOVES, Chunk, GameError, read_all
 from engine.formats.othello import finish, play_implicit
 from engine.games.reversi import PASS, ReversiState
 from engine.protocol import RecordError, State, quote
@@ -35,18 +44,47 @@ def sniff(text: str) -> bool:
         re.search(r"\(;GM\[othello\]", text[:20_000], re.IGNORECASE))
 
 
-def read(data: str | bytes, source: str = "<string>") -> list[GameRecord]:
-    """Every Othello game in the GGF text ``data``."""
+def split(data: str | bytes, source: str = "<string>") -> list[Chunk]:
+    """The Othello games in the GGF text ``data``, found but not replayed; text between
+    games (the game count of a GGS match line, ``2 (;…;)(;…;)``) is skipped."""
     from engine.record import decode_text
 
     text = decode_text(data, source)
-    games = []
+    chunks: list[Chunk] = []
+    line, last = 1, 0
     for m in _GAME.finditer(text):
-        line = text.count("\n", 0, m.start()) + 1
-        games.append(_game(m.group(1), f"{source}: line {line}"))
-    if not games:
+        line += text.count("\n", last, m.start())
+        last = m.start()
+        head: dict[str, str] = {}
+        opening: list[str] = []
+        for prop in _PROP.finditer(m.group(1)):
+            name = prop.group(1).upper()
+            if name in ("B", "W"):
+                if len(opening) < OPENING_MOVES:
+                    opening.append(prop.group(2).split("/")[0].strip().lower())
+            else:
+                head.setdefault(name, prop.group(2))
+        tags = {tag: head[key] for key, tag in TAGS.items() if key in head}
+        chunks.append(Chunk(len(chunks) + 1, line,
+                            functools.partial(_game, m.group(1), source, line),
+                            tags=tags, opening=opening, result=_result(head.get("RE", ""))))
+    if not chunks:
         raise RecordError(f"{source}: line 1: no game found (GGF games are (;GM[Othello]…;))")
-    return games
+    return chunks
+
+
+def read(data: str | bytes, source: str = "<string>") -> list[GameRecord]:
+    """Every Othello game in the GGF text ``data``."""
+    return read_all(split(data, source))
+
+
+def _result(value: str) -> str:
+    """An RE value in Parlor's form (``*`` when it is none)."""
+    score = _RESULT.fullmatch(value.strip())
+    if not score:
+        return "*"
+    margin = float(score.group(1))
+    return "1-0" if margin > 0 else "0-1" if margin < 0 else "1/2-1/2"
 
 
 def _board(value: str, where: str) -> str:
@@ -65,7 +103,38 @@ def _board(value: str, where: str) -> str:
     return f"{format_rows(rows)} {'x' if cells[-1] == '*' else 'o'}"
 
 
-def _game(body: str, where: str) -> GameRecord:
+def _game(body: str, source: str, line: int) -> GameRecord:
+    """The game whose properties are ``body``, starting on ``line``; GameError if it
+    does not read."""
+    where = f"{source}: line {line}"
+    try:
+        return _read(body, where)
+    except RecordError as exc:
+        text = str(exc)
+        reason = text[len(where) + 2:] if text.startswith(f"{where}: ") else text
+        raise GameError(source, line, reason) from None
+
+
+def _kind(value: str, where: str) -> tuple[int, str]:
+    """A TY value (``8``, ``s8r18``, ``k8``) as the board size and its modifiers (``s``
+    synchro, ``r`` random start, ``k`` komi, ``b``/``w`` colours chosen)."""
+    kind = value.strip().lower() or "8"
+    m = re.fullmatch(r"([a-z]*)(\d+)((?:r\d*|[a-z])*)", kind)
+    flags = re.sub(r"r\d*", "r", (m.group(1) + m.group(3))) if m else "?"
+    if m is None or set(flags) - set("skrbw"):
+        why = ("anti-Othello (the fewest discs win), which Parlor does not play"
+               if m is not None and "a" in flags else "not supported")
+        raise RecordError(f"{where}: game type TY[{quote(kind)[1:-1]}] is {why} (Parlor "
+                          "plays Othello on 4×4, 6×6 and 8×8: plain, synchro, random "
+                          "start or komi games)")
+    size = int(m.group(2)[:3])
+    if size not in (4, 6, 8):
+        raise RecordError(f"{where}: game type TY[{quote(kind)[1:-1]}]: a {size}×{size} "
+                          "board is not supported (Parlor plays 4×4, 6×6 and 8×8)")
+    return size, flags
+
+
+def _read(body: str, where: str) -> GameRecord:
     from engine.positions import parse_position
     from engine.record import GameRecord, setup_of
     from engine.registry import new_game
@@ -82,14 +151,16 @@ def _game(body: str, where: str) -> GameRecord:
     head = dict(reversed([p for p in props if p[0] not in "BW"]))
     if head.get("GM", "").strip().lower() != "othello":
         raise RecordError(f"{where}: GM {quote(head.get('GM', ''))} is not Othello")
-    kind = head.get("TY", "8").strip().lower()
-    if not re.fullmatch(r"(4|6|8)r?\d*", kind):
-        raise RecordError(f"{where}: game type TY[{quote(kind)[1:-1]}] is not supported "
-                          "(Parlor plays plain Othello on 4×4, 6×6 and 8×8)")
-    size = int(kind[0])
+    size, flags = _kind(head.get("TY", "8"), where)
     state: Any
     if "BO" in head:
         state = parse_position(GAME, _board(head["BO"], where))
+        if "TY" in head and state.size != size:
+            raise RecordError(f"{where}: TY[{quote(head['TY'])[1:-1]}] but BO is "
+                              f"{state.size}×{state.size}")
+    elif "r" in flags:
+        raise RecordError(f"{where}: a random-start game (TY[{quote(head['TY'])[1:-1]}]) "
+                          "without its start position (BO)")
     else:
         state = new_game(GAME, size=size)
     setup = setup_of(state)
@@ -121,7 +192,9 @@ def _game(body: str, where: str) -> GameRecord:
     elif result not in ("?", ""):
         raise RecordError(f"{where}: RE {quote(result)} is not a result (+N, -N, 0 or ?)")
     outcome = state.outcome()
-    if outcome is not None and rec.result not in ("*", outcome.result.value):
+    if "k" in flags:
+        rec.tags["Komi"] = head.get("KM", "?").strip()[:20]
+    if outcome is not None and rec.result not in ("*", outcome.result.value) and "k" not in flags:
         raise RecordError(f"{where}: RE[{result}] contradicts the final position "
                           f"({outcome.result.value}, {outcome.termination})")
     finish(rec, state)

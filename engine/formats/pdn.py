@@ -22,9 +22,11 @@ file. What the reader accepts, as checkers programs and archives write it:
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from typing import TYPE_CHECKING
 
+from engine.formats import OPENING_MOVES, Chunk, GameError, read_all
 from engine.protocol import ParlorError, RecordError, State, quote
 
 if TYPE_CHECKING:
@@ -62,17 +64,22 @@ def sniff(text: str) -> bool:
             and re.search(r"(?:^|\s)\d{1,2}[-x]\d{1,2}(?:\s|$)", head) is not None)
 
 
-def read(data: str | bytes, source: str = "<string>") -> list[GameRecord]:
-    """Every game in the PDN text ``data``; RecordError (source, line, reason) for the
-    first that cannot be read."""
+def split(data: str | bytes, source: str = "<string>") -> list[Chunk]:
+    """The games in the PDN text ``data``, found but not replayed (a game is its tags
+    and the movetext up to the next tag)."""
     from engine.record import decode_text
 
     text = decode_text(data, source)
-    reader = _Reader(text, source)
-    games = reader.read_all()
-    if not games:
+    chunks = _Reader(text, source).split()
+    if not chunks:
         raise RecordError(f"{source}: line 1: no game found (expected PDN tags and moves)")
-    return games
+    return chunks
+
+
+def read(data: str | bytes, source: str = "<string>") -> list[GameRecord]:
+    """Every game in the PDN text ``data``; RecordError (source, line, reason) for the
+    first that cannot be read."""
+    return read_all(split(data, source))
 
 
 class _Reader:
@@ -85,18 +92,54 @@ class _Reader:
         return bisect.bisect_left(self.newlines, pos) + 1
 
     def fail(self, pos: int, reason: str) -> RecordError:
-        return RecordError(f"{self.source}: line {self.line(pos)}: {reason}")
+        return GameError(self.source, self.line(pos), reason)
 
-    def read_all(self) -> list[GameRecord]:
-        games = []
-        tags: dict[str, tuple[str, int]] = {}
-        body: list[tuple[str, str, int]] = []
+    def split(self) -> list[Chunk]:
+        """One chunk per game: from its first tag (or token) to the next game's first
+        tag; its tags and first moves read on the way."""
+        chunks: list[Chunk] = []
+        start: int | None = None
+        body = False
+        tags: dict[str, str] = {}
+        opening: list[str] = []
+
+        def close(end: int) -> None:
+            assert start is not None
+            result = RESULTS.get(tags.get("Result", "*").strip(), "*")
+            chunks.append(Chunk(len(chunks) + 1, self.line(start),
+                                functools.partial(self.read_span, start, end),
+                                tags=dict(tags), opening=list(opening), result=result))
+
         for m in _TOKEN.finditer(self.text):
             kind = m.lastgroup or "word"
-            if kind == "tag":
+            if kind in ("tag", "badtag"):
                 if body:
-                    games.append(self.build(tags, body))
-                    tags, body = {}, []
+                    close(m.start())
+                    start, body, tags, opening = None, False, {}, []
+                if start is None:
+                    start = m.start()
+                if kind == "tag":
+                    tags.setdefault(m.group("name"), re.sub(r"\\(.)", r"\1", m.group("value"))
+                                    [:MAX_TAG_VALUE])
+            elif kind != "line":
+                if start is None:
+                    start = m.start()
+                body = True
+                if kind == "word" and len(opening) < OPENING_MOVES:
+                    word = _NUMBER.sub("", m.group(0), count=1)
+                    if _MOVE.fullmatch(word):
+                        opening.append(word.rstrip("!?*"))
+        if start is not None:
+            close(len(self.text))
+        return chunks
+
+    def read_span(self, start: int, end: int) -> GameRecord:
+        """The game written in ``text[start:end]``, replayed."""
+        tags: dict[str, tuple[str, int]] = {}
+        body: list[tuple[str, str, int]] = []
+        for m in _TOKEN.finditer(self.text, start, end):
+            kind = m.lastgroup or "word"
+            if kind == "tag":
                 name, value = m.group("name"), re.sub(r"\\(.)", r"\1", m.group("value"))
                 if len(value) > MAX_TAG_VALUE:
                     raise self.fail(m.start(), f"tag {name} is too long")
@@ -104,13 +147,9 @@ class _Reader:
             elif kind == "badtag":
                 raise self.fail(m.start(), f"malformed tag {quote(m.group(0))} "
                                            '(expected [Name "value"])')
-            elif kind == "line":
-                continue
-            else:
+            elif kind != "line":
                 body.append((kind, m.group(0), m.start()))
-        if body or tags:
-            games.append(self.build(tags, body))
-        return games
+        return self.build(tags, body)
 
     def build(self, tags: dict[str, tuple[str, int]],
               body: list[tuple[str, str, int]]) -> GameRecord:
@@ -207,20 +246,21 @@ class _Reader:
         if end is not None:
             if result_tag is None or result == "*":
                 rec.result = result = end[0]
-            elif end[0] != result and end[0] != "*":
+            elif end[0] != result:
                 raise self.fail(end[1], f"movetext ends with {end[0]} but the Result tag "
-                                        f"says {result}")
+                                        f"says {result_tag[0].strip()}")
         outcome = state.outcome()
         where = end[1] if end else (body[-1][2] if body else start_pos)
         if cut:
+            # docs/RULES.md: the repetition (or the 40-move rule) ends the game in a draw,
+            # whatever the players did after it; the note keeps what the record says
             assert outcome is not None  # the replay stopped at a finished position
-            note = (f"the record goes on for {cut} more moves, after the {outcome.termination} "
-                    "(docs/RULES.md, English checkers)")
+            after = f", and gives {result}" if result not in ("*", outcome.result.value) else ""
+            note = (f"the record goes on for {cut} more moves after the "
+                    f"{outcome.termination}{after} (docs/RULES.md, English checkers)")
             key = len(rec.moves)
             rec.comments[key] = f"{rec.comments[key]} {note}" if key in rec.comments else note
-            if result != outcome.result.value:  # the players played on and decided it
-                rec.termination = "recorded"
-                return rec
+            result = "*"
         if outcome is not None:
             if result == "*":
                 rec.result = outcome.result.value

@@ -9,9 +9,11 @@ standard 8×8 position; ``#`` starts a comment.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
+from engine.formats import OPENING_MOVES, Chunk, GameError, read_all
 from engine.formats.othello import finish, play_implicit
 from engine.protocol import RecordError
 
@@ -35,26 +37,41 @@ def sniff(text: str) -> bool:
         re.search(r"[a-h][1-8]", line, re.IGNORECASE) for _, line in lines)
 
 
+def split(data: str | bytes, source: str = "<string>") -> list[Chunk]:
+    """One game per line, found but not replayed."""
+    from engine.record import decode_text
+
+    chunks = [Chunk(n + 1, lineno, functools.partial(_game, line, source, lineno),
+                    opening=[m.group(0).lower() for m in _MOVE.finditer(line)][:OPENING_MOVES])
+              for n, (lineno, line) in enumerate(_lines(decode_text(data, source)))]
+    if not chunks:
+        raise RecordError(f"{source}: line 1: no game found")
+    return chunks
+
+
 def read(data: str | bytes, source: str = "<string>") -> list[GameRecord]:
     """One game per line; RecordError naming the line and move for an illegal one."""
-    from engine.record import GameRecord, decode_text
+    return read_all(split(data, source))
+
+
+def _game(line: str, source: str, lineno: int) -> GameRecord:
+    from engine.record import GameRecord
     from engine.registry import new_game
 
-    games = []
-    for lineno, line in _lines(decode_text(data, source)):
-        if not _LINE.fullmatch(line):
-            raise RecordError(f"{source}: line {lineno}: not an Othello transcript "
-                              "(squares a1-h8 run together)")
-        rec = GameRecord(game=GAME, options=dict(new_game(GAME).options))
-        state = new_game(GAME)
-        for m in _MOVE.finditer(line):
-            text = m.group(0).lower().replace("--", "pass")
-            state = play_implicit(state, text, rec.moves, f"{source}: line {lineno}")
-        finish(rec, state)
-        games.append(rec)
-    if not games:
-        raise RecordError(f"{source}: line 1: no game found")
-    return games
+    if not _LINE.fullmatch(line):
+        raise GameError(source, lineno, "not an Othello transcript (squares a1-h8 run "
+                                        "together)")
+    rec = GameRecord(game=GAME, options=dict(new_game(GAME).options))
+    state = new_game(GAME)
+    where = f"{source}: line {lineno}"
+    for m in _MOVE.finditer(line):
+        text = m.group(0).lower().replace("--", "pass")
+        try:
+            state = play_implicit(state, text, rec.moves, where)
+        except RecordError as exc:
+            raise GameError(source, lineno, str(exc)[len(where) + 2:]) from None
+    finish(rec, state)
+    return rec
 
 
 def write(records: list[GameRecord]) -> str:
@@ -67,6 +84,9 @@ def write(records: list[GameRecord]) -> str:
         if rec.setup is not None or rec.options.get("variant", "standard") != "standard":
             raise RecordError(f"game {i} does not start from the standard 8×8 position; "
                               "a transcript cannot hold its start (export it as ggf)")
+        if not rec.moves:
+            raise RecordError(f"game {i} has no moves, which a transcript cannot hold "
+                              "(export it as ggf)")
         moves = list(rec.moves)
         tail = []
         while moves and moves[-1] == "pass":

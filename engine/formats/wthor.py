@@ -16,12 +16,14 @@ names NUL-padded ISO-8859-1), the games get their players' and tournament's name
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 import struct
-from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from engine.formats import OPENING_MOVES, Chunk, GameError, read_all
 from engine.formats.othello import finish, placements, play_implicit
 from engine.games.reversi import ReversiState
 from engine.protocol import RecordError
@@ -52,17 +54,16 @@ def move_name(byte: int) -> str | None:
     return f"{FILES[col - 1]}{row}" if 1 <= row <= 8 and 1 <= col <= 8 else None
 
 
-def read(data: str | bytes, source: str = "<string>") -> list[GameRecord]:
-    """Every game of the WTHOR file ``data``."""
-    from engine.record import GameRecord
-    from engine.registry import new_game
-
+def split(data: str | bytes, source: str = "<string>") -> list[Chunk]:
+    """The games of the WTHOR file ``data``, found but not replayed (their players,
+    tournament, year, score and first moves read from the fixed 68 bytes of each)."""
     if isinstance(data, str):
         raise RecordError(f"{source}: line 1: a WTHOR file is binary, not text")
     if len(data) < HEADER.size:
         raise RecordError(f"{source}: line 1: not a WTHOR file (shorter than its "
                           f"{HEADER.size}-byte header)")
-    _, _, _, _, count, _, games_year, size, _, _, _ = HEADER.unpack_from(data)
+    century, year, month, day, count, _, games_year, size, _, depth, _ = \
+        HEADER.unpack_from(data)
     body = len(data) - HEADER.size
     if size not in (0, 8):
         raise RecordError(f"{source}: line 1: WTHOR board size {size}; Parlor reads 8×8 only")
@@ -70,40 +71,62 @@ def read(data: str | bytes, source: str = "<string>") -> list[GameRecord]:
         raise RecordError(f"{source}: line 1: not a WTHOR game file: the header counts "
                           f"{count} games but {body} bytes follow it (68 a game)")
     players, tournaments = (_names(source, name) for name in NAME_FILES)
-    games = []
+    made = f"{century * 100 + year:04d}.{month:02d}.{day:02d}"
+    chunks = []
     for i in range(count):
-        where = f"{source}: game {i + 1}"
         tourn, black, white, score, theory, moves = RECORD.unpack_from(
             data, HEADER.size + i * RECORD.size)
-        if score > 64 or theory > 64:
-            raise RecordError(f"{where}: Black's score {score} is more than 64 discs")
-        rec = GameRecord(game=GAME, options=dict(new_game(GAME).options), tags={
-            "Tournament": str(tourn), "BlackNo": str(black), "WhiteNo": str(white),
-            "BlackScore": str(score), "TheoreticalScore": str(theory),
-            "Year": str(games_year)})
+        tags = {"Tournament": str(tourn), "BlackNo": str(black), "WhiteNo": str(white),
+                "BlackScore": str(score), "TheoreticalScore": str(theory),
+                "Depth": str(depth), "Year": str(games_year), "FileDate": made}
         for tag, table, number in (("Black", players, black), ("White", players, white),
                                    ("Event", tournaments, tourn)):
             if number < len(table) and table[number]:
-                rec.tags[tag] = table[number]
-        state = new_game(GAME)
-        for j, byte in enumerate(moves):
-            if byte == 0:
-                if any(moves[j:]):
-                    raise RecordError(f"{where}: a move follows the end of the moves")
-                break
-            name = move_name(byte)
-            if name is None:
-                raise RecordError(f"{where}: move {j + 1}: byte {byte} is no square "
-                                  "(10 × row + column, 11 to 88)")
+                tags[tag] = table[number]
+        opening = [name for byte in moves[:OPENING_MOVES] if (name := move_name(byte))]
+        chunks.append(Chunk(i + 1, None, functools.partial(_game, source, i + 1, tags, moves),
+                            tags=tags, opening=opening,
+                            result="1-0" if score > 32 else "0-1" if score < 32 else "1/2-1/2"))
+    return chunks
+
+
+def read(data: str | bytes, source: str = "<string>") -> list[GameRecord]:
+    """Every game of the WTHOR file ``data``."""
+    return read_all(split(data, source))
+
+
+def _game(source: str, number: int, tags: dict[str, str], moves: bytes) -> GameRecord:
+    """Game ``number`` of the file: its ``tags`` and 60 move bytes, replayed."""
+    from engine.record import GameRecord
+    from engine.registry import new_game
+
+    where = f"game {number}"
+    score, theory = int(tags["BlackScore"]), int(tags["TheoreticalScore"])
+    if score > 64 or theory > 64:
+        raise GameError(source, None, f"Black's score {max(score, theory)} is more than 64 "
+                                      "discs")
+    rec = GameRecord(game=GAME, options=dict(new_game(GAME).options), tags=dict(tags))
+    state = new_game(GAME)
+    for j, byte in enumerate(moves):
+        if byte == 0:
+            if any(moves[j:]):
+                raise GameError(source, None, "a move follows the end of the moves")
+            break
+        name = move_name(byte)
+        if name is None:
+            raise GameError(source, None, f"move {j + 1}: byte {byte} is no square "
+                                          "(10 × row + column, 11 to 88)")
+        try:
             state = play_implicit(state, name, rec.moves, where)
-        rec.result = "1-0" if score > 32 else "0-1" if score < 32 else "1/2-1/2"
-        outcome = state.outcome()
-        if outcome is not None and outcome.result.value != rec.result:
-            raise RecordError(f"{where}: Black's score {score} contradicts the final "
-                              f"position ({outcome.result.value}, {outcome.termination})")
-        finish(rec, state)
-        games.append(rec)
-    return games
+        except RecordError as exc:
+            raise GameError(source, None, str(exc)[len(where) + 2:]) from None
+    rec.result = "1-0" if score > 32 else "0-1" if score < 32 else "1/2-1/2"
+    outcome = state.outcome()
+    if outcome is not None and outcome.result.value != rec.result:
+        raise GameError(source, None, f"Black's score {score} contradicts the final "
+                                      f"position ({outcome.result.value}, {outcome.termination})")
+    finish(rec, state)
+    return rec
 
 
 def black_score(rec: GameRecord) -> int:
@@ -123,12 +146,18 @@ def write(records: list[GameRecord]) -> bytes:
     from engine.formats import need_game
 
     need_game(records, GAME, "wtb", size=8, variant="standard")
-    today = date.today()
-    out = [HEADER.pack(today.year // 100, today.year % 100, today.month, today.day,
-                       len(records), 0, today.year, 8, 0, 0, 0)]
+    made = _shared(records, "FileDate", r"\d{4}\.\d\d\.\d\d") or "0000.00.00"
+    year = int(_shared(records, "Year", r"\d{4}") or made[:4])
+    depth = int(_shared(records, "Depth", r"\d{1,2}") or 0)
+    century, rest = divmod(int(made[:4]), 100)
+    out = [HEADER.pack(century, rest, int(made[5:7]), int(made[8:10]),
+                       len(records), 0, year, 8, 0, depth, 0)]
     for i, rec in enumerate(records, 1):
         if rec.setup is not None:
             raise RecordError(f"game {i} starts from a set-up position, which WTHOR "
+                              "cannot hold (export it as ggf)")
+        if rec.result == "*" and rec.final().outcome() is None:
+            raise RecordError(f"game {i} is unfinished without a result, which WTHOR "
                               "cannot hold (export it as ggf)")
         squares = bytes(10 * int(m[1]) + FILES.index(m[0]) + 1 for m in placements(rec))
         score = black_score(rec)
@@ -138,6 +167,14 @@ def write(records: list[GameRecord]) -> bytes:
                                _number(rec.tags, "WhiteNo", 65535, 0),
                                score, theory, squares.ljust(60, b"\0")))
     return b"".join(out)
+
+
+def _shared(records: list[GameRecord], tag: str, form: str) -> str | None:
+    """The value of ``tag`` that every record has, in the form ``form`` (a regular
+    expression); else None (the header holds one value for the whole file)."""
+    values = {rec.tags.get(tag, "") for rec in records}
+    value = values.pop() if len(values) == 1 else ""
+    return value if re.fullmatch(form, value) else None
 
 
 def _number(tags: dict[str, str], name: str, top: int, default: int) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.record import load_records
+from engine.record import load_collection, load_records
 from tests.cli.test_hostile_input import run_cli
 from tests.conftest import DATA
 
@@ -39,3 +39,45 @@ def test_export_refusals_are_one_line(capsys, tmp_path):
     assert status == 2 and "binary" in err
     status, _, err = run_cli(capsys, "export", str(tmp_path / "none.pdn"), "-f", "pdn")
     assert status == 2 and "cannot read" in err
+
+
+DAMAGED = FORMATS / "tinsley-damaged.pdn"
+"""20 games of the CheckerBoard Tinsley archive, three of them damaged at the source."""
+
+
+def test_validate_names_every_damaged_game_and_counts_the_good_ones(capsys):
+    status, out, _ = run_cli(capsys, "validate", str(DAMAGED), str(FORMATS / "WTH_1977.wtb"))
+    assert status == 1
+    lines = out.splitlines()
+    assert lines[0] == (f"{DAMAGED}: game 3: line 36: move 123: illegal move '32-28' for "
+                        "Black at ply 122")
+    assert lines[1].startswith(f"{DAMAGED}: game 8: line 86: move 31: '8-11Redover")
+    assert lines[2].startswith(f"{DAMAGED}: game 18: line 195: move 34: '26-22White")
+    assert lines[3] == f"{DAMAGED}: 17 of 20 games read, 3 damaged"
+    assert lines[4].endswith("WTH_1977.wtb: ok (12 games)") and len(lines) == 5
+
+
+def test_export_leaves_out_damaged_games_and_what_it_writes_reads_back(capsys, tmp_path):
+    good = load_collection(DAMAGED).records
+    for fmt in ("pdn", "pgn"):
+        out = tmp_path / f"good.{fmt}"
+        status, _, err = run_cli(capsys, "export", str(DAMAGED), "-f", fmt, "-o", str(out))
+        assert status == 1 and err.count("left out ") == 3
+        assert "17 of 20 games written, 3 damaged left out\n" in err
+        back = load_collection(out)
+        assert not back.damaged and [r.moves for r in back.records] == [r.moves for r in good]
+        assert [r.result for r in back.records] == [r.result for r in good]
+        status, _, err = run_cli(capsys, "validate", str(out))
+        assert status == 0 and err == ""
+    # game 13 goes on after a threefold repetition, which ends it in a draw (docs/RULES.md)
+    played_on = good[10]
+    assert played_on.result == "1/2-1/2" and played_on.final().outcome() is not None
+    assert "goes on for 34 more moves after the threefold repetition, and gives 0-1" in \
+        played_on.comments[len(played_on.moves)]
+
+
+def test_export_of_a_file_whose_every_game_is_damaged_writes_nothing(capsys, tmp_path):
+    status, _, err = run_cli(capsys, "export", str(FORMATS / "tinsley-glued-comment.pdn"),
+                             "-f", "pgn", "-o", str(tmp_path / "x.pgn"))
+    assert status == 2 and "no game of the file reads" in err and err.count("\n") == 1
+    assert not (tmp_path / "x.pgn").exists()

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import RecordError, new_game
-from engine.formats import TRIED, write_games
+from engine.formats import TRIED, read_collection, write_games
 from engine.record import GameRecord, load_records, parse_records
 from tests.conftest import DATA
 
@@ -68,12 +68,61 @@ def test_ggf_as_the_ggs_server_writes_it():
 
 
 def test_ggf_refuses_what_it_cannot_play_in_one_line():
-    with pytest.raises(RecordError, match=r"TY\[8s\].*not supported"):
-        parse_records("(;GM[Othello]TY[8s]B[f5];)", "g.ggf")
+    with pytest.raises(RecordError, match=r"TY\[a8\] is anti-Othello"):
+        parse_records("(;GM[Othello]TY[a8]B[f5];)", "g.ggf")
+    with pytest.raises(RecordError, match=r"TY\[10\]: a 10×10 board is not supported"):
+        parse_records("(;GM[Othello]TY[10]B[f5];)", "g.ggf")
+    with pytest.raises(RecordError, match=r"random-start game .* without its start"):
+        parse_records("(;GM[Othello]TY[8r18]B[f5];)", "g.ggf")
     with pytest.raises(RecordError, match="is not Othello"):
         parse_records("(;GM[Go]B[aa];)", "g.ggf")
     with pytest.raises(RecordError, match="White is to move"):
         parse_records("(;GM[Othello]B[f5]B[d6];)", "g.ggf")
+
+
+def test_ggs_synchro_random_start_pair_reads_as_two_games():
+    """A GGS match line as the server archives a synchro game of type s8r18: the
+    game count, then the two games, each from the same random 18-disc start."""
+    first, second = load_records(FORMATS / "ggs-synchro-s8r18.ggf")
+    for rec in (first, second):
+        assert rec.setup == "2xxo3/2xx4/2xoo3/xxxxoo2/3ox3/2o1x3/8/8 x"
+        assert rec.initial().counts() == (11, 7)  # 18 discs
+        assert rec.result == "0-1" and rec.termination == "normal"
+        assert rec.final().counts() == (27, 37)  # RE[-10.000]
+    assert (first.tags["Black"], second.tags["Black"]) == ("edax", "Roxane")
+    assert len(first.moves) == 46 and second.moves[-7] == "pass"
+    back = parse_records(write_games([first, second], "ggf"), "pair.ggf")
+    assert [r.moves for r in back] == [first.moves, second.moves]
+    assert [r.setup for r in back] == [first.setup, second.setup]
+
+
+def test_ggf_game_types_of_8x8_othello():
+    board = "BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]"
+    for kind in ("8", "s8", "8r20", "s8r18", "k8", "8b"):
+        (rec,) = parse_records(f"(;GM[Othello]TY[{kind}]{board}B[f5]W[d6];)", "t.ggf")
+        assert rec.moves == ["f5", "d6"], kind
+
+
+def test_a_real_wthor_file_reads_with_its_header_and_writes_back_byte_for_byte():
+    """The 1977 games of the French federation's WTHOR database (the World Championship)."""
+    data = (FORMATS / "WTH_1977.wtb").read_bytes()
+    records = load_records(FORMATS / "WTH_1977.wtb")
+    assert len(records) == 12 and all(r.termination == "normal" for r in records)
+    assert records[0].tags["Year"] == "1977" and records[0].tags["Depth"] == "24"
+    assert records[0].tags["TheoreticalScore"] == "41"
+    assert [r.result for r in records].count("1-0") == 6
+    assert write_games(records, "wtb") == data  # the header's date and depth kept
+    back = parse_records(write_games(records, "pgn"), "1977.pgn")
+    assert write_games(back, "wtb") == data
+
+
+def test_connect_four_solver_test_lines_with_their_scores():
+    records = load_records(DATA / "c4" / "end_easy_sample.txt")
+    assert records[0].moves[:4] == ["2", "2", "5", "2"] and records[0].tags["Score"] == "-1"
+    text = write_games(records, "c4")
+    assert text.splitlines()[0] == "2252576253462244111563365343671351441 -1"
+    assert [r.tags["Score"] for r in parse_records(text, "c4.txt")] == \
+        [r.tags["Score"] for r in records]
 
 
 def _wthor(games: list[tuple[int, int, int, int, int, list[str]]]) -> bytes:
@@ -149,7 +198,12 @@ def test_a_pdn_game_with_a_broken_comment_is_refused_in_one_line():
 
 
 def test_the_pdn_standard_checkers_example():
-    (rec,) = load_records(FORMATS / "pdn3-standard-example.pdn")
+    # its movetext ends with * though its Result tag says 1/2-1/2: refused, one line
+    with pytest.raises(RecordError, match=r"line 16: movetext ends with \* but the Result "
+                                          r"tag says 1/2-1/2"):
+        load_records(FORMATS / "pdn3-standard-example.pdn")
+    text = (FORMATS / "pdn3-standard-example.pdn").read_text().replace(" *", " 1/2-1/2")
+    (rec,) = parse_records(text, "example.pdn", ".pdn")
     assert rec.tags["Event"] == "Double Corner Dyke"  # duplicate tag: the first
     assert rec.moves[-2] == "7x16x23" and len(rec.moves) == 48  # 7x23 resolved
     assert rec.result == "1/2-1/2" and rec.termination == "recorded"
@@ -164,6 +218,45 @@ def test_a_pdn_game_played_on_past_a_draw_by_rule_stops_there():
     assert rec.final().outcome().termination == "threefold repetition"
     assert len(rec.moves) == 8 and "goes on for 2 more moves" in rec.comments[8]
     assert rec.result == "1/2-1/2" and rec.termination == "normal"
+
+
+def test_a_game_played_on_after_a_repetition_ends_there_as_a_draw_and_exports_so():
+    # docs/RULES.md: threefold repetition is a draw; the record's 0-1 stays in the note
+    fen = "B:WK29:BK4"
+    shuffle = "1. 4-8 29-25 2. 8-4 25-29 3. 4-8 29-25 4. 8-4 25-29 5. 4-8 29-25 0-1"
+    text = f'[GameType "21"]\n[FEN "{fen}"]\n[Result "0-1"]\n\n{shuffle}\n'
+    (rec,) = parse_records(text, "r.pdn")
+    assert len(rec.moves) == 8 and rec.result == "1/2-1/2" and rec.termination == "normal"
+    assert "goes on for 2 more moves after the threefold repetition, and gives 0-1" in \
+        rec.comments[8]
+    for fmt in ("pdn", "pgn"):
+        (back,) = parse_records(write_games([rec], fmt), f"r.{fmt}", f".{fmt}")
+        assert back.moves == rec.moves and back.result == "1/2-1/2"
+        assert back.comments[8] == rec.comments[8]
+
+
+def test_a_pdn_result_tag_contradicting_the_closing_marker_is_refused():
+    text = '[GameType "21"]\n[Result "2-0"]\n\n1. 11-15 22-18 *\n'
+    with pytest.raises(RecordError, match=r"r\.pdn: line 4: movetext ends with \* but the "
+                                          r"Result tag says 2-0"):
+        parse_records(text, "r.pdn")
+    (rec,) = parse_records(text.replace("*", "2-0"), "r.pdn")
+    assert rec.result == "1-0" and rec.termination == "recorded"
+
+
+def test_a_collection_reads_its_good_games_and_names_each_damaged_one():
+    found = read_collection((FORMATS / "tinsley-damaged.pdn").read_bytes(), "t.pdn", ".pdn")
+    assert found.total == 20 and len(found.records) == 17
+    assert found.numbers == [n for n in range(1, 21) if n not in (3, 8, 18)]
+    assert [(d.number, d.line) for d in found.damaged] == [(3, 36), (8, 86), (18, 195)]
+    assert str(found.damaged[0]) == ("t.pdn: game 3: line 36: move 123: illegal move "
+                                     "'32-28' for Black at ply 122")
+    assert found.records[0].tags["Black"] == "M Tinsley"
+    with pytest.raises(RecordError, match=r"t\.pdn: line 36: move 123"):  # all or nothing
+        parse_records((FORMATS / "tinsley-damaged.pdn").read_bytes(), "t.pdn", ".pdn")
+    found = read_collection("f5d6\nf5a1\nf5d6c3\n", "x.txt", ".txt")
+    assert [r.moves for r in found.records] == [["f5", "d6"], ["f5", "d6", "c3"]]
+    assert str(found.damaged[0]).startswith("x.txt: game 2: line 2: move 2: illegal move 'a1'")
 
 
 def test_pdn_as_checkers_programs_write_it():
@@ -333,3 +426,74 @@ def test_pdn_multiple_capture_written_hop_by_hop():
     assert rec.moves == game.moves
     with pytest.raises(RecordError, match=r"move 39: the capture '13x22' is not finished"):
         parse_records(hops.replace("13x22 22x29", "13x22 11-7"), "cut.pdn", ".pdn")
+
+
+# --------------------------------------------------------------------------- reading back
+
+_HOLDS = [("pgn", game, {}) for game in ("checkers", "connect4", "gomoku", "morris",
+                                         "reversi", "tictactoe")] + [
+    ("pgn", "reversi", {"size": 6, "variant": "flipcolor", "seed": 3}),
+    ("pdn", "checkers", {}), ("ggf", "reversi", {}), ("ggf", "reversi", {"size": 6}),
+    ("ggf", "reversi", {"size": 4}), ("transcript", "reversi", {}), ("wtb", "reversi", {}),
+    ("c4", "connect4", {}),
+]
+"""Each format with the games (and options) it holds."""
+
+
+def _suffix(fmt: str) -> str:
+    return {"transcript": ".txt", "c4": ".txt"}.get(fmt, f".{fmt}")
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(holds=st.sampled_from(_HOLDS), seeds=st.lists(st.integers(0, 10_000), min_size=1,
+                                                      max_size=3),
+       stop=st.integers(0, 90), ending=st.sampled_from(["*", "1-0", "0-1", "1/2-1/2"]))
+def test_parlor_reads_back_everything_it_writes(holds, seeds, stop, ending):
+    fmt, game, options = holds
+    records = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = first = new_game(game, **options)
+        moves: list = []
+        while state.legal_moves() and len(moves) < stop + seed % 40:
+            moves.append(rng.choice(state.legal_moves()))
+            state = state.play(moves[-1])
+        extra = {} if state.outcome() else {"Result": ending, "Termination": "resignation"}
+        if ending == "*" and not state.outcome():
+            extra = {"Result": "*"}
+        records.append(GameRecord.from_moves(first, moves, Event=f"seed {seed}", **extra))
+    if fmt in ("transcript", "c4") and not all(r.moves for r in records):
+        with pytest.raises(RecordError, match=r"has no moves, which .* cannot hold"):
+            write_games(records, fmt)  # an empty line would be no game
+        return
+    if fmt == "wtb" and any(r.result == "*" for r in records):
+        with pytest.raises(RecordError, match="unfinished without a result, which WTHOR"):
+            write_games(records, fmt)  # its games all have Black's final disc count
+        return
+    data = write_games(records, fmt)
+    back = parse_records(data, f"back{_suffix(fmt)}", _suffix(fmt))
+    assert [r.moves for r in back] == [r.moves for r in records]
+    assert [r.initial().key() for r in back] == [r.initial().key() for r in records]
+    for a, b in zip(records, back, strict=True):
+        assert b.result == a.result or (b.result == "*" and fmt in ("transcript", "c4"))
+    assert write_games(back, fmt) == data  # and what it reads, it writes the same
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in FORMATS.iterdir()
+                                        if p.suffix in (".pdn", ".ggf", ".wtb", ".txt")))
+def test_real_files_read_back_in_every_format_that_holds_their_games(name):
+    from engine.record import load_collection
+
+    found = load_collection(FORMATS / name)
+    games = {rec.game for rec in found.records}
+    for fmt, game, options in _HOLDS:
+        if games != {game} or (options and fmt == "pgn"):
+            continue
+        try:
+            data = write_games(found.records, fmt)
+        except RecordError as exc:  # set-up starts that the format cannot hold
+            assert "set-up position" in str(exc) or "does not start" in str(exc)
+            continue
+        back = parse_records(data, f"back{_suffix(fmt)}", _suffix(fmt))
+        assert [r.moves for r in back] == [r.moves for r in found.records], fmt
+        assert write_games(back, fmt) == data, fmt

@@ -1,4 +1,8 @@
-"""Write the games of a file in another program's format (PDN, GGF, WTHOR, transcripts, …)."""
+"""Write the games of a file in another program's format (PDN, GGF, WTHOR, transcripts, …).
+
+Damaged games are left out, each named on standard error (game number, line, reason);
+the exit status is then 1 (the good games are written all the same), 2 when nothing
+could be written."""
 
 from __future__ import annotations
 
@@ -25,15 +29,23 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.files import write_atomic
     from engine.formats import write_games
-    from engine.protocol import ParlorError
-    from engine.record import load_records
+    from engine.protocol import ParlorError, RecordError
+    from engine.record import load_collection
     from tui.commands.common import one_line
 
     try:
-        data = write_games(load_records(args.file), args.format)
+        found = load_collection(args.file)
+        if not found.records:
+            raise RecordError(f"{found.damaged[0]} (no game of the file reads)")
+        data = write_games(found.records, args.format)
     except ParlorError as exc:
         print(f"parlor export: {one_line(exc)}", file=sys.stderr)
         return 2
+    for damage in found.damaged:
+        print(f"parlor export: left out {one_line(damage)}", file=sys.stderr)
+    if found.damaged:
+        print(f"parlor export: {len(found.records)} of {found.total} games written, "
+              f"{len(found.damaged)} damaged left out", file=sys.stderr)
     raw = data if isinstance(data, bytes) else data.encode("utf-8")
     if args.output is None:
         if isinstance(data, bytes):
@@ -41,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         sys.stdout.write(data)
-        return 0
+        return 1 if found.damaged else 0
     target = Path(args.output)
     try:
         write_atomic(target, raw)
@@ -49,4 +61,4 @@ def run(args: argparse.Namespace) -> int:
         print(f"parlor export: cannot write {one_line(args.output)}: "
               f"{exc.strerror or exc}", file=sys.stderr)
         return 2
-    return 0
+    return 1 if found.damaged else 0

@@ -1,4 +1,5 @@
-"""Check game record files: each prints `FILE: ok (N games)` or `FILE: line L: reason`."""
+"""Check game record files: `FILE: ok (N games)`, or one line per damaged game
+(`FILE: game N: line L: reason`) and how many of the file's games read."""
 
 from __future__ import annotations
 
@@ -11,16 +12,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from engine import ParlorError
-    from engine.record import load_records
+    from engine.record import load_collection
     from tui.commands.common import one_line
 
     ok = True
     for path in args.files:
         try:
-            records = load_records(path)
+            found = load_collection(path)
         except ParlorError as exc:
             print(one_line(exc))
             ok = False
-        else:
-            print(f"{path}: ok ({len(records)} game{'s' if len(records) != 1 else ''})")
+            continue
+        if not found.damaged:
+            count = len(found.records)
+            print(f"{path}: ok ({count} game{'s' if count != 1 else ''})")
+            continue
+        ok = False
+        for damage in found.damaged:
+            print(one_line(damage))
+        print(f"{path}: {len(found.records)} of {found.total} games read, "
+              f"{len(found.damaged)} damaged")
     return 0 if ok else 1
