@@ -5,11 +5,12 @@ The pieces, each with one job (after Pons' "Solving Connect Four" tutorial; our 
 - :class:`Position`: an immutable 7x6 bitboard. Column ``c`` owns bits ``7c .. 7c+5``
   (bottom to top) and bit ``7c+6`` is a sentinel kept empty, so ``current + mask`` is a
   unique key and ``mask + BOTTOM`` finds the playable cell of every column at once.
-- :class:`TranspositionTable`: a bounded dict of explicit ``(lower, upper)`` score
-  bounds per position key.
-- move ordering: centre-first columns, then by the number of open threats a move makes.
 - :class:`Solver`: negamax with alpha-beta over the score, driven by a null-window
-  (binary) search between the smallest and largest possible scores.
+  (binary) search between the smallest and largest possible scores; moves ordered centre
+  first, then by the number of open threats they make; a transposition table of explicit
+  lower and upper score bounds. The search itself is compiled
+  (:mod:`brains.kernels.connect4`, numba): importing this module does not import numba,
+  the first search does (compiled once, then loaded from numba's disk cache).
 
 Scores follow the convention of Pons' solver and test sets: 0 is a draw;
 a positive score means the side to move wins, and is ``(43 - m) // 2`` where ``m`` is the
@@ -19,6 +20,7 @@ a negative score is minus the opponent's winning score.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -45,7 +47,6 @@ _BOTTOM_OF = tuple(1 << (c * _H1) for c in range(WIDTH))
 _TOP_OF = tuple(1 << (HEIGHT - 1 + c * _H1) for c in range(WIDTH))
 ORDER = (3, 2, 4, 1, 5, 0, 6)
 """Columns in the order the search tries them (centre first), before threat ordering."""
-_ORDER_RANKED = tuple((WIDTH - i, _COLUMN[c]) for i, c in enumerate(ORDER))
 
 
 def winning_cells(stones: int, mask: int) -> int:
@@ -252,62 +253,119 @@ class SolverStopped(Exception):
     """Raised by :class:`Solver` when its ``stop`` callback asks it to give up."""
 
 
-class TranspositionTable:
-    """Score bounds by position key: ``key -> (lower, upper)``, at most ``size`` entries.
+TABLE_SIZE = 4194319
+"""Slots in a solver's transposition table by default (a prime above 2^22: 24 MB)."""
+_POLL = 0.005
+"""Seconds between two calls of a solver's ``stop`` callback while the kernel runs."""
 
-    Both bounds are stored explicitly (no flags folded into the value). When full, the
-    oldest half of the entries (insertion order) is dropped, so memory stays bounded and
-    recent positions survive.
-    """
+_kernel_module: Any = None
+_kernel_lock = threading.Lock()
 
-    __slots__ = ("data", "size")
 
-    def __init__(self, size: int) -> None:
-        """An empty table that keeps at most ``size`` (>= 2) positions."""
-        if size < 2:
-            raise ValueError(f"transposition table size must be at least 2, not {size}")
-        self.size = size
-        self.data: dict[int, tuple[int, int]] = {}
-        """The entries; the solver reads and writes this dict directly for speed."""
+def _kernel() -> Any:
+    """The compiled search core (:mod:`brains.kernels.connect4`), compiled or loaded from
+    numba's disk cache on first use, which is announced once (``preparing …``)."""
+    global _kernel_module
+    if _kernel_module is None:
+        with _kernel_lock:
+            if _kernel_module is None:
+                from brains.kernels import preparing
 
-    def make_room(self) -> None:
-        """Drop the oldest half of the entries if the table is full."""
-        data = self.data
-        if len(data) >= self.size:
-            for key in list(data)[: self.size // 2]:
-                del data[key]
+                with preparing("the Connect Four solver"):
+                    from brains.kernels import connect4
 
-    def __len__(self) -> int:
-        return len(self.data)
+                    connect4.warm_up()
+                _kernel_module = connect4
+    return _kernel_module
 
-    def clear(self) -> None:
-        """Forget every entry."""
-        self.data.clear()
+
+def _prime_at_least(n: int) -> int:
+    def prime(k: int) -> bool:
+        return k > 1 and all(k % d for d in range(2, int(k ** 0.5) + 1))
+
+    while not prime(n):
+        n += 1
+    return n
 
 
 class Solver:
-    """A strong Connect Four solver: exact Pons scores by null-window negamax.
+    """A strong Connect Four solver: exact Pons scores by null-window negamax, run by the
+    compiled kernel :mod:`brains.kernels.connect4` (centre-first, threat-ordered moves,
+    a transposition table of score bounds in numpy arrays).
 
     ``nodes`` counts the positions searched since the solver was made (or reset). The
     transposition table is kept between calls, so analysing many positions of one game
-    reuses earlier work. ``stop`` is polled every few thousand nodes; when it returns
-    true the search raises :class:`SolverStopped`.
+    reuses earlier work. ``stop`` is called every few milliseconds from a helper thread
+    while the kernel runs (and once before it starts); when it returns true the search
+    gives up and raises :class:`SolverStopped`. ``max_nodes`` (0: no limit) makes each
+    call give up the same way once it has searched that many nodes (checked every 1,024).
     """
 
-    def __init__(self, tt_size: int = 1 << 20,
-                 stop: Callable[[], bool] | None = None) -> None:
-        """A solver whose table keeps at most ``tt_size`` positions."""
-        self.table = TranspositionTable(tt_size)
-        """Score bounds found so far, shared by every call."""
+    def __init__(self, tt_size: int = TABLE_SIZE,
+                 stop: Callable[[], bool] | None = None, max_nodes: int = 0) -> None:
+        """A solver whose table has ``tt_size`` slots (rounded up to a prime of at least
+        131,101; the memory is taken when the solver first searches)."""
+        if tt_size < 2:
+            raise ValueError(f"transposition table size must be at least 2, not {tt_size}")
+        self.table_size = _prime_at_least(max(tt_size, 131101))
+        """Slots in the transposition table."""
         self.stop = stop
         """Polled during search; true aborts it with :class:`SolverStopped`."""
+        self.max_nodes = max_nodes
+        """Nodes one call may search before giving up (0: no limit)."""
         self.nodes = 0
         """Positions searched (negamax calls)."""
+        self._arrays: tuple[Any, ...] | None = None
+
+    def _tables(self) -> tuple[Any, ...]:
+        if self._arrays is None:
+            kernel = _kernel()
+            self._arrays = (*kernel.new_table(self.table_size), *kernel.new_scratch())
+        return self._arrays
 
     def reset(self) -> None:
         """Clear the transposition table and the node counter."""
-        self.table.clear()
+        if self._arrays is not None:
+            for table in self._arrays[:3]:
+                table.fill(0)
         self.nodes = 0
+
+    def _run(self, entry: Callable[..., Any], position: Position, weak: bool,
+             *extra: Any) -> Any:
+        import numpy as np
+
+        keys, lows, highs, buf, state, flag = self._tables()
+        stop = self.stop
+        if stop is not None and stop():
+            raise SolverStopped("stopped before the search")
+        state[:] = 0
+        state[2] = self.max_nodes
+        flag[0] = 0
+        args = (np.int64(position.current), np.int64(position.mask),
+                np.int64(position.moves), bool(weak), keys, lows, highs, buf, state, flag,
+                *extra)
+        if stop is None:
+            result = entry(*args)
+        else:
+            done = threading.Event()
+
+            def watch() -> None:
+                while not done.wait(_POLL):
+                    if stop():
+                        flag[0] = 1
+                        return
+
+            watcher = threading.Thread(target=watch, name="c4solver-stop", daemon=True)
+            watcher.start()
+            try:
+                result = entry(*args)
+            finally:
+                done.set()
+                watcher.join()
+        self.nodes += int(state[0])
+        if state[1]:
+            raise SolverStopped(f"stopped after {int(state[0])} nodes")
+        return result
 
     def solve(self, position: Position, weak: bool = False) -> int:
         """The exact score of ``position`` for the side to move (Pons' convention).
@@ -315,146 +373,19 @@ class Solver:
         With ``weak`` only the outcome: 1 win, 0 draw, -1 loss. ``position`` must be
         unfinished (as :meth:`Position.from_moves` guarantees).
         """
-        moves = position.moves
-        if position.can_win_next():
-            return 1 if weak else (CELLS + 1 - moves) // 2
-        lo = -((CELLS - moves) // 2)
-        hi = (CELLS + 1 - moves) // 2
-        if weak:
-            lo, hi = -1, 1
-        negamax = self._search
-        cur, mask = position.current, position.mask
-        while lo < hi:  # binary search with null windows [med, med + 1]
-            med = lo + (hi - lo) // 2
-            if med <= 0 and int(lo / 2) < med:  # probe near 0 first: cheaper windows
-                med = int(lo / 2)
-            elif med >= 0 and int(hi / 2) > med:
-                med = int(hi / 2)
-            r = negamax(cur, mask, moves, med, med + 1)
-            if r <= med:
-                hi = r
-            else:
-                lo = r
-        if weak:
-            return (lo > 0) - (lo < 0)
-        return lo
+        return int(self._run(_kernel().solve, position, weak))
 
     def analyse(self, position: Position, weak: bool = False) -> list[int | None]:
         """Score of each column 0..6 for the side to move if played now; None if full.
 
         The best of them is ``solve(position)``. With ``weak`` only their signs.
         """
-        scores: list[int | None] = []
-        for col in range(WIDTH):
-            if not position.can_play(col):
-                scores.append(None)
-            elif position.is_winning_move(col):
-                scores.append(1 if weak else (CELLS + 1 - position.moves) // 2)
-            else:
-                scores.append(-self.solve(position.play(col), weak))
-        return scores
+        import numpy as np
 
-    def _search(self, cur: int, mask: int, moves: int, alpha: int, beta: int) -> int:
-        """Negamax with alpha-beta on raw bitboards (``alpha < beta``).
-
-        Precondition: the side to move (stones ``cur``) cannot win at once.
-        Contract (Pons): if the true score v <= alpha, returns r with v <= r <= alpha;
-        if v >= beta, returns r with beta <= r <= v; otherwise returns v exactly.
-        """
-        table = self.table
-        tt = table.data
-        tt_get = tt.get
-        tt_size = table.size
-        make_room = table.make_room
-        stop = self.stop
-        order = _ORDER_RANKED
-        nodes = 0
-
-        def negamax(cur: int, mask: int, moves: int, alpha: int, beta: int,
-                    threats: int) -> int:
-            # threats: the empty cells where the opponent would complete four
-            nonlocal nodes
-            nodes += 1
-            if stop is not None and not nodes & 4095 and stop():
-                raise SolverStopped(f"stopped after {nodes} nodes")
-            possible = (mask + BOTTOM) & BOARD
-            forced = possible & threats
-            if forced:
-                if forced & (forced - 1):
-                    return -((CELLS - moves) // 2)  # two threats: the opponent wins next
-                possible = forced
-            nxt = possible & ~(threats >> 1)
-            if not nxt:
-                return -((CELLS - moves) // 2)
-            if moves >= CELLS - 2:
-                return 0
-            low = -((CELLS - 2 - moves) // 2)  # we cannot lose before the opponent's 2nd stone
-            if alpha < low:
-                alpha = low
-                if alpha >= beta:
-                    return alpha
-            high = (CELLS - 1 - moves) // 2  # nor win with our next stone
-            key = cur + mask
-            entry = tt_get(key)
-            if entry is not None:
-                if entry[0] > low:
-                    low = entry[0]
-                    if alpha < low:
-                        alpha = low
-                        if alpha >= beta:
-                            return alpha
-                if entry[1] < high:
-                    high = entry[1]
-            if beta > high:
-                beta = high
-                if alpha >= beta:
-                    return beta
-            # our winning cells after each move (winning_cells inlined): they order the
-            # moves (most threats first, ties centre first) and are the child's threats
-            free = BOARD ^ mask
-            children = []
-            for rank, col_mask in order:
-                move = nxt & col_mask
-                if move:
-                    s = cur | move
-                    r = (s << 1) & (s << 2) & (s << 3)
-                    p = (s << 7) & (s << 14)
-                    r |= (p & (s << 21)) | (p & (s >> 7))
-                    p = (s >> 7) & (s >> 14)
-                    r |= (p & (s << 7)) | (p & (s >> 21))
-                    p = (s << 6) & (s << 12)
-                    r |= (p & (s << 18)) | (p & (s >> 6))
-                    p = (s >> 6) & (s >> 12)
-                    r |= (p & (s << 6)) | (p & (s >> 18))
-                    p = (s << 8) & (s << 16)
-                    r |= (p & (s << 24)) | (p & (s >> 8))
-                    p = (s >> 8) & (s >> 16)
-                    r |= (p & (s << 8)) | (p & (s >> 24))
-                    r &= free
-                    children.append((r.bit_count() << 3 | rank, move, r))
-            if len(children) > 1:
-                children.sort(reverse=True)
-            alpha0 = alpha
-            opp = cur ^ mask
-            for _, move, child_threats in children:
-                score = -negamax(opp, mask | move, moves + 1, -beta, -alpha, child_threats)
-                if score >= beta:
-                    if len(tt) >= tt_size:
-                        make_room()
-                    tt[key] = (score, high)
-                    return score
-                if score > alpha:
-                    alpha = score
-            if len(tt) >= tt_size:
-                make_room()
-            tt[key] = (alpha, alpha) if alpha > alpha0 else (low, alpha)
-            return alpha
-
-        try:
-            return negamax(cur, mask, moves, alpha, beta,
-                           winning_cells(cur ^ mask, mask))
-        finally:
-            self.nodes += nodes
+        kernel = _kernel()
+        out = np.zeros(WIDTH, dtype=np.int64)
+        self._run(kernel.analyse, position, weak, out)
+        return [None if s == kernel.FULL else int(s) for s in out]
 
 
 def solve_moves(moves: str, weak: bool = False) -> int:

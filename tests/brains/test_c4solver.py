@@ -1,9 +1,11 @@
-"""Tests of the Connect Four solver: Pons' scores, bitboard tricks, analyse, the command."""
+"""Tests of the Connect Four solver: Pons' scores, bitboard tricks, analyse, the command;
+the compiled kernel against the pure-Python oracle (tests/brains/c4_oracle.py)."""
 
 from __future__ import annotations
 
 import io
 import random
+import subprocess
 import sys
 from pathlib import Path
 
@@ -14,11 +16,11 @@ from brains.c4solver import (
     Position,
     Solver,
     SolverStopped,
-    TranspositionTable,
     position_of,
     solve_moves,
 )
 from engine import new_game
+from tests.brains.c4_oracle import OracleSolver
 from tui.cli import main
 
 SAMPLE = Path(__file__).parent.parent / "data" / "c4" / "end_easy_sample.txt"
@@ -226,12 +228,42 @@ def test_pons_sample_weak_signs() -> None:
 
 
 def test_small_table_still_exact() -> None:
-    solver = Solver(tt_size=64)
-    for moves, score in CASES[::5]:
-        assert solver.solve(Position.from_moves(moves)) == score
-        assert len(solver.table) <= 64
+    small, large = Solver(tt_size=64), Solver()
+    assert small.table_size == 131101 and large.table_size > small.table_size
+    for moves in random_games(seed=11, stones=12, count=6):
+        pos = Position.from_moves(moves)
+        assert small.analyse(pos) == large.analyse(pos), moves
+    assert small.nodes > small.table_size  # the small table was overwritten many times
     with pytest.raises(ValueError):
-        TranspositionTable(1)
+        Solver(tt_size=1)
+
+
+# --- the compiled kernel against the pure-Python oracle ---------------------------------
+
+@pytest.mark.parametrize("seed", range(3))
+def test_kernel_agrees_with_the_python_oracle_on_random_positions(seed: int) -> None:
+    rng = random.Random(500 + seed)
+    kernel = Solver()
+    checked = 0
+    while checked < 12:
+        moves = random_game(rng, rng.randrange(20, 36))
+        if moves is None:
+            continue
+        pos = Position.from_moves(moves)
+        oracle = OracleSolver()
+        assert kernel.analyse(pos) == oracle.analyse(pos), moves
+        assert kernel.solve(pos) == oracle.solve(pos), moves
+        assert kernel.solve(pos, weak=True) == oracle.solve(pos, weak=True), moves
+        checked += 1
+
+
+def test_kernel_agrees_with_the_oracle_on_the_pons_sample() -> None:
+    kernel, oracle = Solver(), OracleSolver()
+    for moves, score in CASES[::4]:
+        pos = Position.from_moves(moves)
+        scores = kernel.analyse(pos)
+        assert scores == oracle.analyse(pos), moves
+        assert max(s for s in scores if s is not None) == score
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -272,7 +304,47 @@ def test_stop_callback_abandons_the_search() -> None:
     solver = Solver(stop=lambda: True)
     with pytest.raises(SolverStopped):
         solver.solve(Position.from_moves("6366545762345576"))
-    assert solver.nodes >= 4096
+    assert solver.nodes == 0  # asked before the kernel starts
+    calls = []
+
+    def later() -> bool:  # false on the first call (before the search), true afterwards
+        calls.append(1)
+        return len(calls) > 1
+
+    solver = Solver(stop=later)
+    with pytest.raises(SolverStopped):
+        solver.analyse(Position.from_moves("44"))  # far too long to finish
+    assert len(calls) >= 2 and solver.nodes >= 1024
+
+
+def test_node_limit_stops_each_call_and_leaves_the_solver_sound() -> None:
+    pos = Position.from_moves("6366545762345576")
+    solver = Solver(max_nodes=2048)
+    with pytest.raises(SolverStopped, match="stopped after 2048 nodes"):
+        solver.solve(pos)
+    assert solver.nodes == 2048
+    solver.max_nodes = 0  # the table filled by the abandoned search is still sound
+    assert solver.solve(pos) == OracleSolver().solve(pos) == -1
+
+
+def test_importing_the_app_does_not_import_numba() -> None:
+    code = ("import sys, tui.app, brains.registry, brains.c4solver, brains.perfect, "
+            "brains.analysis\nprint('numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).parents[2])
+    assert out.stdout.strip() == "False"
+
+
+def test_first_use_is_announced_once() -> None:
+    (m1, s1), (m2, s2) = CASES[:2]
+    code = ("from brains.kernels import listen\nfrom brains.c4solver import Position, Solver\n"
+            "heard = []\nlisten(heard.append)\n"
+            f"print(Solver().solve(Position.from_moves('{m1}')))\n"
+            f"print(Solver().solve(Position.from_moves('{m2}')))\nprint(heard)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).parents[2])
+    assert out.stdout.splitlines() == [str(s1), str(s2),
+                                       "['preparing the Connect Four solver…']"]
 
 
 # --- parlor solve -----------------------------------------------------------------------
