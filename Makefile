@@ -29,7 +29,7 @@ play: $(PLAY_STAMP)
 # Lint and types first (configured in pyproject.toml); any failure fails the target.
 test: $(DEV_STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy engine brains
+	$(BIN)/mypy engine brains tui
 	$(BIN)/python -m pytest -q -m "not slow" -n auto; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
 
 bench: $(DEV_STAMP)

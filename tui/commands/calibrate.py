@@ -285,8 +285,11 @@ def probe(args: argparse.Namespace) -> int:
         rating = rate_against([float(base[k]) for k in against], counts)
         refits = []
         for b in range(args.bootstrap):
-            redrawn = [tuple(int(x) for x in rng.multinomial(sum(c), [v / sum(c) for v in c]))
-                       for c in counts]
+            redrawn = []
+            for c in counts:
+                shares = [v / sum(c) for v in c]
+                won, drawn, lost = (int(x) for x in rng.multinomial(sum(c), shares))
+                redrawn.append((won, drawn, lost))
             refits.append(rate_against([float(samples[b, k]) for k in against], redrawn))
         lo, hi = ((float(np.percentile(refits, 2.5)), float(np.percentile(refits, 97.5)))
                   if refits else (rating, rating))

@@ -116,7 +116,8 @@ def cluster(address: str | None) -> contextlib.AbstractContextManager[Any]:
     return dask_cluster(address)
 
 
-def one_line(exc: BaseException | str, limit: int = 300) -> str:
-    """An error message (or an error) on one line and at most ``limit`` characters."""
+def one_line(exc: object, limit: int = 300) -> str:
+    """An error message (an error, or anything that says what went wrong) on one line
+    and at most ``limit`` characters."""
     text = " ".join(str(exc).split()) or type(exc).__name__
     return text if len(text) <= limit else text[: limit - 1] + "…"

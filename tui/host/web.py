@@ -229,7 +229,7 @@ class WebFront:
     def address(self) -> str:
         """Where browsers go, as the host's log says it."""
         if self.config.web_url:
-            return self.config.web_url
+            return str(self.config.web_url)
         bind = self.config.web_bind if self.config.web_bind is not None else self.config.bind
         shown = "THIS-HOST" if bind in ("", "0.0.0.0", "::") else bind
         return f"http://{shown}:{self.bound_port}/"

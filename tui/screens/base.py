@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import ClassVar
 
 from textual import events
@@ -59,10 +60,12 @@ class ParlorScreen(Screen[None]):
             board.scale = board.fit_scale(width - SIDE_MIN - BOARD_CHROME[0] - 12,
                                           height - BOARD_CHROME[1])
 
-    def on_mount(self) -> None:
+    def on_mount(self) -> Awaitable[None] | None:
+        # Textual calls every class's on_mount along the MRO; a subclass's may be async.
         self.mount(Static(id="too-small", markup=False))
         self.check_size()
         self.show_ascii(self.parlor.ascii_board)
+        return None
 
     def show_ascii(self, ascii: bool) -> None:
         """Draw the header's icon (and the boards) in plain ASCII or not; frames and

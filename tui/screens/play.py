@@ -231,7 +231,7 @@ class PlayScreen(ParlorScreen):
         return self.state.GAME
 
     @property
-    def board(self) -> BoardWidget:
+    def board(self) -> BoardWidget[Any, Any]:
         """The board widget."""
         return self.query_one(BoardWidget)
 

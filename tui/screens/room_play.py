@@ -80,7 +80,7 @@ class RoomPlayScreen(ParlorScreen):
         return you if you in (0, 1) else -1
 
     @property
-    def board(self) -> BoardWidget:
+    def board(self) -> BoardWidget[Any, Any]:
         return self.query_one(BoardWidget)
 
     def compose(self) -> ComposeResult:

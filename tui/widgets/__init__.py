@@ -9,6 +9,7 @@ every registered game has one.
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from engine.registry import GAMES
 from tui.widgets.board import BoardWidget
@@ -28,14 +29,14 @@ class MissingBoardError(LookupError):
     """A registered game with no board widget, or a widget that draws another game."""
 
 
-def board_class(game_id: str) -> type[BoardWidget]:
+def board_class(game_id: str) -> type[BoardWidget[Any, Any]]:
     """The board widget class that draws ``game_id``; MissingBoardError if there is none."""
     if game_id not in BOARDS:
         where = "registered" if game_id in GAMES else "not a registered game"
         raise MissingBoardError(f"no board widget for game {str(game_id)[:60]!r} ({where}); "
                                 "add its line to tui.widgets.BOARDS")
     module, _, name = BOARDS[game_id].partition(":")
-    cls: type[BoardWidget] = getattr(importlib.import_module(module), name)
+    cls: type[BoardWidget[Any, Any]] = getattr(importlib.import_module(module), name)
     if game_id != cls.GAME:
         raise MissingBoardError(f"tui.widgets.BOARDS maps {game_id!r} to {cls.__name__}, "
                                 f"which draws {cls.GAME!r}")

@@ -16,7 +16,7 @@ are chosen to stay legible on the dark squares in 16-colour and ``NO_COLOR`` ter
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from rich.style import Style
 from rich.text import Text
@@ -31,6 +31,11 @@ from tui.messages import MoveEntered, SelectionRefused
 
 Point = Hashable
 """A place the cursor can stand on (a cell, a column, a Morris point)."""
+
+S = TypeVar("S", bound=State)
+"""The state class of the game a board draws."""
+P = TypeVar("P", bound=Hashable)
+"""The points of that board (a column number, a cell, a square number)."""
 
 DIRECTIONS = {"up": (0, 1), "down": (0, -1), "left": (-1, 0), "right": (1, 0)}
 """Cursor directions in board coordinates (y grows upwards)."""
@@ -235,7 +240,7 @@ class Canvas:
         return text
 
 
-class BoardWidget(Widget, can_focus=True):
+class BoardWidget(Widget, Generic[S, P], can_focus=True):
     """A game board with a cursor, legal targets, the last move and a hint.
 
     Subclasses set ``GAME`` and implement :meth:`points`, :meth:`coord`,
@@ -280,17 +285,17 @@ class BoardWidget(Widget, can_focus=True):
     }
     """
 
-    state: reactive[State | None] = reactive(None, init=False, layout=True)
+    state: reactive[S | None] = reactive(None, init=False, layout=True)
     """The position shown (set by the owning screen)."""
-    cursor: reactive[Point] = reactive(0, init=False)
+    cursor: reactive[P] = reactive(0, init=False)  # type: ignore[arg-type]  # set in __init__
     """The point under the cursor."""
-    path: reactive[tuple[Point, ...]] = reactive((), init=False)
+    path: reactive[tuple[P, ...]] = reactive((), init=False)
     """Points chosen so far for a half-made move."""
     last_move: reactive[Any] = reactive(None, init=False)
     """The move that led to ``state`` (None at the start)."""
     hint: reactive[Any] = reactive(None, init=False)
     """A suggested move to show, or None."""
-    previous: reactive[State | None] = reactive(None, init=False)
+    previous: reactive[S | None] = reactive(None, init=False)
     """The position before ``last_move`` (to show what it captured or flipped)."""
     interactive: reactive[bool] = reactive(True, init=False)
     """Whether the keyboard may enter moves now (False while a brain moves, in replays)."""
@@ -310,31 +315,31 @@ class BoardWidget(Widget, can_focus=True):
     """The player whose pieces start at the top of the drawing (None: no such side);
     a person playing that side alone sees the board turned, their side at the bottom."""
 
-    def __init__(self, state: State | None = None, *, ascii: bool = False,
+    def __init__(self, state: S | None = None, *, ascii: bool = False,
                  name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._canvas: tuple[tuple[Any, ...], Canvas] | None = None
         self._shown: tuple[tuple[Any, ...], Canvas] | None = None
-        self.lit: set[Point] = set()
+        self.lit: set[P] = set()
         """Points marked ``* *`` in the drawing being made (see :meth:`highlights`)."""
-        self.gone: set[Point] = set()
+        self.gone: set[P] = set()
         """Points whose piece the last move took (see :meth:`captured`)."""
         self.set_reactive(BoardWidget.ascii, ascii)
         if state is not None:
-            self.set_reactive(BoardWidget.state, state)
-            self.set_reactive(BoardWidget.cursor, self.start_point(state))
+            self.quietly_show(state)
+            self.set_reactive(BoardWidget.cursor, self.start_point(state))  # type: ignore[misc]
 
     # -- what subclasses provide ----------------------------------------------------
-    def points(self) -> Iterable[Point]:
+    def points(self) -> Iterable[P]:
         """Every point the cursor can stand on in the current state."""
         raise NotImplementedError
 
-    def coord(self, point: Point) -> tuple[int, int]:
+    def coord(self, point: P) -> tuple[int, int]:
         """Board coordinates (x right, y up) of ``point``, for cursor movement."""
         raise NotImplementedError
 
-    def steps(self, move: Any) -> tuple[Point, ...]:
+    def steps(self, move: Any) -> tuple[P, ...]:
         """The points a move visits, in the order a player chooses them."""
         raise NotImplementedError
 
@@ -346,16 +351,16 @@ class BoardWidget(Widget, can_focus=True):
         """A line about the position under the board (disc counts, pieces in hand)."""
         return ""
 
-    def highlights(self) -> set[Point]:
+    def highlights(self) -> set[P]:
         """Points to mark ``* *``: the winning line, the mill the last move made, the
         discs it flipped (none by default)."""
         return set()
 
-    def captured(self) -> set[Point]:
+    def captured(self) -> set[P]:
         """Points whose piece the last move took, drawn ``×`` while empty."""
         return set()
 
-    def start_point(self, state: State) -> Point:
+    def start_point(self, state: S) -> P:
         """Where the cursor starts: the first step of the middle legal move (else the
         middle point)."""
         for move in state.legal_moves()[len(state.legal_moves()) // 2:]:
@@ -365,14 +370,20 @@ class BoardWidget(Widget, can_focus=True):
         points = list(self.points_for(state))
         return points[len(points) // 2]
 
-    def points_for(self, state: State) -> Iterable[Point]:
+    def points_for(self, state: S) -> Iterable[P]:
         """Points for ``state`` (used before ``state`` is set)."""
         old = self.state
-        self.set_reactive(BoardWidget.state, state)
+        self.quietly_show(state)
         try:
             return list(self.points())
         finally:
-            self.set_reactive(BoardWidget.state, old)
+            self.quietly_show(old)
+
+    def quietly_show(self, state: S | None) -> None:
+        """Set ``state`` without calling its watcher or redrawing (before mounting, or
+        for a moment to ask the subclass about another state)."""
+        # mypy cannot tell which S the class-level descriptor has; it is this board's.
+        self.set_reactive(BoardWidget.state, state)  # type: ignore[misc]
 
     # -- move entry -----------------------------------------------------------------
     def candidates(self) -> list[Any]:
@@ -382,7 +393,7 @@ class BoardWidget(Widget, can_focus=True):
         n = len(self.path)
         return [m for m in self.state.legal_moves() if self.steps(m)[:n] == self.path]
 
-    def targets(self) -> set[Point]:
+    def targets(self) -> set[P]:
         """Points that continue the half-made move (or start one)."""
         if not self.interactive:
             return set()
@@ -417,11 +428,11 @@ class BoardWidget(Widget, can_focus=True):
         self.app.bell()
         self.post_message(SelectionRefused(why))
 
-    def owner_at(self, point: Point) -> int | None:
+    def owner_at(self, point: P) -> int | None:
         """The player whose piece stands on ``point`` (None: empty, or not known)."""
         return None
 
-    def refusal(self, point: Point) -> str:
+    def refusal(self, point: P) -> str:
         """Why ``point`` cannot be chosen now, in a player's words."""
         state = self.state
         assert state is not None
@@ -443,7 +454,7 @@ class BoardWidget(Widget, can_focus=True):
             return f"choose one of {names[mover]}'s pieces first"
         return "no legal move there"
 
-    def choose(self, point: Point) -> None:
+    def choose(self, point: P) -> None:
         """Extend the path by ``point``; post the move once it is complete."""
         path = (*self.path, point)
         matching = [m for m in self.candidates() if self.steps(m)[: len(path)] == path]
@@ -467,7 +478,7 @@ class BoardWidget(Widget, can_focus=True):
         if nxt is not None:
             self.cursor = nxt
 
-    def neighbour(self, point: Point, direction: str) -> Point | None:
+    def neighbour(self, point: P, direction: str) -> P | None:
         """The point the cursor goes to from ``point`` in ``direction`` as seen on the
         screen (None: stay)."""
         if self.flipped and self.CAN_FLIP:
@@ -487,7 +498,7 @@ class BoardWidget(Widget, can_focus=True):
         return best
 
     # -- drawing helpers ------------------------------------------------------------
-    def marks(self, point: Point, piece_target: bool = False) -> list[str]:
+    def marks(self, point: P, piece_target: bool = False) -> list[str]:
         """Every mark ``point`` has, in :data:`PRIORITY` order."""
         found = []
         if point == self.cursor and self.interactive:
@@ -504,7 +515,7 @@ class BoardWidget(Widget, can_focus=True):
             found.append("last")
         return found
 
-    def mark(self, point: Point) -> str | None:
+    def mark(self, point: P) -> str | None:
         """The first mark of ``point`` (cursor, path, hint, win, last) or None."""
         found = self.marks(point)
         return found[0] if found else None
@@ -513,7 +524,7 @@ class BoardWidget(Widget, can_focus=True):
         """The rich style of the component class ``board--<name>``."""
         return self.get_component_rich_style(f"board--{name}", partial=True)
 
-    def put_point(self, canvas: Canvas, x: int, y: int, point: Point, glyph: str,
+    def put_point(self, canvas: Canvas, x: int, y: int, point: P, glyph: str,
                   glyph_style: Style | None, base: Style | None = None,
                   piece_target: bool = False) -> None:
         """Draw a three-cell point ``[g]`` at (x, y): brackets, then the glyph.
@@ -549,7 +560,7 @@ class BoardWidget(Widget, can_focus=True):
             return None
         return self.style("first" if player == 0 else "second")
 
-    def empty_glyph(self, point: Point, targets: set[Point]) -> tuple[str, Style | None]:
+    def empty_glyph(self, point: P | None, targets: set[P]) -> tuple[str, Style | None]:
         """Glyph and style of an empty point: ``+`` if a legal target, else a dot."""
         if point in targets:
             return "+", self.style("target")
@@ -604,7 +615,7 @@ class BoardWidget(Widget, can_focus=True):
             return
         event.stop()
         self.focus()
-        self.cursor = point
+        self.cursor = cast(P, point)  # a board's canvas holds only that board's points
         self.action_select()
 
     def render(self) -> Text:
@@ -618,7 +629,7 @@ class BoardWidget(Widget, can_focus=True):
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
         return self.canvas().height if self.state is not None else 1
 
-    def watch_state(self, old: State | None, new: State | None) -> None:
+    def watch_state(self, old: S | None, new: S | None) -> None:
         self.path = ()
         self.hint = None
         if new is not None and (old is None or old.options != new.options

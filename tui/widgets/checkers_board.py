@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from tui.widgets.board import BoardWidget, Canvas, Point
+from engine.games.checkers import CheckersState
+from tui.widgets.board import BoardWidget, Canvas
 
 GLYPHS = {False: {"b": "●", "B": "◆", "w": "○", "W": "◇"},
           True: {"b": "b", "B": "B", "w": "w", "W": "W"}}
@@ -29,7 +30,7 @@ CELL_SQUARE = {square_cell(s): s for s in range(1, 33)}
 """PDN square number of each dark cell."""
 
 
-class CheckersBoard(BoardWidget):
+class CheckersBoard(BoardWidget[CheckersState, int]):
     """English checkers: points are cells 0..63; a move's steps are its squares' cells."""
 
     GAME = "checkers"
@@ -47,13 +48,13 @@ class CheckersBoard(BoardWidget):
     """Brown and cream squares in every theme, so the men read in light and dark themes."""
     TOP_SIDE = 0
 
-    def points(self) -> Iterable[Point]:
+    def points(self) -> Iterable[int]:
         return sorted(CELL_SQUARE)
 
-    def coord(self, point: Point) -> tuple[int, int]:
-        return int(point) % 8, 7 - int(point) // 8
+    def coord(self, point: int) -> tuple[int, int]:
+        return point % 8, 7 - point // 8
 
-    def neighbour(self, point: Point, direction: str) -> Point | None:
+    def neighbour(self, point: int, direction: str) -> int | None:
         """Up and down go one diagonal step (to a square the move may go to if one is,
         else to the right as seen); left and right to the next dark square in the row."""
         if direction in ("left", "right"):
@@ -67,7 +68,7 @@ class CheckersBoard(BoardWidget):
         options.sort(key=lambda c: c not in targets)
         return options[0] if options else None
 
-    def steps(self, move: Any) -> tuple[Point, ...]:
+    def steps(self, move: Any) -> tuple[int, ...]:
         return tuple(square_cell(s) for s in move)
 
     def summary(self) -> str:
@@ -78,12 +79,12 @@ class CheckersBoard(BoardWidget):
             return f"{where}  move {chosen}… (Esc)"
         return where
 
-    def owner_at(self, point: Point) -> int | None:
-        square = CELL_SQUARE.get(int(point))
-        piece = self.state.piece_at(square) if square and self.state is not None else None  # type: ignore[attr-defined]
+    def owner_at(self, point: int) -> int | None:
+        square = CELL_SQUARE.get(point)
+        piece = self.state.piece_at(square) if square and self.state is not None else None
         return None if piece is None else piece.player
 
-    def refusal(self, point: Point) -> str:
+    def refusal(self, point: int) -> str:
         state = self.state
         assert state is not None
         legal = state.legal_moves()
@@ -94,13 +95,13 @@ class CheckersBoard(BoardWidget):
                 return f"you must capture: {shown}"
         return super().refusal(point)
 
-    def captured(self) -> set[Point]:
+    def captured(self) -> set[int]:
         """The squares the last move jumped (their pieces were taken)."""
         before, state, move = self.previous, self.state, self.last_move
         if before is None or state is None or move is None:
             return set()
         return {square_cell(s) for s in range(1, 33)
-                if before.piece_at(s) is not None and state.piece_at(s) is None  # type: ignore[attr-defined]
+                if before.piece_at(s) is not None and state.piece_at(s) is None
                 and s != move[0]}
 
     def draw(self) -> Canvas:

@@ -8,14 +8,15 @@ from typing import Any, ClassVar
 from rich.style import Style
 from textual.binding import Binding, BindingType
 
-from tui.widgets.board import BoardWidget, Canvas, Point, run_through
+from engine.games.connect4 import ConnectFourState
+from tui.widgets.board import BoardWidget, Canvas, run_through
 
 WIDTH, HEIGHT = 7, 6
 GLYPHS = {False: ("●", "○"), True: ("X", "O")}
 """Disc glyphs by ascii flag: Red (first) then Yellow (second)."""
 
 
-class ConnectFourBoard(BoardWidget):
+class ConnectFourBoard(BoardWidget[ConnectFourState, int]):
     """Connect Four: points are the columns 0..6; Enter or a digit 1-7 drops a disc."""
 
     GAME = "connect4"
@@ -36,16 +37,16 @@ class ConnectFourBoard(BoardWidget):
         Binding(str(c + 1), f"drop({c})", f"Drop {c + 1}", show=False) for c in range(WIDTH)
     ]
 
-    def points(self) -> Iterable[Point]:
+    def points(self) -> Iterable[int]:
         return range(WIDTH)
 
-    def coord(self, point: Point) -> tuple[int, int]:
-        return int(point), 0
+    def coord(self, point: int) -> tuple[int, int]:
+        return point, 0
 
-    def steps(self, move: Any) -> tuple[Point, ...]:
+    def steps(self, move: Any) -> tuple[int, ...]:
         return (move,)
 
-    def start_point(self, state: Any) -> Point:
+    def start_point(self, state: ConnectFourState) -> int:
         return WIDTH // 2
 
     def action_drop(self, column: int) -> None:
@@ -53,9 +54,9 @@ class ConnectFourBoard(BoardWidget):
         self.cursor = column
         self.action_select()
 
-    def refusal(self, point: Point) -> str:
-        if self.state is not None and self.state.height(int(point)) >= HEIGHT:
-            return f"column {int(point) + 1} is full"
+    def refusal(self, point: int) -> str:
+        if self.state is not None and self.state.height(point) >= HEIGHT:
+            return f"column {point + 1} is full"
         return super().refusal(point)
 
     def winning_cells(self) -> set[tuple[int, int]]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from tui.widgets.board import BoardWidget, Canvas, Point, run_through
+from engine.games.gomoku import GomokuState
+from tui.widgets.board import BoardWidget, Canvas, run_through
 from tui.widgets.move_list import counted
 
 GLYPHS = {False: ("●", "○"), True: ("X", "O")}
@@ -13,7 +14,7 @@ GLYPHS = {False: ("●", "○"), True: ("X", "O")}
 FILES = "abcdefghijklmno"
 
 
-class GomokuBoard(BoardWidget):
+class GomokuBoard(BoardWidget[GomokuState, int]):
     """Gomoku: points are the board's cells (the engine's move numbers); a move is one
     cell. Empty cells are dots: every one of them is legal, so none is marked."""
 
@@ -31,19 +32,19 @@ class GomokuBoard(BoardWidget):
     """
     """A wooden board in every theme: black and white stones read on it in any theme."""
 
-    def points(self) -> Iterable[Point]:
+    def points(self) -> Iterable[int]:
         assert self.state is not None
-        return self.state.geometry.cells  # type: ignore[attr-defined]
+        return self.state.geometry.cells
 
-    def coord(self, point: Point) -> tuple[int, int]:
+    def coord(self, point: int) -> tuple[int, int]:
         assert self.state is not None
-        width = self.state.geometry.width  # type: ignore[attr-defined]
-        return int(point) % width, int(point) // width  # type: ignore[call-overload]
+        width = self.state.geometry.width
+        return point % width, point // width
 
-    def steps(self, move: Any) -> tuple[Point, ...]:
+    def steps(self, move: Any) -> tuple[int, ...]:
         return (move,)
 
-    def start_point(self, state: Any) -> Point:
+    def start_point(self, state: GomokuState) -> int:
         """The centre point, unless it is taken (a resumed game): then a legal point."""
         n = state.size
         centre = state.geometry.cell(n // 2, n // 2)
@@ -53,16 +54,16 @@ class GomokuBoard(BoardWidget):
         state = self.state
         if state is None:
             return ""
-        counts = [s.bit_count() for s in (state.stones(0), state.stones(1))]  # type: ignore[attr-defined]
+        counts = [s.bit_count() for s in (state.stones(0), state.stones(1))]
         return f"Black {counted(counts[0], 'stone')}, White {counted(counts[1], 'stone')}"
 
-    def owner_at(self, point: Point) -> int | None:
-        state: Any = self.state
+    def owner_at(self, point: int) -> int | None:
+        state = self.state
         return state.cell(point) if state is not None else None
 
-    def highlights(self) -> set[Point]:
+    def highlights(self) -> set[int]:
         """The five (or more) in a row, once the game is won."""
-        state: Any = self.state
+        state = self.state
         if state is None or self.last_move is None or state.outcome() is None:
             return set()
         n, geometry = state.size, state.geometry
@@ -74,7 +75,7 @@ class GomokuBoard(BoardWidget):
         return {geometry.cell(x, y) for x, y in run_through(owner, x0, y0, 5)}
 
     def draw(self) -> Canvas:
-        state: Any = self.state
+        state = self.state
         assert state is not None
         n = state.size
         canvas = Canvas(3 + 3 * n, n + 1)

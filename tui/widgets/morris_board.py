@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from tui.widgets.board import BoardWidget, Canvas, Point
+from engine.games.morris import MorrisState
+from tui.widgets.board import BoardWidget, Canvas
 
 GLYPHS = {False: ("○", "●"), True: ("W", "B")}
 """White (first) and Black (second)."""
@@ -18,7 +19,7 @@ DX, DY = 6, 2
 """Canvas spacing between grid columns and rows."""
 
 
-class MorrisBoard(BoardWidget):
+class MorrisBoard(BoardWidget[MorrisState, int]):
     """Five Men's Morris: points are 0..15 (``engine.games.morris.POINTS`` order)."""
 
     GAME = "morris"
@@ -35,16 +36,16 @@ class MorrisBoard(BoardWidget):
     """
     """A wooden board in every theme: White's and Black's men read on it in any theme."""
 
-    def points(self) -> Iterable[Point]:
+    def points(self) -> Iterable[int]:
         return range(16)
 
-    def coord(self, point: Point) -> tuple[int, int]:
+    def coord(self, point: int) -> tuple[int, int]:
         from engine.games.morris import POINTS
 
-        name = POINTS[int(point)]
+        name = POINTS[point]
         return "abcde".index(name[0]), int(name[1]) - 1
 
-    def steps(self, move: Any) -> tuple[Point, ...]:
+    def steps(self, move: Any) -> tuple[int, ...]:
         return tuple(p for p in move if p is not None)
 
     def summary(self) -> str:
@@ -59,10 +60,10 @@ class MorrisBoard(BoardWidget):
             return "choose where it goes (Esc cancels)"
         return text
 
-    def owner_at(self, point: Point) -> int | None:
-        return self.state.piece_at(int(point)) if self.state is not None else None  # type: ignore[attr-defined]
+    def owner_at(self, point: int) -> int | None:
+        return self.state.piece_at(point) if self.state is not None else None
 
-    def refusal(self, point: Point) -> str:
+    def refusal(self, point: int) -> str:
         state = self.state
         assert state is not None
         foe = 1 - state.to_move
@@ -71,7 +72,7 @@ class MorrisBoard(BoardWidget):
                     f"mill are safe while the others are not")
         return super().refusal(point)
 
-    def highlights(self) -> set[Point]:
+    def highlights(self) -> set[int]:
         """The mill the last move made (it then took a piece)."""
         from engine.games.morris import MILLS
 
@@ -84,7 +85,7 @@ class MorrisBoard(BoardWidget):
         return {p for mill in MILLS if to in mill and all(state.piece_at(q) == who for q in mill)
                 for p in mill}
 
-    def captured(self) -> set[Point]:
+    def captured(self) -> set[int]:
         """The piece the last move removed."""
         move = self.last_move
         return {move[-1]} if move is not None and move[-1] is not None else set()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.widget import Widget
 from textual.widgets import Static
 
 
@@ -43,7 +44,7 @@ class MoveList(Static):
         """Show ``moves`` (notation) with move ``current`` highlighted if given."""
         self.update(numbered(moves, current) if moves else Text("no moves yet", "dim"))
         parent = self.parent
-        if parent is not None and hasattr(parent, "scroll_end"):
+        if isinstance(parent, Widget):
             if current is None or current >= len(moves) - 2:
                 self.call_after_refresh(parent.scroll_end, animate=False)
             else:

@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from tui.widgets.board import BoardWidget, Canvas, Point
+from engine.games.reversi import ReversiState
+from tui.widgets.board import BoardWidget, Canvas
 
 GLYPHS = {False: ("●", "○"), True: ("X", "O")}
 """Disc glyphs by ascii flag: Black then White."""
 FILES = "abcdefgh"
 
 
-class ReversiBoard(BoardWidget):
+class ReversiBoard(BoardWidget[ReversiState, int]):
     """Reversi: points are square numbers (row * n + column, row 0 on top).
 
     A pass has no steps: when it is the only move, Enter plays it. FlipColor's drawn
@@ -38,14 +39,14 @@ class ReversiBoard(BoardWidget):
         """Board side of the current state."""
         return self.state.size if self.state is not None else 8
 
-    def points(self) -> Iterable[Point]:
+    def points(self) -> Iterable[int]:
         return range(self.side * self.side)
 
-    def coord(self, point: Point) -> tuple[int, int]:
+    def coord(self, point: int) -> tuple[int, int]:
         n = self.side
-        return int(point) % n, n - 1 - int(point) // n
+        return point % n, n - 1 - point // n
 
-    def steps(self, move: Any) -> tuple[Point, ...]:
+    def steps(self, move: Any) -> tuple[int, ...]:
         from engine.games.reversi import PASS
 
         return () if move == PASS else (move,)
@@ -60,23 +61,23 @@ class ReversiBoard(BoardWidget):
             text += "   no move: Enter passes"
         return text
 
-    def owner_at(self, point: Point) -> int | None:
-        return self.state.cell(int(point)) if self.state is not None else None  # type: ignore[attr-defined]
+    def owner_at(self, point: int) -> int | None:
+        return self.state.cell(point) if self.state is not None else None
 
-    def refusal(self, point: Point) -> str:
+    def refusal(self, point: int) -> str:
         if not self.path and self.owner_at(point) is None and self.state is not None:
             if not self.targets():
                 return "you have no legal move: Enter passes"
             return "a disc there would turn none of the other side's discs"
         return super().refusal(point)
 
-    def highlights(self) -> set[Point]:
+    def highlights(self) -> set[int]:
         """The discs the last move flipped."""
         before, state = self.previous, self.state
         if before is None or state is None or getattr(before, "size", None) != state.size:
             return set()
         return {sq for sq in range(state.size * state.size)
-                if before.cell(sq) is not None and before.cell(sq) != state.cell(sq)}  # type: ignore[attr-defined]
+                if before.cell(sq) is not None and before.cell(sq) != state.cell(sq)}
 
     def draw(self) -> Canvas:
         state = self.state

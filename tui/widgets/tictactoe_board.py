@@ -5,33 +5,34 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from tui.widgets.board import BoardWidget, Canvas, Point, run_through
+from engine.games.tictactoe import TicTacToeState
+from tui.widgets.board import BoardWidget, Canvas, run_through
 
 GLYPHS = ("X", "O")
 
 
-class TicTacToeBoard(BoardWidget):
+class TicTacToeBoard(BoardWidget[TicTacToeState, int]):
     """Tic-tac-toe: points are the cells 0..8 (a1=0 … c3=8); a move is one cell."""
 
     GAME = "tictactoe"
 
-    def points(self) -> Iterable[Point]:
+    def points(self) -> Iterable[int]:
         return range(9)
 
-    def coord(self, point: Point) -> tuple[int, int]:
-        return int(point) % 3, int(point) // 3
+    def coord(self, point: int) -> tuple[int, int]:
+        return point % 3, point // 3
 
-    def steps(self, move: Any) -> tuple[Point, ...]:
+    def steps(self, move: Any) -> tuple[int, ...]:
         return (move,)
 
-    def start_point(self, state: Any) -> Point:
+    def start_point(self, state: TicTacToeState) -> int:
         """The centre, unless it is taken (a resumed game): then a legal square."""
         return 4 if 4 in state.legal_moves() else super().start_point(state)
 
-    def owner_at(self, point: Point) -> int | None:
-        return self.state.cell(int(point)) if self.state is not None else None
+    def owner_at(self, point: int) -> int | None:
+        return self.state.cell(point) if self.state is not None else None
 
-    def highlights(self) -> set[Point]:
+    def highlights(self) -> set[int]:
         """The three in a row, once the game is won."""
         state = self.state
         if state is None or self.last_move is None or state.outcome() is None:
