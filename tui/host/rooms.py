@@ -44,6 +44,7 @@ from engine.registry import GAMES, get_game
 from tui import store
 from tui.host import brainseat, roomfile, wire
 from tui.host.clock import Clock, TimeControl
+from tui.host.limits import Bucket
 from tui.opponents import rated_level
 from tui.player_ratings import FILE_NAME as RATINGS_FILE
 from tui.player_ratings import PlayerRatings
@@ -58,6 +59,10 @@ GRACE_SECONDS = 180.0
 HELLO_SECONDS = 10.0
 """A connection must say who it is within this time."""
 MAX_ROOMS = 500
+ROOMS_PER_PLAYER = 3
+"""Games in progress one player may hold a seat in at once (the host's default)."""
+ROOMS_PER_MINUTE = 6
+"""Rooms one player may create per minute, after a burst of as many (the default)."""
 MAX_LISTED = 50
 WRITE_BUFFER_CAP = 512 * 1024
 """A client that lets this much pile up unread is cut off (it never slows the others)."""
@@ -281,7 +286,9 @@ class RoomService:
 
     def __init__(self, socket_path: Path, users: Path, *, brain_slots: int = 2,
                  grace: float = GRACE_SECONDS, keep: Path | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 rooms_per_player: int = ROOMS_PER_PLAYER,
+                 rooms_per_minute: int = ROOMS_PER_MINUTE) -> None:
         self.socket_path = Path(socket_path)
         self.users = Path(users)
         self.keep = Path(keep) if keep is not None else self.socket_path.parent / "rooms"
@@ -295,6 +302,10 @@ class RoomService:
         self.brain_slots = asyncio.Semaphore(self.brain_count)
         self.pool: concurrent.futures.ProcessPoolExecutor | None = None
         """The worker processes where room brains search (started on first use)."""
+        self.rooms_per_player = max(1, rooms_per_player)
+        self.rooms_per_minute = max(1, rooms_per_minute)
+        self.creations: dict[str, Bucket] = {}
+        """Per player: the allowance of rooms they may create (``rooms_per_minute``)."""
         self.server: asyncio.AbstractServer | None = None
         self.recorded: list[Path] = []
         """Every record written (for the host's log and for tests)."""
@@ -473,8 +484,9 @@ class RoomService:
             raise wire.WireError("side must be first, second or random")
         opponent = wire.text(msg, "opponent", "").strip()
         brain = brainseat.check_brain(opponent, game_id) if opponent else ""
+        self.may_create(conn)
         if len(self.rooms) >= MAX_ROOMS:
-            self.sweep()
+            self.sweep(crowded=True)
             if len(self.rooms) >= MAX_ROOMS:
                 raise ParlorError("the host has too many rooms; try again later")
         self.leave(conn)
@@ -490,6 +502,30 @@ class RoomService:
             return
         room.note = f"room {room.code}: waiting for an opponent"
         self.broadcast(room)
+
+    def may_create(self, conn: Conn) -> None:
+        """Check that ``conn``'s player may create one more room now (ParlorError,
+        one line, if not): a seat in at most ``rooms_per_player`` games in progress
+        (the room being left counts only if its game has begun), and no more than
+        ``rooms_per_minute`` rooms created a minute."""
+        mine = [r for r in self.rooms.values()
+                if r.started and not r.over and r.side_of(conn.identity) is not None]
+        if len(mine) >= self.rooms_per_player:
+            codes = ", ".join(sorted(r.code for r in mine)[:5])
+            raise ParlorError(f"you have {len(mine)} games in progress ({codes}); "
+                              "finish or resign one before you open another")
+        bucket = self.creations.get(conn.identity)
+        if bucket is None:
+            if len(self.creations) > 10 * MAX_ROOMS:  # forget full allowances
+                for bucket in self.creations.values():
+                    bucket.refill()
+                self.creations = {k: b for k, b in self.creations.items()
+                                  if b.tokens < b.burst}
+            bucket = self.creations[conn.identity] = Bucket(
+                self.rooms_per_minute, self.rooms_per_minute / 60.0, self.now)
+        if not bucket.take():
+            raise ParlorError(f"you have opened {self.rooms_per_minute} rooms in a minute; "
+                              f"wait {max(1, round(bucket.wait()))} s")
 
     def begin(self, room: Room, note: str) -> None:
         """Both seats are taken: the game and its clock start."""
@@ -585,11 +621,12 @@ class RoomService:
         self.finish(room, Result.win_for(other).value, "abandoned",
                     f"{room.names[side]} did not come back")
 
-    def sweep(self) -> None:
-        """Forget finished rooms kept long enough."""
+    def sweep(self, crowded: bool = False) -> None:
+        """Forget finished rooms kept long enough (``crowded``: every finished room,
+        since their games are recorded and a new room needs the place)."""
         now = self.now()
         for code, room in list(self.rooms.items()):
-            if room.over and now - room.finished_at > FINISHED_KEPT_SECONDS:
+            if room.over and (crowded or now - room.finished_at > FINISHED_KEPT_SECONDS):
                 del self.rooms[code]
 
     def send_list(self, conn: Conn, kind: str) -> None:
