@@ -181,6 +181,9 @@ class Room:
         """False once a move was taken back (as an undo makes a local game unrated)."""
         self.ratings: dict[int, str] = {}
         """Each rated person's new rating, shown to them once the game is over."""
+        self.held: int | None = None
+        """After a restart: the side to move, whose clock waits (with every move) until
+        both players are back; None when the game runs."""
 
     def seat_brain(self, side: int, spec: str) -> None:
         """Put the brain ``spec`` (already checked) in ``side``'s seat."""
@@ -202,7 +205,8 @@ class Room:
                 "seats": [None if s == self.brain_side else self.seats[s] for s in (0, 1)],
                 "names": self.names, "moves": self.texts,
                 "left": [clock.remaining(s, now) for s in (0, 1)] if clock else None,
-                "running": clock.running if clock else None, "file": self.game_file,
+                "running": (clock.running if clock.running is not None else self.held)
+                           if clock else None, "file": self.game_file,
                 "brain": ({"side": self.brain_side, "spec": self.brain}
                           if self.brain_side is not None else None),
                 "seed": self.seed, "rated": self.rated, "result": self.result,
@@ -256,7 +260,8 @@ class Room:
         clock = None
         if self.clock is not None:
             clock = {"left": [round(self.clock.remaining(s, now), 3) for s in (0, 1)],
-                     "running": self.clock.running, "control": str(self.control)}
+                     "running": self.clock.running, "control": str(self.control),
+                     "held": self.held}
         return {"t": "room", "code": self.code, "game": self.game_id,
                 "options": {k: str(v) for k, v in self.history[0].options.items()},
                 "names": self.names, "moves": self.texts, "result": self.result,
@@ -366,6 +371,11 @@ class RoomService:
                 if side != room.brain_side:
                     room.dropped[side] = loop.call_later(self.grace, self.abandon, room, side)
             room.note = f"the host restarted: seats are kept for {self.grace:.0f} s"
+            if room.clock is not None and room.clock.running is not None:
+                # nobody is back yet: the clock waits for both players (or their grace)
+                room.held = room.clock.running
+                room.clock.stop(now)
+                room.note += "; the clocks start when both players are back"
             self.arm_flag(room)
             self.brain_turn(room)
             log.info("room %s restored (%s, %d moves)", room.code, room.game_id,
@@ -462,6 +472,9 @@ class RoomService:
                 raise ParlorError("the game is over")
             if not room.started:
                 raise ParlorError("waiting for an opponent to join")
+            if room.held is not None and kind != "resign":
+                raise ParlorError("the host restarted: the game goes on when both players "
+                                  "are back")
             getattr(self, f"on_{kind}")(room, side, msg)
         else:
             raise wire.WireError(f"unknown request {kind[:30]!r}")
@@ -561,6 +574,7 @@ class RoomService:
             if timer is not None:
                 timer.cancel()
                 room.note = f"{room.names[side]} is back"
+            self.resume(room)
             self.broadcast(room)
             return
         if room.over or None not in room.seats:
@@ -569,6 +583,20 @@ class RoomService:
         side = room.seats.index(None)
         self.seat(room, side, conn)
         self.begin(room, f"{conn.name} joined: the game begins")
+
+    def resume(self, room: Room) -> None:
+        """After a restart, start the held clock once every person seated is back."""
+        if room.held is None or room.over:
+            return
+        if any(room.conns[s] is None for s in (0, 1) if s != room.brain_side):
+            return
+        side, room.held = room.held, None
+        if room.clock is not None:
+            room.clock.start(side, self.now())
+            room.note += ": both players are back, the clock runs"
+        self.arm_flag(room)
+        self.save(room)
+        self.brain_turn(room)
 
     def watch(self, conn: Conn, code: str) -> None:
         room = self.rooms.get(code)
@@ -870,7 +898,8 @@ class RoomService:
         """If it is the brain seat's turn, start its search (one at a time per room)."""
         side = room.brain_side
         if (side is None or room.over or not room.started or room.thinking is not None
-                or room.state.to_move != side or room.state.outcome() is not None):
+                or room.held is not None or room.state.to_move != side
+                or room.state.outcome() is not None):
             return
         room.thinking = asyncio.get_running_loop().create_task(self.brain_move(room))
 
