@@ -28,7 +28,7 @@ from textual.screen import Screen
 from engine.protocol import ParlorError, State
 from engine.record import GameRecord
 from engine.registry import new_game
-from tui import opponents, settings, store
+from tui import opponents, paths, settings, store
 from tui.dialogs.choose import ChooseDialog
 from tui.dialogs.error import ErrorDialog
 from tui.dialogs.prompt import PromptDialog
@@ -301,12 +301,18 @@ class ParlorApp(App[None]):
         if game is None:
             then()
             return
-        choices = [("Save it elsewhere…", "save"), ("Leave without saving", "leave"),
-                   ("Cancel", "cancel")]
+        # a hosted player (someone else's machine) names a game in their saved games,
+        # never a path: their files stay in their own folder
+        hosted = paths.hosted()
+        choices = [("Save it in Saved games…" if hosted else "Save it elsewhere…", "save"),
+                   ("Leave without saving", "leave"), ("Cancel", "cancel")]
 
         def chosen(choice: str | None) -> None:
             if choice == "leave":
                 then()
+            elif choice == "save" and hosted:
+                self.push_screen(PromptDialog("Save the game in Saved games as",
+                                              placeholder="my game"), saved)
             elif choice == "save":
                 self.push_screen(PromptDialog("Save the game to (a file path)",
                                               placeholder="~/parlor-game.pgn"), saved)
@@ -315,7 +321,8 @@ class ParlorApp(App[None]):
             if not text:
                 return
             try:
-                store.save_new(Path(text).expanduser(), game.record())
+                target = paths.save_path(text) if hosted else Path(text).expanduser()
+                store.save_new(target, game.record())
             except (OSError, ValueError) as exc:
                 why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
                 self.show_error("Not saved", f"{store.short(text)}: {why}")

@@ -8,6 +8,8 @@ progress, ``history/`` the finished games and ``games/`` the games saved under a
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import unicodedata
 from pathlib import Path
@@ -51,6 +53,32 @@ def examples_dir() -> Path:
     """The shipped example records (package data of ``saved``, read with importlib.resources);
     raises saved.ShippedDataError if the installation lacks them."""
     return saved.games_dir()
+
+
+def hosted() -> bool:
+    """True when this app is a session of ``parlor host`` (a player on someone else's
+    machine, whose files all stay in their own data directory)."""
+    from tui.host.client import available
+
+    return available()
+
+
+def confined(path: Path, *, write: bool) -> Path:
+    """``path`` itself; in a hosted session, ValueError (one line) unless it lies inside
+    the player's data directory (or, to read, among the shipped example games), so a
+    hosted player can neither write nor read a file anywhere else the host can."""
+    if not hosted():
+        return path
+    target = Path(os.path.realpath(path))
+    folders = [data_dir()]
+    if not write:
+        with contextlib.suppress(saved.ShippedDataError):
+            folders.append(examples_dir())
+    for folder in folders:
+        if target.is_relative_to(os.path.realpath(folder)):
+            return path
+    raise ValueError("a hosted player's games stay in their own saved games "
+                     "(give a name, not a path)")
 
 
 UNSAFE = re.compile(r'[\x00-\x1f\x7f-\x9f/\\<>:"|?*]+')

@@ -61,6 +61,10 @@ def read_records(path: Path) -> list[GameRecord]:
     regular file only, at most the record cap)."""
     source = path.name
     try:
+        paths.confined(path, write=False)
+    except ValueError as exc:
+        raise ParlorError(f"{short(source)}: {exc}") from None
+    try:
         data = read_capped(path, MAX_BYTES)
     except FileReadError as exc:
         raise ParlorError(f"{short(source)}: {exc.reason}") from None
@@ -270,7 +274,9 @@ def check_readable(state: State, players: tuple[str, str]) -> None:
 
 
 def save_new(path: Path, record: GameRecord, *, replace: bool = False) -> Path:
-    """Write ``record`` to ``path``; FileExistsError if it exists and ``replace`` is false."""
+    """Write ``record`` to ``path``; FileExistsError if it exists and ``replace`` is false
+    (ValueError, in a hosted session, for a path outside the player's data directory)."""
+    paths.confined(path, write=True)
     if not replace and os.path.lexists(path):
         raise FileExistsError(errno.EEXIST, "a file of that name exists", str(path))
     return save_records(path, record)

@@ -63,8 +63,9 @@ async def test_a_game_in_progress_survives_a_crash_and_is_finished_after_the_res
         room = second.rooms[code]
         assert room.texts == ["b2", "a1"] and room.conns == [None, None]
         assert set(room.dropped) == {0, 1}  # both seats kept, the grace time running
-        # the clock goes on from its kept reading: the outage is not charged
-        assert room.clock is not None and room.clock.running == 0
+        # the clock goes on from its kept reading (the outage is not charged), once
+        # both players are back: until then it waits
+        assert room.clock is not None and room.clock.running is None and room.held == 0
         assert abs(room.clock.remaining(1, second.now()) - seen["clock"]["left"][1]) < 1.0
         a = await Line.open(second, second.issue("key-a", "alice"))
         b = await Line.open(second, second.issue("key-b", "bob"))
@@ -73,6 +74,7 @@ async def test_a_game_in_progress_survives_a_crash_and_is_finished_after_the_res
         b.send({"t": "join", "code": code})
         back = await b.room(present=[True, True])
         assert back["you"] == 1 and not room.dropped
+        assert room.held is None and room.clock.running == 0
         for mover, move in [(a, "b1"), (b, "c1"), (a, "b3")]:
             mover.send({"t": "move", "move": move})
             await b.room(moves=[*back["moves"], move])
@@ -82,6 +84,45 @@ async def test_a_game_in_progress_survives_a_crash_and_is_finished_after_the_res
             [record] = records(second, key)
             assert record.moves == ["b2", "a1", "b1", "c1", "b3"] and record.result == "1-0"
         assert not roomfile.path_for(second.keep, code).exists()  # recorded, then removed
+    finally:
+        await second.stop()
+
+
+async def test_after_a_restart_the_clocks_wait_until_both_players_are_back(tmp_path):
+    now = [1000.0]
+    first = RoomService(tmp_path / "rooms.sock", tmp_path / "users", clock=lambda: now[0])
+    await first.start()
+    a, b, code = await pair(first, clock="1+0")
+    a.send({"t": "move", "move": "b2"})
+    await b.room(moves=["b2"])
+    now[0] += 4.0  # O thinks 4 s, then the host dies
+    first.save(first.rooms[code])
+    await crash(first, a, b)
+    second = RoomService(tmp_path / "rooms.sock", tmp_path / "users", grace=600.0,
+                         clock=lambda: now[0])
+    await second.start()
+    try:
+        room = second.rooms[code]
+        assert room.clock is not None
+        now[0] += 300.0  # nobody back for five minutes: more than O had
+        assert room.clock.remaining(1, now[0]) == pytest.approx(56.0)
+        assert not second.check_flag(room)
+        b = await Line.open(second, second.issue("key-b", "bob"))
+        b.send({"t": "join", "code": code})
+        snap = await b.room()
+        assert snap["clock"]["running"] is None and snap["clock"]["held"] == 1
+        b.send({"t": "move", "move": "a1"})  # one player back is not both
+        assert "both players" in (await b.next("error"))["message"]
+        now[0] += 30.0
+        assert room.clock.remaining(1, now[0]) == pytest.approx(56.0)
+        a = await Line.open(second, second.issue("key-a", "alice"))
+        a.send({"t": "join", "code": code})
+        running = await b.room(present=[True, True])
+        assert running["clock"]["running"] == 1 and running["clock"]["held"] is None
+        now[0] += 6.0
+        assert room.clock.remaining(1, now[0]) == pytest.approx(50.0)
+        b.send({"t": "move", "move": "a1"})
+        await a.room(moves=["b2", "a1"])
     finally:
         await second.stop()
 

@@ -26,6 +26,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="admit only the keys in this authorized_keys file")
     parser.add_argument("--per-minute", type=int_range(1, 10_000), default=30, metavar="N",
                         help="connections one address may open per minute (default 30)")
+    parser.add_argument("--per-address", type=int_range(1, 10_000), default=8, metavar="N",
+                        help="connections one address may hold open at once (default 8)")
+    parser.add_argument("--login-grace", type=int_range(1, 600), default=20, metavar="SECONDS",
+                        help="close a connection that has not logged in and started its "
+                             "session in this time (default 20)")
+    parser.add_argument("--resizes", type=int_range(1, 100), default=4, metavar="N",
+                        help="window resizes applied per session per second; more are "
+                             "folded into the next (default 4)")
+    parser.add_argument("--rooms-per-player", type=int_range(1, 100), default=3, metavar="N",
+                        help="games in progress one player may hold seats in (default 3)")
+    parser.add_argument("--rooms-per-minute", type=int_range(1, 1000), default=6, metavar="N",
+                        help="rooms one player may create per minute (default 6)")
     parser.add_argument("--idle", type=int_range(10, 86_400), default=1800, metavar="SECONDS",
                         help="end a session with no key pressed for this long (default 1800)")
     parser.add_argument("--brains", type=int_range(1, 256), default=None, metavar="N",
@@ -70,6 +82,10 @@ def run(args: argparse.Namespace) -> int:
                         max_sessions=args.max_sessions,
                         keys=Path(args.keys).expanduser() if args.keys else None,
                         per_minute=args.per_minute, idle_seconds=float(args.idle),
+                        per_address=args.per_address, login_seconds=float(args.login_grace),
+                        resizes_per_second=float(args.resizes),
+                        rooms_per_player=args.rooms_per_player,
+                        rooms_per_minute=args.rooms_per_minute,
                         web_port=args.web, web_bind=args.web_bind, web_url=args.web_url)
     if args.brains:
         config.brain_slots = args.brains

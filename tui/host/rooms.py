@@ -44,6 +44,7 @@ from engine.registry import GAMES, get_game
 from tui import store
 from tui.host import brainseat, roomfile, wire
 from tui.host.clock import Clock, TimeControl
+from tui.host.limits import Bucket
 from tui.opponents import rated_level
 from tui.player_ratings import FILE_NAME as RATINGS_FILE
 from tui.player_ratings import PlayerRatings
@@ -58,6 +59,10 @@ GRACE_SECONDS = 180.0
 HELLO_SECONDS = 10.0
 """A connection must say who it is within this time."""
 MAX_ROOMS = 500
+ROOMS_PER_PLAYER = 3
+"""Games in progress one player may hold a seat in at once (the host's default)."""
+ROOMS_PER_MINUTE = 6
+"""Rooms one player may create per minute, after a burst of as many (the default)."""
 MAX_LISTED = 50
 WRITE_BUFFER_CAP = 512 * 1024
 """A client that lets this much pile up unread is cut off (it never slows the others)."""
@@ -176,6 +181,9 @@ class Room:
         """False once a move was taken back (as an undo makes a local game unrated)."""
         self.ratings: dict[int, str] = {}
         """Each rated person's new rating, shown to them once the game is over."""
+        self.held: int | None = None
+        """After a restart: the side to move, whose clock waits (with every move) until
+        both players are back; None when the game runs."""
 
     def seat_brain(self, side: int, spec: str) -> None:
         """Put the brain ``spec`` (already checked) in ``side``'s seat."""
@@ -197,7 +205,8 @@ class Room:
                 "seats": [None if s == self.brain_side else self.seats[s] for s in (0, 1)],
                 "names": self.names, "moves": self.texts,
                 "left": [clock.remaining(s, now) for s in (0, 1)] if clock else None,
-                "running": clock.running if clock else None, "file": self.game_file,
+                "running": (clock.running if clock.running is not None else self.held)
+                           if clock else None, "file": self.game_file,
                 "brain": ({"side": self.brain_side, "spec": self.brain}
                           if self.brain_side is not None else None),
                 "seed": self.seed, "rated": self.rated, "result": self.result,
@@ -251,7 +260,8 @@ class Room:
         clock = None
         if self.clock is not None:
             clock = {"left": [round(self.clock.remaining(s, now), 3) for s in (0, 1)],
-                     "running": self.clock.running, "control": str(self.control)}
+                     "running": self.clock.running, "control": str(self.control),
+                     "held": self.held}
         return {"t": "room", "code": self.code, "game": self.game_id,
                 "options": {k: str(v) for k, v in self.history[0].options.items()},
                 "names": self.names, "moves": self.texts, "result": self.result,
@@ -281,7 +291,9 @@ class RoomService:
 
     def __init__(self, socket_path: Path, users: Path, *, brain_slots: int = 2,
                  grace: float = GRACE_SECONDS, keep: Path | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 rooms_per_player: int = ROOMS_PER_PLAYER,
+                 rooms_per_minute: int = ROOMS_PER_MINUTE) -> None:
         self.socket_path = Path(socket_path)
         self.users = Path(users)
         self.keep = Path(keep) if keep is not None else self.socket_path.parent / "rooms"
@@ -295,6 +307,10 @@ class RoomService:
         self.brain_slots = asyncio.Semaphore(self.brain_count)
         self.pool: concurrent.futures.ProcessPoolExecutor | None = None
         """The worker processes where room brains search (started on first use)."""
+        self.rooms_per_player = max(1, rooms_per_player)
+        self.rooms_per_minute = max(1, rooms_per_minute)
+        self.creations: dict[str, Bucket] = {}
+        """Per player: the allowance of rooms they may create (``rooms_per_minute``)."""
         self.server: asyncio.AbstractServer | None = None
         self.recorded: list[Path] = []
         """Every record written (for the host's log and for tests)."""
@@ -355,6 +371,11 @@ class RoomService:
                 if side != room.brain_side:
                     room.dropped[side] = loop.call_later(self.grace, self.abandon, room, side)
             room.note = f"the host restarted: seats are kept for {self.grace:.0f} s"
+            if room.clock is not None and room.clock.running is not None:
+                # nobody is back yet: the clock waits for both players (or their grace)
+                room.held = room.clock.running
+                room.clock.stop(now)
+                room.note += "; the clocks start when both players are back"
             self.arm_flag(room)
             self.brain_turn(room)
             log.info("room %s restored (%s, %d moves)", room.code, room.game_id,
@@ -451,6 +472,9 @@ class RoomService:
                 raise ParlorError("the game is over")
             if not room.started:
                 raise ParlorError("waiting for an opponent to join")
+            if room.held is not None and kind != "resign":
+                raise ParlorError("the host restarted: the game goes on when both players "
+                                  "are back")
             getattr(self, f"on_{kind}")(room, side, msg)
         else:
             raise wire.WireError(f"unknown request {kind[:30]!r}")
@@ -473,8 +497,9 @@ class RoomService:
             raise wire.WireError("side must be first, second or random")
         opponent = wire.text(msg, "opponent", "").strip()
         brain = brainseat.check_brain(opponent, game_id) if opponent else ""
+        self.may_create(conn)
         if len(self.rooms) >= MAX_ROOMS:
-            self.sweep()
+            self.sweep(crowded=True)
             if len(self.rooms) >= MAX_ROOMS:
                 raise ParlorError("the host has too many rooms; try again later")
         self.leave(conn)
@@ -490,6 +515,30 @@ class RoomService:
             return
         room.note = f"room {room.code}: waiting for an opponent"
         self.broadcast(room)
+
+    def may_create(self, conn: Conn) -> None:
+        """Check that ``conn``'s player may create one more room now (ParlorError,
+        one line, if not): a seat in at most ``rooms_per_player`` games in progress
+        (the room being left counts only if its game has begun), and no more than
+        ``rooms_per_minute`` rooms created a minute."""
+        mine = [r for r in self.rooms.values()
+                if r.started and not r.over and r.side_of(conn.identity) is not None]
+        if len(mine) >= self.rooms_per_player:
+            codes = ", ".join(sorted(r.code for r in mine)[:5])
+            raise ParlorError(f"you have {len(mine)} games in progress ({codes}); "
+                              "finish or resign one before you open another")
+        bucket = self.creations.get(conn.identity)
+        if bucket is None:
+            if len(self.creations) > 10 * MAX_ROOMS:  # forget full allowances
+                for bucket in self.creations.values():
+                    bucket.refill()
+                self.creations = {k: b for k, b in self.creations.items()
+                                  if b.tokens < b.burst}
+            bucket = self.creations[conn.identity] = Bucket(
+                self.rooms_per_minute, self.rooms_per_minute / 60.0, self.now)
+        if not bucket.take():
+            raise ParlorError(f"you have opened {self.rooms_per_minute} rooms in a minute; "
+                              f"wait {max(1, round(bucket.wait()))} s")
 
     def begin(self, room: Room, note: str) -> None:
         """Both seats are taken: the game and its clock start."""
@@ -525,6 +574,7 @@ class RoomService:
             if timer is not None:
                 timer.cancel()
                 room.note = f"{room.names[side]} is back"
+            self.resume(room)
             self.broadcast(room)
             return
         if room.over or None not in room.seats:
@@ -533,6 +583,20 @@ class RoomService:
         side = room.seats.index(None)
         self.seat(room, side, conn)
         self.begin(room, f"{conn.name} joined: the game begins")
+
+    def resume(self, room: Room) -> None:
+        """After a restart, start the held clock once every person seated is back."""
+        if room.held is None or room.over:
+            return
+        if any(room.conns[s] is None for s in (0, 1) if s != room.brain_side):
+            return
+        side, room.held = room.held, None
+        if room.clock is not None:
+            room.clock.start(side, self.now())
+            room.note += ": both players are back, the clock runs"
+        self.arm_flag(room)
+        self.save(room)
+        self.brain_turn(room)
 
     def watch(self, conn: Conn, code: str) -> None:
         room = self.rooms.get(code)
@@ -585,11 +649,12 @@ class RoomService:
         self.finish(room, Result.win_for(other).value, "abandoned",
                     f"{room.names[side]} did not come back")
 
-    def sweep(self) -> None:
-        """Forget finished rooms kept long enough."""
+    def sweep(self, crowded: bool = False) -> None:
+        """Forget finished rooms kept long enough (``crowded``: every finished room,
+        since their games are recorded and a new room needs the place)."""
         now = self.now()
         for code, room in list(self.rooms.items()):
-            if room.over and now - room.finished_at > FINISHED_KEPT_SECONDS:
+            if room.over and (crowded or now - room.finished_at > FINISHED_KEPT_SECONDS):
                 del self.rooms[code]
 
     def send_list(self, conn: Conn, kind: str) -> None:
@@ -833,7 +898,8 @@ class RoomService:
         """If it is the brain seat's turn, start its search (one at a time per room)."""
         side = room.brain_side
         if (side is None or room.over or not room.started or room.thinking is not None
-                or room.state.to_move != side or room.state.outcome() is not None):
+                or room.held is not None or room.state.to_move != side
+                or room.state.outcome() is not None):
             return
         room.thinking = asyncio.get_running_loop().create_task(self.brain_move(room))
 

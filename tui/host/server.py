@@ -6,6 +6,13 @@ and a shell; it then gets its own ``python -m tui.host.session`` process on a
 pseudo-terminal sized like the client's window (resizes follow through TIOCSWINSZ). No
 exec, subsystem (SFTP), port, agent or X11 forwarding is served.
 
+Hostile clients get no more than their share. A session counts against
+``max_sessions`` from the moment its channel is accepted (not when its app starts); one
+address may hold ``per_address`` connections at once; a connection that has not started
+its session within ``login_seconds`` is closed, and so is one whose session has ended;
+a client's window resizes are applied at most ``resizes_per_second`` (the rest are
+folded into the next), so resizing in a loop cannot make the app redraw in a loop.
+
 Every client is isolated: reading from and writing to its terminal never waits (a
 client that does not read has its app paused by the pty, one that floods has its input
 paused by the SSH window), so no client can slow another. Limits: sessions at once,
@@ -30,6 +37,7 @@ import sys
 import termios
 import time
 import tty
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -39,6 +47,7 @@ import asyncssh
 from engine.files import read_capped
 from engine.protocol import ParlorError
 from tui.host import client
+from tui.host.limits import Bucket, LogLimiter
 from tui.host.rooms import RoomService, user_home
 
 if TYPE_CHECKING:
@@ -73,7 +82,18 @@ class HostConfig:
     idle_seconds: float = 1800.0
     brain_slots: int = max(1, (os.cpu_count() or 2) // 2)
     grace_seconds: float = 180.0
-    login_seconds: float = 30.0
+    login_seconds: float = 20.0
+    """A connection must have logged in and started its session within this time."""
+    per_address: int = 8
+    """Connections one address may hold open at once."""
+    resizes_per_second: float = 4.0
+    """Window resizes applied per session per second (a burst of 2, the rest folded)."""
+    rooms_per_player: int = 3
+    """Games in progress one player may hold seats in at once."""
+    rooms_per_minute: int = 6
+    """Rooms one player may create per minute (after a burst of as many)."""
+    clock: Callable[[], float] = time.monotonic
+    """The clock of the resize throttle (tests give one they move themselves)."""
     python: str = sys.executable
     env: dict[str, str] = field(default_factory=dict)
     """Extra environment for the sessions (e.g. PYTHONPATH)."""
@@ -130,8 +150,12 @@ class Host:
         """The SSH sessions' ends still waiting for their app's process to exit
         (:meth:`stop` waits for them, so no app outlives the host)."""
         self.attempts: dict[str, collections.deque[float]] = {}
+        self.connections: collections.Counter[str] = collections.Counter()
+        """SSH connections open now, per address (``per_address`` caps each)."""
         self.rooms = RoomService(self.data / SOCKET_NAME, self.users,
-                                 brain_slots=config.brain_slots, grace=config.grace_seconds)
+                                 brain_slots=config.brain_slots, grace=config.grace_seconds,
+                                 rooms_per_player=config.rooms_per_player,
+                                 rooms_per_minute=config.rooms_per_minute)
         if config.keys and config.web_port is not None:
             raise ParlorError("--web lets in browsers, which have no key, so it cannot be "
                              "combined with --keys (a host for listed keys only)")
@@ -246,11 +270,53 @@ class HostServer(asyncssh.SSHServer):
         self.username = ""
         self.sessions = 0
         self.told = False
+        self.started = False
+        """True once this connection's session has started (its app, or a refusal)."""
+        self.counted = False
+        self.grace: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername") or ("?", 0)
         self.address = str(peer[0])
+        connections = self.host.connections
+        if connections[self.address] >= self.host.config.per_address:
+            log.warning("refused a connection from %s: it holds %d already", self.address,
+                        connections[self.address])
+            # raised here, asyncssh closes the connection before it says a word
+            raise asyncssh.DisconnectError(asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                                           "too many connections from your address")
+        connections[self.address] += 1
+        self.counted = True
+        self.grace = asyncio.get_running_loop().call_later(
+            self.host.config.login_seconds, self.grace_over)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.grace is not None:
+            self.grace.cancel()
+            self.grace = None
+        if self.counted:
+            self.counted = False
+            self.host.connections[self.address] -= 1
+            if self.host.connections[self.address] <= 0:
+                del self.host.connections[self.address]
+
+    def grace_over(self) -> None:
+        """Close the connection if it has not started a session in the login grace time
+        (it would otherwise hold a file and a slot of its address for ever)."""
+        self.grace = None
+        if not self.started and self.conn is not None:
+            log.info("closed a connection from %s that started no session in %.0f s",
+                     self.address, self.host.config.login_seconds)
+            self.conn.disconnect(asyncssh.DISC_BY_APPLICATION,
+                                 "no session started in time: goodbye")
+
+    def session_ended(self) -> None:
+        """This connection's one session is over: so is the connection."""
+        self.started = True
+        if self.conn is not None:
+            with contextlib.suppress(Exception):
+                self.conn.close()
 
     def begin_auth(self, username: str) -> bool:
         if not self.host.admit_address(self.address):
@@ -309,17 +375,23 @@ class HostServer(asyncssh.SSHServer):
             return False
         self.sessions += 1
         if len(self.host.sessions) >= self.host.config.max_sessions:
-            return Refusal(f"Parlor is full ({self.host.config.max_sessions} players); "
-                           "try again later.")
-        return Session(self.host, self.identity, self.username)
+            return Refusal(self, f"Parlor is full ({self.host.config.max_sessions} players); "
+                                 "try again later.")
+        session = Session(self.host, self.identity, self.username, self)
+        self.host.sessions.add(session)  # counted now, before its terminal and shell
+        return session
 
 
 class Refusal(asyncssh.SSHServerSession[bytes]):
     """A session that only says why it cannot go on."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, server: HostServer, message: str) -> None:
+        self.server = server
         self.message = message
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.server.session_ended()
 
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self.chan = chan
@@ -332,6 +404,7 @@ class Refusal(asyncssh.SSHServerSession[bytes]):
 
     def session_started(self) -> None:
         assert self.chan is not None
+        self.server.started = True
         self.chan.write(f"{self.message}\r\n".encode())
         self.chan.exit(1)
 
@@ -339,8 +412,10 @@ class Refusal(asyncssh.SSHServerSession[bytes]):
 class Session(asyncssh.SSHServerSession[bytes]):
     """One player's session: the Parlor app on a pseudo-terminal."""
 
-    def __init__(self, host: Host, identity: str, username: str) -> None:
+    def __init__(self, host: Host, identity: str, username: str,
+                 server: HostServer | None = None) -> None:
         self.host = host
+        self.server = server
         self.identity = identity
         self.username = username
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
@@ -359,6 +434,12 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.input_paused = False
         self.last_input = time.monotonic()
         self.closing = False
+        self.resizes = Bucket(2, host.config.resizes_per_second, host.config.clock)
+        self.resize_pending = False
+        self.resize_timer: asyncio.TimerHandle | None = None
+        self.resizes_received = 0
+        self.resizes_applied = 0
+        """Window sizes asked for by the client, and those passed on to the app."""
 
     # -- asyncssh callbacks -------------------------------------------------------------
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
@@ -385,7 +466,10 @@ class Session(asyncssh.SSHServerSession[bytes]):
             self.chan.write(b"Parlor needs a terminal: connect with ssh -t.\r\n")
             self.chan.exit(1)
             return
-        self.host.sessions.add(self)
+        if self.closing:
+            return
+        if self.server is not None:
+            self.server.started = True
         asyncio.get_running_loop().create_task(self.spawn())
 
     def data_received(self, data: bytes, datatype: Any) -> None:
@@ -398,7 +482,9 @@ class Session(asyncssh.SSHServerSession[bytes]):
     def terminal_size_changed(self, width: int, height: int, pixwidth: int,
                               pixheight: int) -> None:
         self.size = (width or 80, height or 24)
-        self.set_size()
+        self.resizes_received += 1
+        self.resize_pending = True
+        self.apply_resize()
 
     def pause_writing(self) -> None:
         self.watch_output(False)
@@ -411,6 +497,8 @@ class Session(asyncssh.SSHServerSession[bytes]):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.end()
+        if self.server is not None:
+            self.server.session_ended()
 
     # -- the app's process --------------------------------------------------------------
     def environment(self) -> dict[str, str]:
@@ -426,6 +514,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
         tty.setraw(slave)
         self.master = master
         self.set_size()
+        self.resize_pending = False
         try:
             self.proc = await asyncio.create_subprocess_exec(
                 self.host.config.python, "-m", "tui.host.session", stdin=slave, stdout=slave,
@@ -443,6 +532,21 @@ class Session(asyncssh.SSHServerSession[bytes]):
         self.watch_output(True)
         self.flush_input()
         asyncio.get_running_loop().create_task(self.wait_child())
+
+    def apply_resize(self) -> None:
+        """Pass the client's latest window size to the app, at most as often as the
+        throttle allows: sizes asked for meanwhile are folded into the next one applied
+        (each one applied makes the app redraw its whole screen)."""
+        self.resize_timer = None
+        if not self.resize_pending or self.master < 0 or self.closing:
+            return
+        if self.resizes.take():
+            self.resize_pending = False
+            self.resizes_applied += 1
+            self.set_size()
+        elif self.resize_timer is None:
+            delay = min(1.0, max(0.02, self.resizes.wait()))
+            self.resize_timer = asyncio.get_running_loop().call_later(delay, self.apply_resize)
 
     def set_size(self) -> None:
         if self.master >= 0:
@@ -536,6 +640,9 @@ class Session(asyncssh.SSHServerSession[bytes]):
             return
         self.closing = True
         self.host.sessions.discard(self)
+        if self.resize_timer is not None:
+            self.resize_timer.cancel()
+            self.resize_timer = None
         if self.chan is not None and message:
             with contextlib.suppress(Exception):
                 self.chan.write(f"\r\n{message}\r\n".encode())
@@ -570,8 +677,38 @@ class Session(asyncssh.SSHServerSession[bytes]):
                     await asyncio.wait_for(self.proc.wait(), 5)
 
 
+def quiet_logging(limiter: LogLimiter | None = None) -> LogLimiter:
+    """Log to stderr, one line per record, each kind of record rate-limited (a flood of
+    one error, say ``Too many open files`` on every accept, cannot fill the disk)."""
+    limiter = limiter or LogLimiter()
+    root = logging.getLogger()
+    if not root.handlers:
+        stream = logging.StreamHandler()
+        stream.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        root.addHandler(stream)
+        root.setLevel(logging.INFO)
+    for handler in root.handlers:
+        if limiter not in handler.filters:
+            handler.addFilter(limiter)
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)  # a line per packet otherwise
+    return limiter
+
+
+def loop_errors(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The event loop's errors as one log line each: a client that vanished (a broken
+    pipe, a reset) or a file limit reached is the host's weather, not a traceback."""
+    exc = context.get("exception")
+    if isinstance(exc, OSError):
+        log.warning("%s: %s", str(context.get("message", "error"))[:100],
+                    exc.strerror or type(exc).__name__)
+        return
+    loop.default_exception_handler(context)
+
+
 async def serve(config: HostConfig) -> None:
     """Run a host until SIGINT or SIGTERM."""
+    quiet_logging()
+    asyncio.get_running_loop().set_exception_handler(loop_errors)
     host = Host(config)
     await host.start()
     assert host.host_key is not None

@@ -52,7 +52,16 @@ def main() -> int:
     if os.isatty(0):
         with contextlib.suppress(OSError):
             fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-    HostedApp().run()
+    try:
+        HostedApp().run()
+    except BrokenPipeError:
+        # the player went away mid-write: nothing to say, and nobody to say it to (the
+        # interpreter's own flush at exit would otherwise print a traceback)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        for fd in (1, 2):
+            with contextlib.suppress(OSError):
+                os.dup2(devnull, fd)
+        return 1
     return 0
 
 

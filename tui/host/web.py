@@ -44,6 +44,7 @@ from textual_serve.download_manager import DownloadManager
 
 from engine.files import read_capped
 from engine.protocol import ParlorError
+from tui.host.limits import Bucket
 from tui.host.rooms import RoomService, clean_name, user_home
 
 log = logging.getLogger("parlor.host.web")
@@ -63,6 +64,8 @@ TEXTUAL_ENV = ("TEXTUAL_DRIVER", "TEXTUAL_FPS", "TEXTUAL_COLOR_SYSTEM", "TERM_PR
                "TERM_PROGRAM_VERSION", "COLUMNS", "ROWS")
 """What a browser session's app takes of textual-serve's environment (the web driver
 and the window size); the rest is the session's own, as for SSH."""
+STDERR_KEPT = 4096
+"""The tail of an app's error output kept for the host's log (one line of it is logged)."""
 
 
 def is_guest(identity: str) -> bool:
@@ -328,12 +331,16 @@ class WebFront:
             refusal = "Open Parlor's page and give your name first."
         elif not self.host.admit_address(request.remote or "?"):
             refusal = "Too many connections from your address; try again in a minute."
+        elif sum(getattr(s, "address", None) == (request.remote or "?")
+                 for s in self.host.sessions) >= self.config.per_address:
+            refusal = "Too many connections from your address; close one first."
         else:
             refusal = self.full_message()
         ws = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE)
         session = None
         if refusal is None and identity is not None:
             session = WebSession(self, identity, name, ws)
+            session.address = request.remote or "?"
             self.host.sessions.add(session)  # counted at once: no await since the check
         try:
             await ws.prepare(request)
@@ -378,7 +385,28 @@ class HostedAppService(AppService):
             start_new_session=True)
         assert self.proc.stdin is not None
         self._stdin = self.proc.stdin
+        # textual-serve copies an app's error output, tracebacks and all, to the host's
+        # stdout; the host reads it itself and logs one line (a browser that went away
+        # leaves its app a broken pipe, and forty of them are not forty tracebacks)
+        errors, self.proc.stderr = self.proc.stderr, asyncio.StreamReader()
+        self.proc.stderr.feed_eof()
+        if errors is not None:
+            task = asyncio.get_running_loop().create_task(self.log_errors(errors))
+            session.tasks.add(task)
+            task.add_done_callback(session.tasks.discard)
         return self.proc
+
+    async def log_errors(self, errors: asyncio.StreamReader) -> None:
+        """Read the app's error output to its end; log its last line, once."""
+        tail = b""
+        with contextlib.suppress(OSError, ValueError):
+            while chunk := await errors.read(65536):
+                tail = (tail + chunk)[-STDERR_KEPT:]
+        lines = [line.strip() for line in tail.decode("utf-8", "replace").splitlines()]
+        last = next((line for line in reversed(lines) if line), "")
+        if last:
+            log.warning("a browser session's app (%s) ended with: %s",
+                        self.session.name, last[:120])
 
     async def run(self) -> None:
         await super().run()
@@ -396,12 +424,21 @@ class WebSession:
         self.name = name
         self.ws = ws
         self.home = user_home(self.host.users, identity)
+        self.address = ""
+        """The browser's address (``per_address`` caps the sessions of each)."""
         self.token = ""
         self.service: HostedAppService | None = None
         self.last_input = time.monotonic()
         self.closing = False
         self.tasks: set[asyncio.Task[None]] = set()
         self.reaping: asyncio.Task[None] | None = None
+        config = front.config
+        self.resizes = Bucket(2, config.resizes_per_second, config.clock)
+        self.resize_to: tuple[int, int] | None = None
+        self.resize_timer: asyncio.TimerHandle | None = None
+        self.resizes_received = 0
+        self.resizes_applied = 0
+        """Window sizes asked for by the browser, and those passed on to the app."""
 
     async def run(self, width: int, height: int) -> None:
         """Start the app and pass it what the browser sends until either side ends."""
@@ -437,7 +474,9 @@ class WebSession:
         elif kind == "resize" and isinstance(data, dict):
             width, height = dimension(data.get("width")), dimension(data.get("height"))
             if width is not None and height is not None:
-                await service.set_terminal_size(width, height)
+                self.resizes_received += 1
+                self.resize_to = (width, height)
+                await self.apply_resize()
         elif kind == "ping" and isinstance(data, str) and len(data) <= 100:
             await self.ws.send_json(["pong", data])
         elif kind == "blur":
@@ -445,12 +484,34 @@ class WebSession:
         elif kind == "focus":
             await service.focus()
 
+    async def apply_resize(self) -> None:
+        """Pass the browser's latest window size to the app, at most as often as the
+        throttle allows (sizes asked for meanwhile are folded into the next one)."""
+        if self.resize_to is None or self.service is None or self.closing:
+            return
+        if self.resizes.take():
+            (width, height), self.resize_to = self.resize_to, None
+            self.resizes_applied += 1
+            await self.service.set_terminal_size(width, height)
+        elif self.resize_timer is None:
+            delay = min(1.0, max(0.02, self.resizes.wait()))
+            self.resize_timer = asyncio.get_running_loop().call_later(delay, self.resize_later)
+
+    def resize_later(self) -> None:
+        self.resize_timer = None
+        task = asyncio.get_running_loop().create_task(self.apply_resize())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
     def end(self, message: str = "") -> None:
         """End the session: say ``message``, close the page's socket, free the seat's
         token (the app itself is stopped by :meth:`reap`)."""
         if self.closing:
             return
         self.closing = True
+        if self.resize_timer is not None:
+            self.resize_timer.cancel()
+            self.resize_timer = None
         self.host.sessions.discard(self)
         if self.token:
             self.host.rooms.revoke(self.token)
