@@ -1,13 +1,23 @@
-"""Connect Four solver speed: Pons' end-game positions, then middle-game positions.
+"""Connect Four solver speed: the compiled solver against the pure-Python one it replaced,
+on Pons' end-game positions and middle-game positions; then exact analysis of random
+positions of the opening and middle game.
 
-Usage: python -m benchmarks.c4solver [--file PATH] [--middle N] [--stones A-B] [--seed S]
-    [--json]
-Part 1 solves every line of an end-game set (a fresh solver per position, as in Pons'
-benchmark): by default the repository's sample of his ``Test_L3_R1`` (every tenth of its
-1,000 positions); ``--file`` takes the whole file, or any ``MOVES SCORE`` file. It
-prints the total time, positions/s, nodes/s and how many scores are exact.
-Part 2 plays N seeded random games to A..B stones (never into an immediate win), solves
-each position exactly and prints per-position times and the median.
+Usage: python -m benchmarks.c4solver [--file PATH ...] [--middle N] [--stones A-B]
+    [--seed S] [--p95 N] [--cap T] [--no-python] [--json]
+Part 1 solves every line of each end-game set (a fresh table per position, as in Pons'
+benchmark, no opening book): by default the repository's sample of his ``Test_L3_R1``
+(every tenth of its 1,000 positions); ``--file`` takes whole sets, or any ``MOVES
+SCORE`` files (his ``Test_L2_R1``, ``Test_L2_R2``, ``Test_L1_R1``, ``Test_L1_R2`` are
+not in this repository). It prints how many scores are exact, CPU seconds per position
+(mean, median, max) and nodes per CPU second, for the compiled solver and (unless
+``--no-python``) for the pure-Python oracle of tests/brains/c4_oracle.py ("before").
+Part 2 plays N seeded random games to A..B stones (never into an immediate win) and
+solves each position with both, printing CPU seconds and nodes per second.
+Part 3 analyses (every column's exact score) N seeded random positions of 0..20 stones,
+the number of stones drawn uniformly, as the app does: the opening book where it settles
+a position, else the compiled search, given up after T seconds. It prints the median,
+p95 and max CPU seconds a position (a position given up counts as above T) and how many
+were settled, by stones.
 """
 
 from __future__ import annotations
@@ -19,34 +29,46 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-from brains.c4solver import Position, Solver
+from brains.c4solver import Position, Solver, SolverStopped
 
 SAMPLE = Path(__file__).resolve().parent.parent / "tests" / "data" / "c4" / "end_easy_sample.txt"
 """Every tenth position of Pons' ``Test_L3_R1``, with its exact score."""
 
 
-def end_game(path: Path) -> dict[str, float | int]:
-    """Solve every ``MOVES SCORE`` line of ``path`` (``#`` starts a comment line); totals
-    and the number exact."""
+def _oracle() -> Any:
+    """The pure-Python solver (the product's before the compiled kernel), from tests/."""
+    from tests.brains.c4_oracle import OracleSolver
+
+    return OracleSolver()
+
+
+def end_game(path: Path, python: bool) -> dict[str, Any]:
+    """Solve every ``MOVES SCORE`` line of ``path`` (``#`` starts a comment line) with a
+    fresh table each, by the compiled solver and optionally the Python one."""
     lines = [line.split() for line in path.read_text(encoding="utf-8").splitlines()
              if line.strip() and not line.startswith("#")]
-    solver = Solver()
-    nodes = correct = 0
-    times = []
-    start = time.perf_counter()
-    for moves, score in lines:
-        begun = time.perf_counter()
-        solver.reset()
-        correct += solver.solve(Position.from_moves(moves)) == int(score)
-        nodes += solver.nodes
-        times.append(time.perf_counter() - begun)
-    seconds = time.perf_counter() - start
-    return {"positions": len(lines), "correct": correct, "seconds": round(seconds, 3),
-            "median_ms": round(1000 * statistics.median(times), 2),
-            "max_ms": round(1000 * max(times), 1),
-            "positions_per_s": round(len(lines) / seconds), "nodes": nodes,
-            "nodes_per_s": round(nodes / seconds)}
+    report: dict[str, Any] = {"positions": len(lines)}
+    solvers = [("compiled", Solver(book=False))]
+    if python:
+        solvers.append(("python", _oracle()))
+    for name, solver in solvers:
+        nodes = correct = 0
+        times = []
+        for moves, score in lines:
+            solver.reset()
+            begun = time.process_time()
+            correct += solver.solve(Position.from_moves(moves)) == int(score)
+            times.append(time.process_time() - begun)
+            nodes += solver.nodes
+        cpu = sum(times)
+        report[name] = {"correct": correct, "cpu_s": round(cpu, 3),
+                        "mean_ms": round(1000 * cpu / len(lines), 3),
+                        "median_ms": round(1000 * statistics.median(times), 3),
+                        "max_ms": round(1000 * max(times), 2), "nodes": nodes,
+                        "nodes_per_s": round(nodes / max(cpu, 1e-9))}
+    return report
 
 
 def random_position(rng: random.Random, stones: int) -> Position:
@@ -63,63 +85,156 @@ def random_position(rng: random.Random, stones: int) -> Position:
                 return pos
 
 
-def middle_game(count: int, low: int, high: int, seed: int,
-                verbose: bool) -> list[dict[str, object]]:
-    """Solve ``count`` seeded random positions of ``low``..``high`` stones."""
+def middle_game(count: int, low: int, high: int, seed: int, python: bool,
+                verbose: bool) -> dict[str, Any]:
+    """Solve ``count`` seeded random positions of ``low``..``high`` stones with both."""
     rng = random.Random(seed)
-    rows: list[dict[str, object]] = []
+    positions = [random_position(rng, rng.randint(low, high)) for _ in range(count)]
+    report: dict[str, Any] = {}
+    solvers: list[tuple[str, Any]] = [("compiled", lambda: Solver(book=False))]
+    if python:
+        solvers.append(("python", _oracle))
+    for name, make in solvers:
+        rows = []
+        for pos in positions:
+            solver = make()
+            begun = time.process_time()
+            score = solver.solve(pos)
+            rows.append({"moves": pos.history, "score": score,
+                         "cpu_s": round(time.process_time() - begun, 4),
+                         "nodes": solver.nodes})
+            if verbose:
+                print(f"  {name:<8} {pos.history:<18} {score:>4}  {rows[-1]['cpu_s']:8.4f} s"
+                      f"  {solver.nodes:>10} nodes", flush=True)
+        times = [float(r["cpu_s"]) for r in rows]
+        nodes = sum(int(r["nodes"]) for r in rows)
+        report[name] = {"positions": rows, "median_s": round(statistics.median(times), 4),
+                        "max_s": max(times), "cpu_s": round(sum(times), 3),
+                        "nodes_per_s": round(nodes / max(sum(times), 1e-9))}
+    if python:
+        report["same_scores"] = all(a["score"] == b["score"] for a, b in
+                                    zip(report["compiled"]["positions"],
+                                        report["python"]["positions"], strict=True))
+    return report
+
+
+def opening_analysis(count: int, cap: float, seed: int, verbose: bool) -> dict[str, Any]:
+    """Analyse ``count`` random positions of 0..20 stones (uniform), each given up after
+    ``cap`` seconds; CPU seconds a position, a given-up one counted as infinite."""
+    rng = random.Random(seed)
+    solver = Solver()
+    times: list[float] = []
+    by_stones: dict[int, list[int]] = {}
     for _ in range(count):
-        pos = random_position(rng, rng.randint(low, high))
-        solver = Solver()
-        start = time.perf_counter()
-        score = solver.solve(pos)
-        seconds = time.perf_counter() - start
-        row = {"moves": pos.history, "score": score, "seconds": round(seconds, 3),
-               "nodes": solver.nodes}
-        rows.append(row)
+        stones = rng.randint(0, 20)
+        pos = random_position(rng, stones)
+        solver.reset()
+        deadline = time.monotonic() + cap
+        solver.stop = lambda end=deadline: time.monotonic() > end
+        begun = time.process_time()
+        try:
+            solver.analyse(pos)
+            spent = time.process_time() - begun
+        except SolverStopped:
+            spent = float("inf")
+        times.append(spent)
+        tally = by_stones.setdefault(stones, [0, 0])
+        tally[0] += 1
+        tally[1] += spent != float("inf")
         if verbose:
-            print(f"  {pos.history:<18} {score:>4}  {seconds:7.3f} s  {solver.nodes:>9} nodes",
-                  flush=True)
-    return rows
+            shown = "given up" if spent == float("inf") else f"{spent:.3f} s"
+            print(f"  {pos.history or '-':<22} {shown}", flush=True)
+    ranked = sorted(times)
+    p95 = ranked[max(0, round(0.95 * len(ranked)) - 1)]
+
+    def finite(value: float) -> float | None:  # None: given up (JSON has no infinity)
+        return None if value == float("inf") else round(value, 4)
+
+    return {"positions": count, "cap_s": cap, "seed": seed,
+            "settled": sum(t != float("inf") for t in times),
+            "median_s": finite(ranked[len(ranked) // 2]), "p95_s": finite(p95),
+            "max_s": finite(ranked[-1]),
+            "within_1s": sum(t <= 1.0 for t in times),
+            "by_stones": {str(k): {"positions": v[0], "settled": v[1]}
+                          for k, v in sorted(by_stones.items())}}
+
+
+def _seconds(value: float | None) -> str:
+    return "given up" if value is None else f"{value:.3f} s"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.c4solver", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--file", type=Path, default=SAMPLE,
-                        help="MOVES SCORE lines to solve (default: the repository's sample)")
+    parser.add_argument("--file", type=Path, nargs="+", default=[SAMPLE],
+                        help="MOVES SCORE files to solve (default: the repository's sample)")
     parser.add_argument("--middle", type=int, default=10, metavar="N",
                         help="middle-game positions to time (default 10; 0 skips)")
     parser.add_argument("--stones", default="14-16", metavar="A-B")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--p95", type=int, default=200, metavar="N",
+                        help="random positions of 0-20 stones to analyse (default 200; 0 skips)")
+    parser.add_argument("--cap", type=float, default=2.0, metavar="T",
+                        help="seconds before a position of --p95 is given up (default 2)")
+    parser.add_argument("--no-python", action="store_true",
+                        help="skip the pure-Python solver (the 'before' figures)")
+    parser.add_argument("-v", "--verbose", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     low, _, high = args.stones.partition("-")
-    report: dict[str, object] = {}
+    python = not args.no_python
+    report: dict[str, Any] = {}
     status = 0
-    if not args.file.is_file():
-        parser.error(f"--file: no such file: {str(args.file)[:60]}")
-    end = end_game(args.file)
-    report["end_game"] = end
-    status |= end["correct"] != end["positions"]
-    if not args.json:
-        print(f"{args.file.name}: {end['correct']}/{end['positions']} exact in "
-              f"{end['seconds']:.2f} s (median {end['median_ms']} ms, max {end['max_ms']} ms a "
-              f"position), {end['positions_per_s']} positions/s, "
-              f"{end['nodes']} nodes, {end['nodes_per_s']} nodes/s", flush=True)
+    Solver(book=False).solve(Position.from_moves("4455"))  # compile (or load) first
+    for path in args.file:
+        if not path.is_file():
+            parser.error(f"--file: no such file: {str(path)[:60]}")
+        end = end_game(path, python)
+        report[path.name] = end
+        for name in ("compiled", "python"):
+            if name not in end:
+                continue
+            row = end[name]
+            status |= row["correct"] != end["positions"]
+            if not args.json:
+                print(f"{path.name} ({name}): {row['correct']}/{end['positions']} exact, "
+                      f"{row['cpu_s']:.3f} CPU s (mean {row['mean_ms']} ms, median "
+                      f"{row['median_ms']} ms, max {row['max_ms']} ms a position), "
+                      f"{row['nodes']} nodes, {row['nodes_per_s']} nodes/s", flush=True)
     if args.middle > 0:
         if not args.json:
             print(f"middle game, {args.middle} random positions of {args.stones} stones "
-                  f"(seed {args.seed}):")
-        rows = middle_game(args.middle, int(low), int(high or low), args.seed, not args.json)
-        times = [float(str(r["seconds"])) for r in rows]
-        nodes = sum(int(str(r["nodes"])) for r in rows)
-        report["middle_game"] = {"positions": rows, "median_s": round(statistics.median(times), 3),
-                                 "max_s": max(times),
-                                 "nodes_per_s": round(nodes / max(sum(times), 1e-9))}
+                  f"(seed {args.seed}), fresh table each:")
+        middle = middle_game(args.middle, int(low), int(high or low), args.seed, python,
+                             args.verbose and not args.json)
+        report["middle_game"] = middle
+        status |= not middle.get("same_scores", True)
         if not args.json:
-            print(f"  median {statistics.median(times):.3f} s, max {max(times):.3f} s, "
-                  f"{nodes / max(sum(times), 1e-9):.0f} nodes/s")
+            for name in ("compiled", "python"):
+                if name in middle:
+                    row = middle[name]
+                    print(f"  {name}: median {row['median_s']:.4f} s, max {row['max_s']:.4f} s, "
+                          f"{row['cpu_s']:.3f} CPU s in all, {row['nodes_per_s']} nodes/s")
+            if python:
+                speed = (report["middle_game"]["compiled"]["nodes_per_s"]
+                         / max(1, report["middle_game"]["python"]["nodes_per_s"]))
+                print(f"  nodes/s compiled / python: {speed:.1f}x; same scores: "
+                      f"{middle['same_scores']}")
+    if args.p95 > 0:
+        if not args.json:
+            print(f"analysis of {args.p95} random positions of 0-20 stones (seed {args.seed}, "
+                  f"given up after {args.cap:g} s), opening book on:", flush=True)
+        opening = opening_analysis(args.p95, args.cap, args.seed,
+                                   args.verbose and not args.json)
+        report["opening_analysis"] = opening
+        if not args.json:
+            unsettled = {k: v["positions"] - v["settled"] for k, v in
+                         opening["by_stones"].items() if v["settled"] < v["positions"]}
+            print(f"  settled {opening['settled']}/{opening['positions']}, within 1 s "
+                  f"{opening['within_1s']}; CPU a position: median "
+                  f"{_seconds(opening['median_s'])}, p95 {_seconds(opening['p95_s'])}, "
+                  f"max {_seconds(opening['max_s'])}")
+            print(f"  given up, by stones: {unsettled or 'none'}")
     if args.json:
         print(json.dumps(report))
     return status

@@ -237,7 +237,8 @@ def pons_plies(score: int, stones: int) -> int | None:
 
 
 def connect4_oracle(state: State, budget: Budget, cache: dict[str, Any]) -> dict[Any, Exact] | None:
-    """Connect Four by Pons' solver (:mod:`brains.c4solver`): every column's exact score."""
+    """Connect Four by Pons' solver (:mod:`brains.c4solver`: the compiled search and the
+    exact opening book): every column's exact score, or None if not settled in time."""
     from brains import c4solver
 
     solver = cache.get("c4solver")

@@ -32,8 +32,9 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
-from brains.c4solver import WIDTH, Position, Solver
+from brains.c4solver import CELLS, WIDTH, Position, Solver
 from engine.files import read_capped
 from saved import data_path, shipped_file
 
@@ -222,6 +223,275 @@ def _write(out: Path, entries: dict[str, str]) -> int:
     lines = sorted(entries.values(), key=lambda s: (len(s.lstrip("# ").split()[0]), s))
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return sum(1 for line in lines if not line.startswith("#"))
+
+
+# -- the exact book -----------------------------------------------------------------------
+EXACT_PATH = data_path("brains", "data", "connect4-book-exact.txt")
+"""The exact book shipped with Parlor (see :class:`ExactBook`)."""
+MANIFEST_PATH = data_path("brains", "data", "connect4-book.json")
+"""The books' manifest: each file's size and sha256, and how the exact book was built."""
+EXACT_DEPTH = 8
+"""Stones in the layer the exact book is built from (``--build-book --depth``)."""
+MAX_EXACT_FILE = 20_000_000
+"""The largest exact book read (bytes)."""
+_HEADER = "# Parlor's Connect Four exact book (parlor solve connect4 --build-book): MOVES SCORE"
+
+
+def canonical_key(current: int, mask: int) -> int:
+    """The smaller of the keys of a position and its mirror image."""
+    return min(current + mask, _mirror_bits(current) + _mirror_bits(mask))
+
+
+class ExactBook:
+    """Exact Pons scores of opening positions, by position (mirror images share one).
+
+    The file holds one position a line, ``MOVES SCORE`` (``-`` for the empty board),
+    each score the exact one for the side to move. The deepest positions (``depth``
+    stones) were solved one by one by :class:`brains.c4solver.Solver`; the shallower
+    ones follow from their children by negamax, so a shallower position is listed only
+    when every one of its children is settled.
+    """
+
+    def __init__(self, scores: dict[int, int] | None = None, depth: int = 0) -> None:
+        self.scores: dict[int, int] = scores or {}
+        """Canonical key -> exact score for the side to move."""
+        self.depth = depth
+        """The most stones of a listed position."""
+        self.deepest: dict[int, int] = {}
+        """The entries of ``depth`` stones (what the compiled search looks up)."""
+        self._arrays: tuple[Any, Any, Any] | None = None
+
+    @classmethod
+    def parse(cls, lines: Iterable[str]) -> ExactBook:
+        """A book from ``MOVES SCORE`` lines; ValueError (one line) on a bad one."""
+        book = cls()
+        for number, line in enumerate(lines, start=1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            try:
+                moves, text = line.split()
+                score = int(text)
+                position = Position.from_moves("" if moves == "-" else moves)
+            except ValueError as exc:
+                why = str(exc) if len(str(exc)) <= 60 else str(exc)[:57] + "..."
+                raise ValueError(f"book line {number}: {line[:60]!r}: {why}") from None
+            bound = (CELLS + 1 - position.moves) // 2
+            if not -bound <= score <= bound:
+                raise ValueError(f"book line {number}: {line[:60]!r}: score out of range")
+            key = canonical_key(position.current, position.mask)
+            if book.scores.setdefault(key, score) != score:
+                raise ValueError(f"book line {number}: {line[:60]!r}: contradicts an "
+                                 "earlier line")
+            if position.moves > book.depth:
+                book.depth, book.deepest = position.moves, {}
+            if position.moves == book.depth:
+                book.deepest[key] = score
+        return book
+
+    def kernel_arrays(self) -> tuple[Any, Any, Any]:
+        """(bkeys, bscores, bdepth) of :mod:`brains.kernels.connect4` for the deepest
+        entries (computed once)."""
+        if self._arrays is None:
+            import numpy as np
+
+            keys = sorted(self.deepest)
+            self._arrays = (np.array(keys, dtype=np.int64),
+                            np.array([self.deepest[k] for k in keys], dtype=np.int64),
+                            np.int64(self.depth if keys else -1))
+        return self._arrays
+
+    def score(self, current: int, mask: int) -> int | None:
+        """The exact score of the position for the side to move, or None if not listed."""
+        if (current | mask).bit_count() > self.depth:
+            return None
+        return self.scores.get(canonical_key(current, mask))
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+
+def sha256_of(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+_EXACT: ExactBook | None = None
+
+
+def exact_book() -> ExactBook:
+    """The shipped exact book, read once and checked against the manifest's size and
+    sha256: a missing file raises saved.ShippedDataError, a damaged one ValueError (one
+    line each)."""
+    global _EXACT
+    if _EXACT is None:
+        import json
+
+        manifest_file = shipped_file("brains", "data", "connect4-book.json")
+        path = shipped_file("brains", "data", "connect4-book-exact.txt")
+        try:
+            manifest = json.loads(read_capped(manifest_file, 100_000).decode("utf-8"))
+            listed = manifest["files"][path.name]
+            size, digest = int(listed["bytes"]), str(listed["sha256"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"{manifest_file.name}: damaged ({type(exc).__name__})") from None
+        data = read_capped(path, MAX_EXACT_FILE)
+        import hashlib
+
+        if len(data) != size or hashlib.sha256(data).hexdigest() != digest:
+            raise ValueError(f"{path.name}: does not match {manifest_file.name} "
+                             "(size or sha256): reinstall Parlor or rebuild the book")
+        try:
+            _EXACT = ExactBook.parse(data.decode("utf-8").splitlines())
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{path.name}: not UTF-8 text ({exc.reason})") from None
+        except ValueError as exc:
+            raise ValueError(f"{path.name}: {exc}") from None
+    return _EXACT
+
+
+def layer(depth: int) -> list[str]:
+    """The positions of ``depth`` stones, one of each mirror pair, as the moves that
+    first reach them in a depth-first walk that tries the columns centre first; games
+    already won are left out. The order is the build's."""
+    from brains.c4solver import BOARD, BOTTOM, ORDER, winning_cells
+
+    # the walk carries the mirror image too; a position (or mirror) met before is not
+    # walked again: everything below it was met then, so the order stays first-seen
+    shifts = [(63 << (7 * col), 7 * (WIDTH - 1 - 2 * col), str(col + 1)) for col in ORDER]
+    seen: dict[int, str] = {}
+    walked: set[int] = set()
+
+    def walk(cur: int, mask: int, mcur: int, mmask: int, stones: int, moves: str) -> None:
+        key = min(cur + mask, mcur + mmask)
+        if stones == depth:
+            seen.setdefault(key, moves)
+            return
+        if key in walked:
+            return
+        walked.add(key)
+        playable = (mask + BOTTOM) & BOARD
+        safe = playable & ~winning_cells(cur, mask)
+        for column, shift, digit in shifts:
+            move = safe & column
+            if move:
+                mirrored = move << shift if shift >= 0 else move >> -shift
+                walk(cur ^ mask, mask | move, mcur ^ mmask, mmask | mirrored, stones + 1,
+                     moves + digit)
+
+    walk(0, 0, 0, 0, 0, "")
+    return list(seen.values())
+
+
+def derive(solved: dict[int, int], depth: int) -> dict[int, dict[str, int]]:
+    """Every position of fewer than ``depth`` stones whose children are all settled by
+    ``solved`` (canonical key -> score of the ``depth``-stone positions), by negamax;
+    stones -> {moves: score}, the ``depth`` layer included."""
+    known = dict(solved)
+    out: dict[int, dict[str, int]] = {}
+    for stones in range(depth - 1, -1, -1):
+        found: dict[str, int] = {}
+        for moves in layer(stones):
+            position = Position.from_moves(moves)
+            best: int | None = None
+            for col in range(WIDTH):
+                if not position.can_play(col):
+                    continue
+                if position.is_winning_move(col):
+                    value: int | None = (CELLS + 1 - stones) // 2
+                else:
+                    child = position.play(col)
+                    got = known.get(canonical_key(child.current, child.mask))
+                    value = None if got is None else -got
+                if value is None:
+                    best = None
+                    break
+                best = value if best is None else max(best, value)
+            if best is not None:
+                found[moves] = best
+                known[canonical_key(position.current, position.mask)] = best
+        out[stones] = found
+    return out
+
+
+def build_exact(depth: int, limit: int | None, out: Path,
+                say: Callable[[str], None] = print) -> dict[str, Any]:
+    """Solve the first ``limit`` positions (all with None) of ``layer(depth)`` exactly,
+    derive the shallower positions they settle, and write the book to ``out`` and its
+    manifest beside it (``connect4-book.json``); returns the manifest.
+
+    Solved positions are kept as they come in ``out`` + ``.work`` (``MOVES SCORE``), so an
+    interrupted build resumes where it stopped; the book depends only on ``depth`` and
+    ``limit``, so the same command writes the same bytes.
+    """
+    import json
+
+    from brains.c4solver import Solver
+
+    positions = layer(depth)
+    todo = positions if limit is None else positions[:limit]
+    out.parent.mkdir(parents=True, exist_ok=True)
+    work = out.with_name(out.name + ".work")
+    done: dict[str, int] = {}
+    if work.exists():
+        text = read_capped(work, MAX_EXACT_FILE).decode("utf-8")
+        try:
+            done = _read_work(text)
+        except ValueError as exc:
+            raise ValueError(f"{work.name}: {exc}") from None
+    say(f"{len(positions)} positions of {depth} stones; solving {len(todo)}, "
+        f"{sum(1 for m in todo if m in done)} already done")
+    solver = Solver(tt_size=1 << 24, book=False)
+    started, cpu = time.monotonic(), time.process_time()
+    with open(work, "a", encoding="utf-8") as log:
+        for i, moves in enumerate(todo, start=1):
+            if moves in done:
+                continue
+            done[moves] = solver.solve(Position.from_moves(moves))
+            log.write(f"{moves or '-'} {done[moves]}\n")
+            log.flush()
+            if i % 100 == 0 or i == len(todo):
+                say(f"{i}/{len(todo)} solved, {time.process_time() - cpu:.0f} CPU s, "
+                    f"{time.monotonic() - started:.0f} s")
+    solved = {}
+    for moves in todo:
+        position = Position.from_moves(moves)
+        solved[canonical_key(position.current, position.mask)] = done[moves]
+    layers = derive(solved, depth)
+    layers[depth] = {m: done[m] for m in todo}
+    lines = [_HEADER]
+    for stones in sorted(layers):
+        lines += [f"{m or '-'} {s}" for m, s in sorted(layers[stones].items())]
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    manifest_path = out.with_name("connect4-book.json")
+    manifest: dict[str, Any] = {"format": 1, "files": {}}
+    if manifest_path.exists():
+        try:
+            manifest = json.loads(read_capped(manifest_path, 100_000).decode("utf-8"))
+            manifest.setdefault("files", {})
+        except ValueError:
+            manifest = {"format": 1, "files": {}}
+    command = f"parlor solve connect4 --build-book --depth {depth}"
+    if limit is not None:
+        command += f" --limit {limit}"
+    manifest["files"][out.name] = {
+        "bytes": out.stat().st_size, "sha256": sha256_of(out), "command": command,
+        "depth": depth, "layer_positions": len(positions), "layer_solved": len(todo),
+        "complete": len(todo) == len(positions),
+        "positions": sum(len(v) for v in layers.values()),
+        "by_stones": {str(k): len(v) for k, v in sorted(layers.items())}}
+    manifest_path.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n",
+                             encoding="utf-8")
+    return manifest
+
+
+def _read_work(text: str) -> dict[str, int]:
+    """The ``MOVES SCORE`` lines of a build's work file, each checked as a book line."""
+    lines = text.splitlines()
+    ExactBook.parse(lines)
+    pairs = (line.split() for line in lines if line.strip() and not line.startswith("#"))
+    return {("" if m == "-" else m): int(score) for m, score in pairs}
 
 
 def main(argv: list[str] | None = None) -> int:

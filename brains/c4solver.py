@@ -22,9 +22,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.protocol import quote
+
+if TYPE_CHECKING:
+    from brains.c4book import ExactBook
 
 WIDTH = 7
 """Columns."""
@@ -302,9 +305,12 @@ class Solver:
     """
 
     def __init__(self, tt_size: int = TABLE_SIZE,
-                 stop: Callable[[], bool] | None = None, max_nodes: int = 0) -> None:
+                 stop: Callable[[], bool] | None = None, max_nodes: int = 0,
+                 book: bool = True) -> None:
         """A solver whose table has ``tt_size`` slots (rounded up to a prime of at least
-        131,101; the memory is taken when the solver first searches)."""
+        131,101; the memory is taken when the solver first searches). With ``book`` it
+        answers from the shipped exact opening book (:func:`brains.c4book.exact_book`)
+        where that has the position, and its search looks up the book's deepest layer."""
         if tt_size < 2:
             raise ValueError(f"transposition table size must be at least 2, not {tt_size}")
         self.table_size = _prime_at_least(max(tt_size, 131101))
@@ -315,7 +321,17 @@ class Solver:
         """Nodes one call may search before giving up (0: no limit)."""
         self.nodes = 0
         """Positions searched (negamax calls)."""
+        self.book = book
+        """Whether the shipped exact book is used."""
         self._arrays: tuple[Any, ...] | None = None
+
+    def _book(self) -> ExactBook | None:
+        """The exact book in use (None without one)."""
+        if not self.book:
+            return None
+        from brains.c4book import exact_book
+
+        return exact_book()
 
     def _tables(self) -> tuple[Any, ...]:
         if self._arrays is None:
@@ -341,9 +357,11 @@ class Solver:
         state[:] = 0
         state[2] = self.max_nodes
         flag[0] = 0
+        book = self._book()
+        layer = _kernel().no_book() if book is None else book.kernel_arrays()
         args = (np.int64(position.current), np.int64(position.mask),
                 np.int64(position.moves), bool(weak), keys, lows, highs, buf, state, flag,
-                *extra)
+                *layer, *extra)
         if stop is None:
             result = entry(*args)
         else:
@@ -373,6 +391,11 @@ class Solver:
         With ``weak`` only the outcome: 1 win, 0 draw, -1 loss. ``position`` must be
         unfinished (as :meth:`Position.from_moves` guarantees).
         """
+        book = self._book()
+        if book is not None:
+            known = book.score(position.current, position.mask)
+            if known is not None:
+                return ((known > 0) - (known < 0)) if weak else known
         return int(self._run(_kernel().solve, position, weak))
 
     def analyse(self, position: Position, weak: bool = False) -> list[int | None]:
@@ -382,6 +405,22 @@ class Solver:
         """
         import numpy as np
 
+        book = self._book()
+        if book is not None and position.moves < book.depth:
+            scores: list[int | None] = []
+            for col in range(WIDTH):
+                if not position.can_play(col):
+                    scores.append(None)
+                elif position.is_winning_move(col):
+                    scores.append(1 if weak else (CELLS + 1 - position.moves) // 2)
+                else:
+                    child = position.play(col)
+                    known = book.score(child.current, child.mask)
+                    if known is None:
+                        break
+                    scores.append(((known < 0) - (known > 0)) if weak else -known)
+            else:
+                return scores
         kernel = _kernel()
         out = np.zeros(WIDTH, dtype=np.int64)
         self._run(kernel.analyse, position, weak, out)

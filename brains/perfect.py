@@ -6,11 +6,14 @@ Which games get which method is each game's decision (``PERFECT`` in its module 
 
 - ``search``: a memoized negamax to the end of the game (tic-tac-toe), scoring wins
   by their distance so that the brain wins fastest and loses slowest;
-- ``connect4``: Pascal Pons' solver (:mod:`brains.c4solver`) through ``Solver.analyse``,
-  which gives each column's exact score (bigger = faster win). Early positions can be
-  out of reach in pure Python within the budget: then the brain says so in its thought
-  and the move comes from the ``fallback`` brain (``alphabeta:hard`` by default). The
-  first move, in the centre, is known (Allis 1988) and needs no search;
+- ``connect4``: Pascal Pons' solver (:mod:`brains.c4solver`, its search compiled, with
+  the exact opening book :func:`brains.c4book.exact_book`) through ``Solver.analyse``,
+  which gives each column's exact score (bigger = faster win). With no deadline the
+  brain always solves the position (never falls back). With a deadline, a position
+  that neither the book nor the search settles in time (the opening, below about 10
+  stones, until the book covers it) makes the brain say so in its thought and take the
+  move from the ``fallback`` brain (``alphabeta:hard`` by default). The first move, in
+  the centre, is known (Allis 1988) and needs no search;
 - ``morrisdb``: Five Men's Morris from its retrograde database (:mod:`brains.morrisdb`,
   docs/MORRIS.md): fastest win, slowest loss, and among drawing moves the one that sets
   the most traps. The database ignores the 100-ply and repetition draws (the game is

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("pyproject.toml", "README.md", "engine", "brains", "tui", "saved")
 """What the build needs from the tree (tests, docs and benchmarks are not shipped)."""
 DATA = {"saved/models": "*", "saved/games": "*.pgn", "saved/ratings": "*.json",
-        "brains/data": "connect4-book.txt"}
+        "brains/data": "connect4-book*"}
 """Shipped data folders and the files in each that the wheel must carry."""
 SETUPTOOLS_FLOOR = 77
 """The build backend's floor in pyproject.toml (SPDX ``license``, built-in bdist_wheel)."""

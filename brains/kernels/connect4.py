@@ -18,6 +18,11 @@ arrays start (and are cleared) as zeros and a false match on an empty slot is ha
 at (0: none). ``stop`` (int64[1]) is written by another thread: non-zero asks the search
 to give up (it is read every 1,024 nodes; the entry points release the GIL).
 ``buf`` (int64[43, 24]) is scratch for move ordering, one row per ply.
+
+The opening book, when given, is ``bkeys`` (int64, sorted), ``bscores`` (int64) and
+``bdepth``: the exact scores of positions of ``bdepth`` stones, keyed by the smaller of
+the position's key and its mirror image's; a search reaching that many stones looks the
+position up before searching it (an empty ``bkeys`` looks up nothing).
 """
 
 from __future__ import annotations
@@ -86,8 +91,16 @@ def _count(x: int) -> int:
 
 
 @njit(cache=True)
+def _mirror(x: int) -> int:
+    r = 0
+    for c in range(WIDTH):
+        r |= ((x >> (7 * c)) & 127) << (7 * (WIDTH - 1 - c))
+    return r
+
+
+@njit(cache=True)
 def _negamax(cur, mask, moves, alpha, beta, threats,  # type: ignore[no-untyped-def]
-             keys, lows, highs, buf, state, stop):
+             keys, lows, highs, buf, state, stop, bkeys, bscores, bdepth):
     """Negamax with alpha-beta (``alpha < beta``); the side to move cannot win at once
     and ``threats`` are the empty cells where the opponent would complete four.
     Pons' contract: a true score v <= alpha gives r with v <= r <= alpha; v >= beta
@@ -114,8 +127,13 @@ def _negamax(cur, mask, moves, alpha, beta, threats,  # type: ignore[no-untyped-
         alpha = low
         if alpha >= beta:
             return alpha
-    high = (CELLS - 1 - moves) // 2  # no win with our next stone
     key = cur + mask
+    if moves == bdepth:
+        canon = min(key, _mirror(cur) + _mirror(mask))
+        at = np.searchsorted(bkeys, canon)
+        if at < bkeys.shape[0] and bkeys[at] == canon:
+            return bscores[at]
+    high = (CELLS - 1 - moves) // 2  # no win with our next stone
     slot = key % keys.shape[0]
     part = key & LOW32
     if keys[slot] == part:
@@ -155,7 +173,8 @@ def _negamax(cur, mask, moves, alpha, beta, threats,  # type: ignore[no-untyped-
     opp = cur ^ mask
     for i in range(n):
         score = -_negamax(opp, mask | buf[moves, i], moves + 1, -beta, -alpha,
-                          buf[moves, 16 + i], keys, lows, highs, buf, state, stop)
+                          buf[moves, 16 + i], keys, lows, highs, buf, state, stop, bkeys,
+                          bscores, bdepth)
         if state[1]:
             return 0
         if score >= beta:
@@ -181,7 +200,7 @@ def _can_win_next(cur: int, mask: int) -> bool:
 
 @njit(cache=True)
 def _solve(cur, mask, moves, weak, keys, lows, highs,  # type: ignore[no-untyped-def]
-           buf, state, stop):
+           buf, state, stop, bkeys, bscores, bdepth):
     if _can_win_next(cur, mask):
         return 1 if weak else (CELLS + 1 - moves) // 2
     if moves >= CELLS:
@@ -198,7 +217,7 @@ def _solve(cur, mask, moves, weak, keys, lows, highs,  # type: ignore[no-untyped
         elif med >= 0 and int(hi / 2) > med:
             med = int(hi / 2)
         r = _negamax(cur, mask, moves, med, med + 1, threats, keys, lows, highs, buf,
-                     state, stop)
+                     state, stop, bkeys, bscores, bdepth)
         if state[1]:
             return 0
         if r <= med:
@@ -212,15 +231,16 @@ def _solve(cur, mask, moves, weak, keys, lows, highs,  # type: ignore[no-untyped
 
 @njit(cache=True, nogil=True)
 def solve(cur, mask, moves, weak, keys, lows, highs,  # type: ignore[no-untyped-def]
-          buf, state, stop):
+          buf, state, stop, bkeys, bscores, bdepth):
     """The exact score of the position for the side to move (Pons' convention), or with
     ``weak`` its sign; 0 with state[ABORTED] set if stopped."""
-    return _solve(cur, mask, moves, weak, keys, lows, highs, buf, state, stop)
+    return _solve(cur, mask, moves, weak, keys, lows, highs, buf, state, stop, bkeys,
+                  bscores, bdepth)
 
 
 @njit(cache=True, nogil=True)
 def analyse(cur, mask, moves, weak, keys, lows, highs,  # type: ignore[no-untyped-def]
-            buf, state, stop, out):
+            buf, state, stop, bkeys, bscores, bdepth, out):
     """Each column's score for the side to move if played now into ``out[0..6]``
     (FULL for a full column); stops early with state[ABORTED] set if asked."""
     for c in range(WIDTH):
@@ -235,19 +255,26 @@ def analyse(cur, mask, moves, weak, keys, lows, highs,  # type: ignore[no-untype
             out[c] = 1 if weak else (CELLS + 1 - moves) // 2
             continue
         out[c] = -_solve(cur ^ mask, mask | move, moves + 1, weak, keys, lows, highs, buf,
-                         state, stop)
+                         state, stop, bkeys, bscores, bdepth)
         if state[1]:
             return
+
+
+def no_book() -> tuple[np.ndarray, np.ndarray, np.int64]:
+    """(bkeys, bscores, bdepth) that look nothing up."""
+    return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.int64(-1)
 
 
 def warm_up() -> None:
     """Compile (or load from the disk cache) every entry point on a tiny position."""
     keys, lows, highs = new_table(MIN_TABLE)
     buf, state, stop = new_scratch()
+    book = no_book()
     out = np.zeros(WIDTH, dtype=np.int64)
     state[2] = 1  # give up at once (after the first check, 1,024 nodes in)
     analyse(np.int64(0), np.int64(0), np.int64(0), False, keys, lows, highs, buf, state,
-            stop, out)
+            stop, *book, out)
     state[:] = 0
     state[2] = 1
-    solve(np.int64(0), np.int64(0), np.int64(0), True, keys, lows, highs, buf, state, stop)
+    solve(np.int64(0), np.int64(0), np.int64(0), True, keys, lows, highs, buf, state, stop,
+          *book)

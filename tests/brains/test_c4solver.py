@@ -380,3 +380,44 @@ def test_command_refuses(argv: list[str], capsys: pytest.CaptureFixture[str]) ->
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("parlor solve: ") and len(err.strip().splitlines()) == 1
+
+
+def test_command_takes_options_among_the_positions(capsys: pytest.CaptureFixture[str]
+                                                   ) -> None:
+    (m1, s1), (m2, s2) = CASES[:2]
+    assert main(["solve", "connect4", "--seconds", "60", m1, "--weak", m2, "-v"]) == 0
+    captured = capsys.readouterr()
+    sign = [(s > 0) - (s < 0) for s in (s1, s2)]
+    assert captured.out.splitlines() == [f"{m1} {sign[0]}", f"{m2} {sign[1]}"]
+    assert f"{m1}: " in captured.err and " nodes, " in captured.err
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "connect4", "--build-book", "44"],
+    ["solve", "connect4", "--build-book", "--depth", "99"],
+    ["solve", "connect4", "--build-book", "--limit", "-1"],
+    ["solve", "morris", "--build-book"],
+    ["solve", "connect4", "--bogus", "4453"],
+])
+def test_command_refuses_bad_book_builds(argv: list[str],
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("parlor") and len(err.strip().splitlines()) == 1
+
+
+def test_command_builds_a_book(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "book.txt"
+    assert main(["solve", "connect4", "--build-book", "--depth", "8", "--limit", "1",
+                 "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("book.txt: 1 positions (1 of the 91295 of 8 stones solved)")
+    first = c4book_layer(8)[0]
+    assert out.read_text().splitlines()[1:] == [
+        f"{first} {Solver(book=False).solve(Position.from_moves(first))}"]
+
+
+def c4book_layer(depth: int) -> list[str]:
+    from brains.c4book import layer
+
+    return layer(depth)

@@ -62,3 +62,20 @@ def test_connect4_plays_a_winning_move(line: str) -> None:
 def test_refuses_other_games() -> None:
     with pytest.raises(ValueError, match="perfect play is not available for reversi"):
         make_brain("perfect", "reversi")
+
+
+def test_connect4_without_a_deadline_never_falls_back() -> None:
+    from tests.brains.c4_oracle import OracleSolver
+    from tests.brains.test_c4solver import random_games
+
+    brain = make_brain("perfect", "connect4", seed=0)
+    for moves in random_games(seed=21, stones=12, count=3) + random_games(22, 24, 3):
+        state = new_game("connect4").play_line(list(moves))
+        thoughts = list(brain.think(state, Budget().start()))
+        assert len(thoughts) == 1 and thoughts[0].final and not thoughts[0].note, moves
+        played = state.format_move(thoughts[0].move)
+        position = Position.from_moves(moves)
+        oracle = OracleSolver() if len(moves) >= 20 else Solver(book=False)
+        scores = oracle.analyse(position)
+        assert scores[int(played) - 1] == max(s for s in scores if s is not None), moves
+    assert brain.last_note == ""

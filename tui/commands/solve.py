@@ -9,7 +9,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from tui.commands.common import MAX_SECONDS, seconds_type
+from tui.commands.common import MAX_SECONDS, int_range, seconds_type
 
 SOLVABLE = ("connect4", "morris")
 """Games this command can solve."""
@@ -17,11 +17,33 @@ SLOW_BELOW = 14
 """Positions with fewer stones than this may take very long to solve (a warning says so)."""
 
 
+class _Intermixed(argparse.ArgumentParser):
+    """A subcommand parser that takes options among the positions as well as before and
+    after them (``solve connect4 --seconds 60 4453``): argparse's plain parsing fills a
+    ``*`` positional only once, before the first option."""
+
+    _mixing = False
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        if self._mixing:  # parse_known_intermixed_args calls back here
+            return super().parse_known_args(args, namespace)
+        self._mixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._mixing = False
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    base = type(parser)
+    if not issubclass(base, _Intermixed):
+        parser.__class__ = type("SolveParser", (_Intermixed, base), {})
     parser.add_argument("game", help="game id: connect4 or morris")
     parser.add_argument("moves", nargs="*", metavar="MOVES",
                         help="connect4: columns played from the start, 1-7, e.g. 4453 "
-                             "('' is the empty board, far too slow to solve here); morris: "
+                             "('' is the empty board: answered from the opening book where "
+                             "it settles the position, else searched, which takes very long "
+                             "below about 10 stones); morris: "
                              "the moves of one position as one argument, e.g. 'c2 a1 d2' "
                              "('' is the start)")
     parser.add_argument("--stdin", action="store_true",
@@ -38,6 +60,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--build", action="store_true",
                         help="morris: build the database (about a minute and 1 GB; the "
                              "shipped one is used otherwise)")
+    parser.add_argument("--build-book", action="store_true",
+                        help="connect4: build the exact opening book (solves every position "
+                             "of --depth stones, one of each mirror pair, then the shallower "
+                             "ones from them; resumable, the same bytes every time)")
+    parser.add_argument("--depth", type=int_range(0, 20), default=None, metavar="D",
+                        help="connect4 --build-book: stones in the solved layer (default 8)")
+    parser.add_argument("--limit", type=int_range(0, 10**9), default=None, metavar="N",
+                        help="connect4 --build-book: solve only the layer's first N positions")
+    parser.add_argument("--out", default=None, metavar="FILE",
+                        help="connect4 --build-book: where to write the book (default: the "
+                             "shipped one, brains/data/connect4-book-exact.txt)")
+    parser.add_argument("--no-book", action="store_true",
+                        help="connect4: search without the opening book")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="print nodes and seconds per position on stderr")
 
@@ -67,11 +102,22 @@ def run(args: argparse.Namespace) -> int:
         from brains.morrisdb.__main__ import main as morrisdb
 
         return morrisdb(["build"])
+    if args.game == "morris":
+        if args.build_book:
+            print("parlor solve: --build-book is for connect4", file=sys.stderr)
+            return 2
+        if not args.moves and not args.stdin:
+            print("parlor solve: give MOVES or --stdin", file=sys.stderr)
+            return 2
+        return _solve_morris(args)
+    from brains.kernels import listen
+
+    listen(lambda message: print(f"parlor solve: {message}", file=sys.stderr, flush=True))
+    if args.build_book:
+        return _build_book(args)
     if not args.moves and not args.stdin:
         print("parlor solve: give MOVES or --stdin", file=sys.stderr)
         return 2
-    if args.game == "morris":
-        return _solve_morris(args)
 
     import itertools
     import time
@@ -81,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.protocol import quote
 
     deadline: list[float] = [float("inf")]
-    solver = Solver(stop=lambda: time.monotonic() >= deadline[0])
+    solver = Solver(stop=lambda: time.monotonic() >= deadline[0], book=not args.no_book)
     positions: Iterable[str | Exception] = args.moves
     if args.stdin:
         positions = itertools.chain(args.moves,
@@ -122,6 +168,26 @@ def run(args: argparse.Namespace) -> int:
             print(f"{moves}: {solver.nodes - nodes} nodes, "
                   f"{time.perf_counter() - start:.3f} s", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _build_book(args: argparse.Namespace) -> int:
+    """``--build-book``: the exact Connect Four opening book (brains.c4book.build_exact)."""
+    from pathlib import Path
+
+    from brains import c4book
+
+    if args.moves or args.stdin:
+        print("parlor solve: --build-book takes no positions", file=sys.stderr)
+        return 2
+    depth = c4book.EXACT_DEPTH if args.depth is None else args.depth
+    out = Path(args.out) if args.out else c4book.EXACT_PATH
+    manifest = c4book.build_exact(depth, args.limit, out,
+                                  say=lambda line: print(line, file=sys.stderr, flush=True))
+    entry = manifest["files"][out.name]
+    print(f"{out.name}: {entry['positions']} positions ({entry['layer_solved']} of the "
+          f"{entry['layer_positions']} of {depth} stones solved), {entry['bytes']} bytes, "
+          f"sha256 {entry['sha256']}")
+    return 0
 
 
 def _solve_morris(args: argparse.Namespace) -> int:
