@@ -3,12 +3,14 @@ checked here (wording, counting moves, confirmations, the legend, focus, keys)."
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine.registry import new_game
 from tests.tui.conftest import settle
+from tui import app as tui_app
 from tui.app import Launch, ParlorApp
 from tui.host import client
 from tui.screens.home import HomeScreen
@@ -220,3 +222,149 @@ def test_a_taken_morris_or_gomoku_point_is_called_a_point() -> None:
         board = board_class(game)(state.play(move).play(state.play(move).legal_moves()[0]))
         taken = board.steps(move)[0]
         assert board.refusal(taken) == "that point is taken"
+
+
+# -- keys pressed while the app starts ----------------------------------------------------
+def gated_app(monkeypatch: pytest.MonkeyPatch, name: str, keys: list[tuple[str, str]],
+              launch: Launch | None = None) -> ParlorApp:
+    """An app whose screen ``name`` (``HomeScreen`` or ``PlayScreen`` of tui.app) is
+    still mounting when ``keys``, typed while the app loaded, reach the app: the screen
+    waits for the app to have taken the first key."""
+    import asyncio
+
+    from textual import events
+
+    taken = asyncio.Event()
+    base = getattr(tui_app, name)
+
+    class Slow(base):  # type: ignore[misc, valid-type]
+        async def on_mount(self) -> None:  # Textual runs the screen's own on_mount next
+            for _ in range(1000):  # the app's own task goes on meanwhile
+                if taken.is_set():
+                    break
+                await asyncio.sleep(0)
+
+    monkeypatch.setattr(tui_app, name, Slow)
+
+    class Early(ParlorApp):
+        CSS_PATH = str(Path(tui_app.__file__).with_name("parlor.tcss"))
+
+        def on_mount(self) -> None:  # Textual then runs ParlorApp.on_mount
+            for key, character in keys:
+                self.post_message(events.Key(key, character).set_sender(self))
+
+        async def on_event(self, event: events.Event) -> None:
+            await super().on_event(event)
+            if isinstance(event, events.Key):
+                taken.set()
+
+    return Early(launch, seed=1)
+
+
+async def test_a_key_pressed_while_the_app_starts_is_not_lost(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui.screens.help import HelpScreen
+
+    app = gated_app(monkeypatch, "HomeScreen", [("question_mark", "?")])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+
+
+async def test_a_key_pressed_while_a_launched_game_starts_is_not_lost(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    launch = Launch(kind="play", game="tictactoe", players=("human", "first"))
+    app = gated_app(monkeypatch, "PlayScreen", [("enter", "\r")], launch)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
+        assert len(app.screen.moves) == 2  # the player's move, and the reply
+
+
+# -- everyone who played is named ----------------------------------------------------------
+async def test_the_record_names_every_opponent_that_played_and_home_lists_them() -> None:
+    from engine.record import parse_records
+
+    app = ParlorApp(Launch(kind="play", game="connect4", players=("human", "first")), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        await pilot.press("4")  # Red, then "first" for Yellow
+        await settle(pilot)
+        assert "SecondPlayers" not in screen.record().tags  # one opponent so far
+        screen.set_player(1, "last")  # "last" takes over Yellow
+        await pilot.press("4")
+        await settle(pilot)
+        record = screen.record()
+        assert (record.tags["Second"], record.tags["SecondPlayers"]) == ("last", "first, last")
+        assert "FirstPlayers" not in record.tags
+        again = parse_records(record.to_text(), source="test")[0]  # it reads back
+        assert again.tags["SecondPlayers"] == "first, last"
+        await pilot.press("escape")
+        await settle(pilot)
+        listed = str(app.screen.query_one("#unfinished").get_option_at_index(0).prompt)
+        assert "Connect Four, move 3: human v first, last, " in listed
+
+
+# -- the legend ---------------------------------------------------------------------------
+@pytest.mark.parametrize(("game", "options", "marks"), [
+    ("reversi", {"variant": "flipcolor"}, ["*x* discs just flipped", " *  FlipColor square"]),
+    ("reversi", {}, ["*x* discs just flipped"]),
+    ("morris", {}, ["*x* mill just made", "× taken"]),
+    ("tictactoe", {}, ["*x* winning line"]),
+])
+async def test_the_legend_names_every_mark_the_board_uses(
+        game: str, options: dict[str, Any], marks: list[str]) -> None:
+    app = ParlorApp(Launch(kind="play", game=game, options=options,
+                           players=("human", "human")), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        legend = str(app.screen.query_one("#legend").render())
+        assert "[ ] cursor" in legend and "> < hint" in legend
+        for mark in marks:
+            assert mark in legend
+        assert ("FlipColor" in legend) == (options.get("variant") == "flipcolor")
+        await pilot.press("b")  # ASCII: the legend too
+        await pilot.pause()
+        assert str(app.screen.query_one("#legend").render()).isascii()
+
+
+# -- Play a person: where the focus is --------------------------------------------------------
+async def test_back_from_a_room_the_focus_is_on_the_code_and_shown_without_colour(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual.widgets import Input, Label
+
+    from tui.screens.room_play import RoomPlayScreen
+    from tui.screens.rooms import RoomsScreen
+
+    link = FakeLink()
+    monkeypatch.setattr(client, "_link", link)
+    monkeypatch.setattr(client, "get_link", _fake_get_link(link))
+    app = ParlorApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await app.push_screen(RoomsScreen())
+        await pilot.pause()
+        rooms = app.screen
+        clock = rooms.query_one("#room-clock", Input)
+        clock.focus()
+        await pilot.pause()
+        label = clock.parent.query_one(".field-label", Label)
+        assert label.rich_style.reverse  # the focused field's label: not colour alone
+        await app.push_screen(RoomPlayScreen(room_snapshot([])))
+        await pilot.pause()
+        await pilot.press("e")  # leave the room
+        await pilot.pause()
+        assert app.screen is rooms
+        await pilot.press(*"f9kb")
+        await pilot.pause()
+        assert rooms.query_one("#room-code", Input).value == "f9kb"
+        assert clock.value == "5+3"
+        assert not label.rich_style.reverse
+
+
+def _fake_get_link(link: FakeLink) -> Any:
+    async def get_link() -> FakeLink:
+        return link
+    return get_link

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import events
 from textual.screen import Screen
@@ -23,6 +23,19 @@ PANEL_MIN = 34
 BOARD_CHROME = (6, 8)
 """Columns and rows a board panel adds around the board: padding, border, the lines
 under it, and the header and footer."""
+
+
+def legend_extra(board: BoardWidget[Any, Any]) -> int:
+    """Rows the board's legend takes beyond the two :data:`BOARD_CHROME` counts."""
+    return max(0, board.legend().count("\n") + 1 - 2)
+
+
+def release_early_keys(screen: Screen[Any]) -> None:
+    """Tell the app that ``screen`` is up: keys pressed while the app started can be
+    handled now (see ``ParlorApp.release_early_keys``)."""
+    release = getattr(screen.app, "release_early_keys", None)
+    if callable(release):
+        release()
 
 
 class ParlorScreen(Screen[None]):
@@ -50,7 +63,7 @@ class ParlorScreen(Screen[None]):
             return self.MIN_SIZE
         base = boards.first().base_canvas()
         width = max(PANEL_MIN, base.width + BOARD_CHROME[0]) + SIDE_MIN
-        height = max(16, base.height + BOARD_CHROME[1])
+        height = max(16, base.height + BOARD_CHROME[1] + legend_extra(boards.first()))
         return max(60, width), height
 
     def fit_board(self) -> None:
@@ -58,13 +71,14 @@ class ParlorScreen(Screen[None]):
         width, height = self.app.size
         for board in self.query(BoardWidget):
             board.scale = board.fit_scale(width - SIDE_MIN - BOARD_CHROME[0] - 12,
-                                          height - BOARD_CHROME[1])
+                                          height - BOARD_CHROME[1] - legend_extra(board))
 
     def on_mount(self) -> Awaitable[None] | None:
         # Textual calls every class's on_mount along the MRO; a subclass's may be async.
         self.mount(Static(id="too-small", markup=False))
         self.check_size()
         self.show_ascii(self.parlor.ascii_board)
+        self.call_after_refresh(release_early_keys, self)
         return None
 
     def show_ascii(self, ascii: bool) -> None:
@@ -78,6 +92,20 @@ class ParlorScreen(Screen[None]):
             arrow.update("^" if ascii else "▲")
         for board in self.query(BoardWidget):
             board.ascii = ascii
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.mark_focused_field()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self.mark_focused_field()
+
+    def mark_focused_field(self) -> None:
+        """Give the form row (``.field``) holding the focus the class ``-has-focus``:
+        its label is then shown reversed (the stylesheet), not by colour alone."""
+        focused = self.focused
+        for field in self.query(".field"):
+            field.set_class(focused is not None and field in focused.ancestors_with_self,
+                            "-has-focus")
 
     def on_resize(self, event: events.Resize) -> None:
         self.check_size()

@@ -53,8 +53,6 @@ PACES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)
 DEFAULT_PACE = 1.0
 """Computer against computer: a move a second, so the game can be watched."""
 
-LEGEND = "[ ] cursor  { } chosen  ( ) last\n> < hint   + legal   +x+ pick"
-"""The marks every board uses (never colour alone)."""
 
 def short_error(error: object) -> str:
     """An error message for the status box: file paths shortened to their names."""
@@ -92,6 +90,28 @@ def players_by_move(record: GameRecord, states: list[State]) -> list[str]:
             current[side] = old
         by[i] = current[states[i].to_move]
     return by
+
+
+ALL_PLAYERS_TAGS = ("FirstPlayers", "SecondPlayers")
+"""Record tags naming everyone who played a side, in order, when more than one did
+(``First``/``Second`` name who plays it at the end: a resumed game goes on with them)."""
+ALL_PLAYERS_CHARS = 200
+"""The longest value of an :data:`ALL_PLAYERS_TAGS` tag."""
+
+
+def all_players(record: GameRecord, states: list[State], now: tuple[str, str]) -> list[str]:
+    """For each side, everyone who played it in ``record`` (whose positions are
+    ``states``), in order, ending with who plays it ``now``: ``alphabeta:medium, random``."""
+    sides: list[list[str]] = [[], []]
+    for index, spec in enumerate(players_by_move(record, states)):
+        side = sides[states[index].to_move]
+        if spec not in side:
+            side.append(spec)
+    for who, spec in enumerate(now):
+        if spec in sides[who]:
+            sides[who].remove(spec)
+        sides[who].append(spec)
+    return [", ".join(side) for side in sides]
 
 
 def rule_news(before: State, after: State) -> str:
@@ -347,9 +367,10 @@ class PlayScreen(ParlorScreen):
         ascii_board = self.parlor.ascii_board
         yield Header()
         with Vertical(id="board-panel"):
-            yield board_class(self.game_id)(self.state, ascii=ascii_board, id="board")
+            board = board_class(self.game_id)(self.state, ascii=ascii_board, id="board")
+            yield board
             yield Static(id="summary", markup=False)
-            yield Static(LEGEND, id="legend", markup=False)
+            yield Static(board.legend(), id="legend", markup=False)
         with Vertical(id="side"):
             yield Static(id="save-warning", markup=False)
             if self.clock is not None:
@@ -373,6 +394,7 @@ class PlayScreen(ParlorScreen):
     def update_summary(self) -> None:
         """Redraw the line under the board (counts, the cursor square, a pending step)."""
         self.query_one("#summary", Static).update(self.board.summary())
+        self.query_one("#legend", Static).update(self.board.legend())
 
     def on_unmount(self) -> None:
         self.stop_brain()
@@ -440,6 +462,10 @@ class PlayScreen(ParlorScreen):
             record.result, record.termination = self.forfeit.result.value, self.forfeit.termination
         if self.clock is not None:
             record.tags["TimeControl"] = str(self.clock)
+        for tag, everyone, now in zip(ALL_PLAYERS_TAGS, all_players(
+                record, self.history, self.players), self.players, strict=True):
+            if everyone != now:  # another played this side before: the record says who
+                record.tags[tag] = store.short(everyone, ALL_PLAYERS_CHARS)
         if self.unrated is not None:
             record.tags[RATED_TAG] = "no"
             record.tags[UNRATED_TAG] = self.unrated

@@ -21,6 +21,7 @@ class ReversiBoard(BoardWidget[ReversiState, int]):
     """
 
     GAME = "reversi"
+    LEGEND_MORE = "*x* discs just flipped"
 
     DEFAULT_CSS = """
     ReversiBoard {
@@ -59,6 +60,13 @@ class ReversiBoard(BoardWidget[ReversiState, int]):
         text = f"Black {g[0]} {black}   White {g[1]} {white}"
         if self.state.legal_moves() and self.steps(self.state.legal_moves()[0]) == ():
             text += "   no move: Enter passes"
+        return text
+
+    def legend(self) -> str:
+        """FlipColor's drawn squares are in the legend too, on its boards."""
+        text = super().legend()
+        if self.state is not None and self.state.options.get("variant") == "flipcolor":
+            text += "\n *  FlipColor square (# legal)"
         return text
 
     def owner_at(self, point: int) -> int | None:
