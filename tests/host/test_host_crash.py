@@ -60,15 +60,21 @@ async def test_a_killed_hosts_room_game_is_finished_after_a_restart(tmp_path, ke
         alice = await Player.connect(port, "alice", keys[0])
         bob = await Player.connect(port, "bob", keys[1])
         players += [alice, bob]
-        await join_room(bob, code)
-        await bob.expect("Move 4: your move")  # the same position, the same turn
-        await join_room(alice, code)
-        await alice.expect("Move 4: O to move")
+        # each lands on the game, in the same position, the same turn; the clock waits
+        # until both are back
+        await bob.expect(f"Room {code} (you play O)", "Move 4: your move")
+        await alice.expect(f"Room {code} (you play X)", "Move 4: O to move")
+        await bob.expect("both players are back")
         await move(bob, "c1")
         await alice.expect("Move 5: your move")
         await move(alice, "b3")
         for player in (alice, bob):
             await player.expect("Game over: X wins 1-0 (three in a row)")
+        # stopped with its players still connected: each told, no traceback logged
+        proc.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(proc.wait(), WAIT) == 0
+        for player in (alice, bob):
+            await player.expect("The host is shutting down.")
     finally:
         for player in players:
             await player.close()
@@ -85,3 +91,4 @@ async def test_a_killed_hosts_room_game_is_finished_after_a_restart(tmp_path, ke
         assert record.moves == ["b2", "a1", "b1", "c1", "b3"] and record.result == "1-0"
         assert record.tags["First"] == "alice" and record.tags["Second"] == "bob"
     assert not list((data / "rooms").glob("*.json"))  # recorded, so no longer kept
+    assert "Traceback" not in log.read_text(errors="replace")

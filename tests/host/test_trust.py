@@ -282,3 +282,22 @@ async def test_a_browsers_resize_flood_is_folded_too(tmp_path, monkeypatch):
             assert session.resize_to is None  # the last size went with it
         finally:
             await browser.close()
+
+
+async def test_one_address_holds_at_most_per_address_browser_sessions(tmp_path, monkeypatch):
+    from tests.host.test_web import Browser
+    from tui.host import web
+
+    monkeypatch.setattr(web, "STOP_SECONDS", 0.5)  # the stand-in never answers "quit"
+    waiting = script(tmp_path, "waiting.sh", "#!/bin/sh\necho __GANGLION__\nexec sleep 600\n")
+    config = host_config(tmp_path / "h", web_port=0, python=waiting, per_address=1)
+    async with running(config) as host:
+        first = await Browser.open(host.web_port, "dave")
+        try:
+            await until(lambda: len(host.sessions) == 1)
+            second = await Browser.open(host.web_port, "erin")
+            await second.expect("Too many connections from your address")
+            await second.close()
+            assert len(host.sessions) == 1
+        finally:
+            await first.close()

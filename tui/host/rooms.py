@@ -593,7 +593,7 @@ class RoomService:
         side, room.held = room.held, None
         if room.clock is not None:
             room.clock.start(side, self.now())
-            room.note += ": both players are back, the clock runs"
+            room.note = "both players are back: the game goes on"
         self.arm_flag(room)
         self.save(room)
         self.brain_turn(room)

@@ -12,8 +12,8 @@ identity is never taken from the client: a cookie whose signature does not check
 that names anything but a ``web-`` identity, is ignored, so a guest cannot pose as a
 key's identity (a SHA-256 fingerprint) or as another guest. The same cookie brings a
 browser that reloads (or comes back within its 30 days) back to the same identity:
-its saved games, and its seat in a room, by typing the room's code as an SSH player
-does after reconnecting. The display name is the one the player types on the first
+its saved games, and its seat in a room (the page opens on that game, as an SSH
+player's session does after reconnecting). The display name is the one the player types on the first
 page, cleaned as SSH user names are.
 """
 
@@ -408,8 +408,14 @@ class HostedAppService(AppService):
                         self.session.name, last[:120])
 
     async def run(self) -> None:
-        await super().run()
-        self.session.end()  # the app ended (quit or crashed): so does the page's session
+        try:
+            await super().run()
+        except (OSError, ValueError, RuntimeError) as exc:  # one line, not a hang
+            log.warning("a browser session's app service failed: %s", str(exc)[:120] or
+                        type(exc).__name__)
+        finally:
+            # the app ended (quit, crashed, or died at once): so does the page's session
+            self.session.end()
 
 
 class WebSession:
