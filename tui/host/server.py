@@ -85,7 +85,7 @@ class HostConfig:
     """A connection must have logged in and started its session within this time."""
     per_address: int = 8
     """Connections one address may hold open at once."""
-    resizes_per_second: float = 4.0
+    resizes_per_second: float = 1.0
     """Window resizes applied per session per second (a burst of 2, the rest folded)."""
     rooms_per_player: int = 3
     """Games in progress one player may hold seats in at once."""
