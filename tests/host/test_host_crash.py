@@ -10,6 +10,7 @@ import os
 import re
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from tests.host.conftest import ROOT, WAIT, Player
@@ -18,15 +19,17 @@ from tui.host.rooms import user_history
 from tui.store import read_records
 
 
-async def start_host(data: Path, log: Path) -> tuple[asyncio.subprocess.Process, int]:
-    """``parlor host`` in its own process on 127.0.0.1 and a free port."""
+async def start_host(data: Path, log: Path, *options: str,
+                     preexec_fn: Callable[[], None] | None = None,
+                     ) -> tuple[asyncio.subprocess.Process, int]:
+    """``parlor host`` (with ``options``) in its own process on 127.0.0.1 and a free port."""
     env = {**os.environ,
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     with log.open("ab") as err:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tui.cli", "host", "--port", "0", "--bind", "127.0.0.1",
-            "--data", str(data), stdout=asyncio.subprocess.PIPE, stderr=err, env=env,
-            start_new_session=True)
+            "--data", str(data), *options, stdout=asyncio.subprocess.PIPE, stderr=err,
+            env=env, start_new_session=True, preexec_fn=preexec_fn)
     assert proc.stdout is not None
     line = (await asyncio.wait_for(proc.stdout.readline(), WAIT * 2)).decode()
     found = re.search(r"port (\d+)", line)

@@ -5,8 +5,10 @@ started, where the case is about the host rather than the app)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import logging
+import signal
 import struct
 import termios
 from collections.abc import Callable
@@ -301,3 +303,41 @@ async def test_one_address_holds_at_most_per_address_browser_sessions(tmp_path, 
             assert len(host.sessions) == 1
         finally:
             await first.close()
+
+
+async def test_idle_logins_at_the_file_limit_lock_nobody_out_and_the_log_stays_short(
+        tmp_path, keys):
+    import resource
+
+    from tests.host.test_host_crash import start_host
+
+    def few_files() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+
+    log = tmp_path / "host.log"
+    proc, port = await start_host(tmp_path / "h", log, "--per-address", "1000",
+                                  "--per-minute", "10000", "--login-grace", "1",
+                                  preexec_fn=few_files)
+    idle: list[asyncssh.SSHClientConnection] = []
+
+    async def log_in_and_wait() -> None:
+        with contextlib.suppress(asyncssh.Error, OSError, TimeoutError):
+            idle.append(await connect(port, keys[0]))
+
+    flood = [asyncio.get_running_loop().create_task(log_in_and_wait()) for _ in range(80)]
+    try:
+        # more connections than the host has files: it stops accepting for a while
+        await until(lambda: "out of system resource" in log.read_text(errors="replace"))
+        player = await connect(port, keys[1], "alice")  # let in once the idle ones go
+        player.close()
+        await asyncio.wait_for(asyncio.gather(*flood), WAIT)
+    finally:
+        for task in flood:
+            task.cancel()
+        for conn in idle:
+            conn.close()
+        proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(proc.wait(), WAIT)
+    text = log.read_text(errors="replace")
+    assert "Traceback" not in text
+    assert 1 <= text.count("out of system resource") <= 6, text[-2000:]
