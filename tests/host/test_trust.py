@@ -341,3 +341,31 @@ async def test_idle_logins_at_the_file_limit_lock_nobody_out_and_the_log_stays_s
     text = log.read_text(errors="replace")
     assert "Traceback" not in text
     assert 1 <= text.count("out of system resource") <= 6, text[-2000:]
+
+
+async def test_fresh_keys_from_one_address_cannot_fill_the_host_with_games(tmp_path):
+    service = RoomService(tmp_path / "rooms.sock", tmp_path / "users", rooms_per_player=2,
+                          rooms_per_address=3)
+    await service.start()
+    lines: list[Line] = []
+    try:
+        friend = await Line.open(service, service.issue("key-f", "friend", "10.0.0.2"))
+        lines.append(friend)
+        for n in range(4):  # a new key for every room, all from one address
+            eve = await Line.open(service, service.issue(f"key-e{n}", "eve", "10.0.0.1"))
+            lines.append(eve)
+            eve.send({"t": "create", "game": "tictactoe", "side": "first"})
+            if n == 3:
+                assert "from your address" in (await eve.next("error"))["message"]
+                break
+            code = (await eve.room(started=False))["code"]
+            helper = await Line.open(service, service.issue(f"key-h{n}", "h", "10.0.0.3"))
+            lines.append(helper)
+            helper.send({"t": "join", "code": code})
+            await eve.room(started=True)
+        friend.send({"t": "create", "game": "tictactoe"})  # another address is not held up
+        await friend.room(started=False)
+    finally:
+        for line in lines:
+            line.close()
+        await service.stop()

@@ -154,7 +154,8 @@ class Host:
         self.rooms = RoomService(self.data / SOCKET_NAME, self.users,
                                  brain_slots=config.brain_slots, grace=config.grace_seconds,
                                  rooms_per_player=config.rooms_per_player,
-                                 rooms_per_minute=config.rooms_per_minute)
+                                 rooms_per_minute=config.rooms_per_minute,
+                                 rooms_per_address=config.rooms_per_player * config.per_address)
         if config.keys and config.web_port is not None:
             raise ValueError("--web lets in browsers, which have no key, so it cannot be "
                              "combined with --keys (a host for listed keys only)")
@@ -506,7 +507,8 @@ class Session(asyncssh.SSHServerSession[bytes]):
     async def spawn(self) -> None:
         home = user_home(self.host.users, self.identity)
         home.mkdir(parents=True, exist_ok=True, mode=0o700)
-        self.token = self.host.rooms.issue(self.identity, self.username)
+        self.token = self.host.rooms.issue(self.identity, self.username,
+                                           self.server.address if self.server else "")
         master, slave = os.openpty()
         # Raw from the start: before the app sets its own modes, a client's ctrl+c or
         # ctrl+\ must not become a signal that kills the session (the app reads keys).

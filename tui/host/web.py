@@ -448,7 +448,7 @@ class WebSession:
     async def run(self, width: int, height: int) -> None:
         """Start the app and pass it what the browser sends until either side ends."""
         self.home.mkdir(parents=True, exist_ok=True, mode=0o700)
-        self.token = self.host.rooms.issue(self.identity, self.name)
+        self.token = self.host.rooms.issue(self.identity, self.name, self.address)
         self.service = HostedAppService(self)
         try:
             await self.service.start(width, height)
