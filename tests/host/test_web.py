@@ -175,7 +175,7 @@ async def test_a_guest_cannot_pose_as_a_key_identity(web_host, keys):
         await alice.expect("alice joined: the game begins")
         room = web_host.rooms.rooms[code]
         assert room.seats == [alice_id, eve.identity]
-        tokens = {identity for identity, _ in web_host.rooms.tokens.values()}
+        tokens = {identity for identity, _, _ in web_host.rooms.tokens.values()}
         assert tokens == {alice_id, eve.identity}
     finally:
         await alice.close()

@@ -430,7 +430,8 @@ class RoomService:
             conn.identity, conn.name, conn.address = identity
             conn.send({"t": "welcome", "name": conn.name,
                        "yours": [r.summary(conn.identity) for r in self.rooms.values()
-                                 if r.side_of(conn.identity) is not None and not r.over]})
+                                 if r.side_of(conn.identity) is not None and not r.over],
+                       "back": self.seats_kept(conn.identity)})
             while not conn.closed:
                 line = await reader.readline()
                 if not line:
@@ -594,6 +595,16 @@ class RoomService:
         side = room.seats.index(None)
         self.seat(room, side, conn)
         self.begin(room, f"{conn.name} joined: the game begins")
+
+    def seats_kept(self, identity: str) -> list[str]:
+        """The codes of the games in progress where ``identity``'s seat is kept for them
+        (they dropped, or the host restarted): where their next session should land."""
+        codes = []
+        for room in self.rooms.values():
+            side = room.side_of(identity)
+            if side is not None and room.started and not room.over and room.conns[side] is None:
+                codes.append(room.code)
+        return codes[:MAX_LISTED]
 
     def resume(self, room: Room) -> None:
         """After a restart, start the held clock once every person seated is back."""

@@ -39,9 +39,9 @@ class HostedApp(ParlorApp):
         self.run_worker(self.back_to_game(), name="back-to-game", exit_on_error=False)
 
     async def back_to_game(self) -> None:
-        """A player who has a seat in a game in progress (back after a dropped line, or
-        after the host's restart) lands on it, not on Home: the room service names
-        those games when the session's link says who it is."""
+        """A player whose seat in a game in progress waits for them (back after a dropped
+        line, or after the host's restart) lands on that game, not on Home: the room
+        service names those games when the session's link says who it is."""
         from tui.host import client
         from tui.screens.rooms import RoomsScreen
 
@@ -49,8 +49,7 @@ class HostedApp(ParlorApp):
             link = await client.get_link()
         except (OSError, ValueError):
             return  # the rooms are out of reach: F2 says so when asked
-        codes = [str(room["code"])[:8] for room in link.yours
-                 if isinstance(room.get("code"), str)]
+        codes = link.back  # a game open in another session of theirs is left there
         if not codes or not isinstance(self.screen, HomeScreen):
             return
         rooms = RoomsScreen()
