@@ -610,7 +610,11 @@ class RoomService:
         """After a restart, start the held clock once every person seated is back."""
         if room.held is None or room.over:
             return
-        if any(room.conns[s] is None for s in (0, 1) if s != room.brain_side):
+        away = [room.names[s] for s in (0, 1) if s != room.brain_side and room.conns[s] is None]
+        if away:
+            wait = f"the clocks wait for {away[0]}"
+            if wait not in room.note:
+                room.note = f"{room.note}; {wait}"
             return
         side, room.held = room.held, None
         if room.clock is not None:
