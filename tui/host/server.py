@@ -538,16 +538,19 @@ class Session(asyncssh.SSHServerSession[bytes]):
         """Pass the client's latest window size to the app, at most as often as the
         throttle allows: sizes asked for meanwhile are folded into the next one applied
         (each one applied makes the app redraw its whole screen)."""
-        self.resize_timer = None
         if not self.resize_pending or self.master < 0 or self.closing:
             return
         if self.resizes.take():
             self.resize_pending = False
             self.resizes_applied += 1
             self.set_size()
-        elif self.resize_timer is None:
+        elif self.resize_timer is None:  # one wake-up at a time, however many ask
             delay = min(1.0, max(0.02, self.resizes.wait()))
-            self.resize_timer = asyncio.get_running_loop().call_later(delay, self.apply_resize)
+            self.resize_timer = asyncio.get_running_loop().call_later(delay, self.resize_later)
+
+    def resize_later(self) -> None:
+        self.resize_timer = None
+        self.apply_resize()
 
     def set_size(self) -> None:
         if self.master >= 0:
