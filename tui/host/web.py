@@ -13,8 +13,8 @@ that names anything but a ``web-`` identity, is ignored, so a guest cannot pose 
 key's identity (a SHA-256 fingerprint) or as another guest. The same cookie brings a
 browser that reloads (or comes back within its 30 days) back to the same identity:
 its saved games, and its seat in a room (the page opens on that game, as an SSH
-player's session does after reconnecting). The display name is the one the player types on the first
-page, cleaned as SSH user names are.
+player's session does after reconnecting). The display name is the one the player
+types on the first page, cleaned as SSH user names are.
 """
 
 from __future__ import annotations
