@@ -10,6 +10,7 @@ import os
 import re
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from tests.host.conftest import ROOT, WAIT, Player
@@ -18,15 +19,17 @@ from tui.host.rooms import user_history
 from tui.store import read_records
 
 
-async def start_host(data: Path, log: Path) -> tuple[asyncio.subprocess.Process, int]:
-    """``parlor host`` in its own process on 127.0.0.1 and a free port."""
+async def start_host(data: Path, log: Path, *options: str,
+                     preexec_fn: Callable[[], None] | None = None,
+                     ) -> tuple[asyncio.subprocess.Process, int]:
+    """``parlor host`` (with ``options``) in its own process on 127.0.0.1 and a free port."""
     env = {**os.environ,
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     with log.open("ab") as err:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tui.cli", "host", "--port", "0", "--bind", "127.0.0.1",
-            "--data", str(data), stdout=asyncio.subprocess.PIPE, stderr=err, env=env,
-            start_new_session=True)
+            "--data", str(data), *options, stdout=asyncio.subprocess.PIPE, stderr=err,
+            env=env, start_new_session=True, preexec_fn=preexec_fn)
     assert proc.stdout is not None
     line = (await asyncio.wait_for(proc.stdout.readline(), WAIT * 2)).decode()
     found = re.search(r"port (\d+)", line)
@@ -60,15 +63,21 @@ async def test_a_killed_hosts_room_game_is_finished_after_a_restart(tmp_path, ke
         alice = await Player.connect(port, "alice", keys[0])
         bob = await Player.connect(port, "bob", keys[1])
         players += [alice, bob]
-        await join_room(bob, code)
-        await bob.expect("Move 4: your move")  # the same position, the same turn
-        await join_room(alice, code)
-        await alice.expect("Move 4: O to move")
+        # each lands on the game, in the same position, the same turn; the clock waits
+        # until both are back
+        await bob.expect(f"Room {code} (you play O)", "Move 4: your move")
+        await alice.expect(f"Room {code} (you play X)", "Move 4: O to move")
+        await bob.expect("both players are back")
         await move(bob, "c1")
         await alice.expect("Move 5: your move")
         await move(alice, "b3")
         for player in (alice, bob):
             await player.expect("Game over: X wins 1-0 (three in a row)")
+        # stopped with its players still connected: each told, no traceback logged
+        proc.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(proc.wait(), WAIT) == 0
+        for player in (alice, bob):
+            await player.expect("The host is shutting down.")
     finally:
         for player in players:
             await player.close()
@@ -85,3 +94,4 @@ async def test_a_killed_hosts_room_game_is_finished_after_a_restart(tmp_path, ke
         assert record.moves == ["b2", "a1", "b1", "c1", "b3"] and record.result == "1-0"
         assert record.tags["First"] == "alice" and record.tags["Second"] == "bob"
     assert not list((data / "rooms").glob("*.json"))  # recorded, so no longer kept
+    assert "Traceback" not in log.read_text(errors="replace")

@@ -60,7 +60,7 @@ async def test_two_players_play_a_clocked_game_to_the_end_while_a_third_watches(
     assert not list(user_history(host.users, fingerprint(keys[2])).glob("*.pgn"))
 
 
-async def test_a_dropped_player_reconnects_with_the_same_key_and_plays_on(host, keys):
+async def test_a_dropped_player_reconnects_with_the_same_key_and_lands_on_the_game(host, keys):
     alice = await Player.connect(host.port, "alice", keys[0])
     bob = await Player.connect(host.port, "bob", keys[1])
     try:
@@ -71,8 +71,8 @@ async def test_a_dropped_player_reconnects_with_the_same_key_and_plays_on(host, 
         await bob.close()
         await alice.expect("bob left; their seat is kept")
         bob = await Player.connect(host.port, "bob", keys[1])
-        await join_room(bob, code)
-        await bob.expect("Move 2: your move")
+        # no key pressed: the live game is the first thing bob sees
+        await bob.expect(f"Room {code} (you play O)", "Move 2: your move")
         await alice.expect("bob is back")
         await move(bob, "a1")
         await alice.expect("Move 3: your move")

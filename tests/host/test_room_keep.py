@@ -111,6 +111,7 @@ async def test_after_a_restart_the_clocks_wait_until_both_players_are_back(tmp_p
         b.send({"t": "join", "code": code})
         snap = await b.room()
         assert snap["clock"]["running"] is None and snap["clock"]["held"] == 1
+        assert snap["note"] == "bob is back; the clocks wait for alice"
         b.send({"t": "move", "move": "a1"})  # one player back is not both
         assert "both players" in (await b.next("error"))["message"]
         now[0] += 30.0

@@ -216,3 +216,24 @@ def test_outside_the_host_a_brain_slot_holds_nothing(monkeypatch):
     assert not client.available()
     with client.brain_slot():
         pass
+
+
+async def test_the_welcome_names_the_games_whose_seat_waits_for_the_player(service):
+    a, b, code = await pair(service)
+
+    async def welcome(identity: str, name: str) -> tuple[Line, dict[str, Any]]:
+        line = await Line.open(service, None)
+        line.send({"t": "hello", "token": service.issue(identity, name)})
+        return line, await line.next("welcome")
+
+    second, hello = await welcome("key-b", "bob")  # bob's first session is still in it
+    assert hello["back"] == [] and [r["code"] for r in hello["yours"]] == [code]
+    second.close()
+    b.close()
+    await a.room(present=[True, False])
+    again, hello = await welcome("key-b", "bob")
+    assert hello["back"] == [code]
+    _, other = await welcome("key-c", "carol")
+    assert other["back"] == [] and other["yours"] == []
+    again.close()
+    a.close()

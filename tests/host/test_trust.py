@@ -5,8 +5,10 @@ started, where the case is about the host rather than the app)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import logging
+import signal
 import struct
 import termios
 from collections.abc import Callable
@@ -282,3 +284,88 @@ async def test_a_browsers_resize_flood_is_folded_too(tmp_path, monkeypatch):
             assert session.resize_to is None  # the last size went with it
         finally:
             await browser.close()
+
+
+async def test_one_address_holds_at_most_per_address_browser_sessions(tmp_path, monkeypatch):
+    from tests.host.test_web import Browser
+    from tui.host import web
+
+    monkeypatch.setattr(web, "STOP_SECONDS", 0.5)  # the stand-in never answers "quit"
+    waiting = script(tmp_path, "waiting.sh", "#!/bin/sh\necho __GANGLION__\nexec sleep 600\n")
+    config = host_config(tmp_path / "h", web_port=0, python=waiting, per_address=1)
+    async with running(config) as host:
+        first = await Browser.open(host.web_port, "dave")
+        try:
+            await until(lambda: len(host.sessions) == 1)
+            second = await Browser.open(host.web_port, "erin")
+            await second.expect("Too many connections from your address")
+            await second.close()
+            assert len(host.sessions) == 1
+        finally:
+            await first.close()
+
+
+async def test_idle_logins_at_the_file_limit_lock_nobody_out_and_the_log_stays_short(
+        tmp_path, keys):
+    import resource
+
+    from tests.host.test_host_crash import start_host
+
+    def few_files() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+
+    log = tmp_path / "host.log"
+    proc, port = await start_host(tmp_path / "h", log, "--per-address", "1000",
+                                  "--per-minute", "10000", "--login-grace", "1",
+                                  preexec_fn=few_files)
+    idle: list[asyncssh.SSHClientConnection] = []
+
+    async def log_in_and_wait() -> None:
+        with contextlib.suppress(asyncssh.Error, OSError, TimeoutError):
+            idle.append(await connect(port, keys[0]))
+
+    flood = [asyncio.get_running_loop().create_task(log_in_and_wait()) for _ in range(80)]
+    try:
+        # more connections than the host has files: it stops accepting for a while
+        await until(lambda: "out of system resource" in log.read_text(errors="replace"))
+        player = await connect(port, keys[1], "alice")  # let in once the idle ones go
+        player.close()
+        await asyncio.wait_for(asyncio.gather(*flood), WAIT)
+    finally:
+        for task in flood:
+            task.cancel()
+        for conn in idle:
+            conn.close()
+        proc.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(proc.wait(), WAIT)
+    text = log.read_text(errors="replace")
+    assert "Traceback" not in text
+    assert 1 <= text.count("out of system resource") <= 6, text[-2000:]
+
+
+async def test_fresh_keys_from_one_address_cannot_fill_the_host_with_games(tmp_path):
+    service = RoomService(tmp_path / "rooms.sock", tmp_path / "users", rooms_per_player=2,
+                          rooms_per_address=3)
+    await service.start()
+    lines: list[Line] = []
+    try:
+        friend = await Line.open(service, service.issue("key-f", "friend", "10.0.0.2"))
+        lines.append(friend)
+        for n in range(4):  # a new key for every room, all from one address
+            eve = await Line.open(service, service.issue(f"key-e{n}", "eve", "10.0.0.1"))
+            lines.append(eve)
+            eve.send({"t": "create", "game": "tictactoe", "side": "first"})
+            if n == 3:
+                assert "from your address" in (await eve.next("error"))["message"]
+                break
+            code = (await eve.room(started=False))["code"]
+            helper = await Line.open(service, service.issue(f"key-h{n}", "h", "10.0.0.3"))
+            lines.append(helper)
+            helper.send({"t": "join", "code": code})
+            await eve.room(started=True)
+        friend.send({"t": "create", "game": "tictactoe"})  # another address is not held up
+        await friend.room(started=False)
+    finally:
+        for line in lines:
+            line.close()
+        await service.stop()

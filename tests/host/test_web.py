@@ -113,10 +113,9 @@ async def test_a_browser_plays_an_ssh_player_to_the_end_and_reloads_back_into_it
         await alice.expect("dave joined")
         await move(alice, "b2")
         await dave.expect("Move 2: your move")
-        dave = await dave.reload()  # the same guest pass: back in the seat by the code
+        dave = await dave.reload()  # the same guest pass: back in the seat, at once
         await alice.expect("dave left; their seat is kept")
-        await join_room(dave, code)
-        await dave.expect("Move 2: your move")
+        await dave.expect(f"Room {code} (you play O)", "Move 2: your move")
         await alice.expect("dave is back")
         line = [(dave, "a1"), (alice, "b1"), (dave, "c1"), (alice, "b3")]
         for ply, (mover, text) in enumerate(line, start=2):
@@ -176,7 +175,7 @@ async def test_a_guest_cannot_pose_as_a_key_identity(web_host, keys):
         await alice.expect("alice joined: the game begins")
         room = web_host.rooms.rooms[code]
         assert room.seats == [alice_id, eve.identity]
-        tokens = {identity for identity, _ in web_host.rooms.tokens.values()}
+        tokens = {identity for identity, _, _ in web_host.rooms.tokens.values()}
         assert tokens == {alice_id, eve.identity}
     finally:
         await alice.close()

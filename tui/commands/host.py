@@ -31,9 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--login-grace", type=int_range(1, 600), default=20, metavar="SECONDS",
                         help="close a connection that has not logged in and started its "
                              "session in this time (default 20)")
-    parser.add_argument("--resizes", type=int_range(1, 100), default=4, metavar="N",
-                        help="window resizes applied per session per second; more are "
-                             "folded into the next (default 4)")
+    parser.add_argument("--resizes", type=int_range(1, 100), default=1, metavar="N",
+                        help="window resizes applied per session per second, after a burst "
+                             "of 2; more are folded into the next (default 1)")
     parser.add_argument("--rooms-per-player", type=int_range(1, 100), default=3, metavar="N",
                         help="games in progress one player may hold seats in (default 3)")
     parser.add_argument("--rooms-per-minute", type=int_range(1, 1000), default=6, metavar="N",

@@ -40,6 +40,8 @@ class RoomLink:
         self.name = ""
         self.yours: list[dict[str, Any]] = []
         """The rooms where this player has a seat in a game in progress (at connection)."""
+        self.back: list[str] = []
+        """The codes of those where the seat waits for them (no session of theirs in it)."""
 
     @property
     def connected(self) -> bool:
@@ -60,6 +62,9 @@ class RoomLink:
         self.name = str(welcome.get("name", ""))[:40]
         yours = welcome.get("yours")
         self.yours = [r for r in yours if isinstance(r, dict)] if isinstance(yours, list) else []
+        back = welcome.get("back")
+        self.back = ([c[:8] for c in back if isinstance(c, str)][:50]
+                     if isinstance(back, list) else [])
         self.writer = writer
         self.reader_task = asyncio.get_running_loop().create_task(self.read(reader))
 

@@ -111,6 +111,7 @@ class Conn:
     writer: asyncio.StreamWriter
     identity: str = ""
     name: str = ""
+    address: str = ""
     room: Room | None = None
     brain_held: bool = False
     brain_wait: asyncio.Task[None] | None = None
@@ -172,6 +173,8 @@ class Room:
         self.brain = ""
         """The brain spec in :attr:`brain_side` (empty: two people)."""
         self.brain_side: int | None = None
+        self.address = ""
+        """The address its creator connected from (empty for a room restored)."""
         self.seed = random.randrange(2**31)
         """The brain's seed (plus the ply, for each move)."""
         self.thinking: asyncio.Task[None] | None = None
@@ -293,7 +296,8 @@ class RoomService:
                  grace: float = GRACE_SECONDS, keep: Path | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  rooms_per_player: int = ROOMS_PER_PLAYER,
-                 rooms_per_minute: int = ROOMS_PER_MINUTE) -> None:
+                 rooms_per_minute: int = ROOMS_PER_MINUTE,
+                 rooms_per_address: int = ROOMS_PER_PLAYER * 8) -> None:
         self.socket_path = Path(socket_path)
         self.users = Path(users)
         self.keep = Path(keep) if keep is not None else self.socket_path.parent / "rooms"
@@ -301,7 +305,7 @@ class RoomService:
         self.grace = grace
         self.now = clock
         self.rooms: dict[str, Room] = {}
-        self.tokens: dict[str, tuple[str, str]] = {}
+        self.tokens: dict[str, tuple[str, str, str]] = {}
         self.conns: set[Conn] = set()
         self.brain_count = max(1, brain_slots)
         self.brain_slots = asyncio.Semaphore(self.brain_count)
@@ -309,6 +313,7 @@ class RoomService:
         """The worker processes where room brains search (started on first use)."""
         self.rooms_per_player = max(1, rooms_per_player)
         self.rooms_per_minute = max(1, rooms_per_minute)
+        self.rooms_per_address = max(1, rooms_per_address)
         self.creations: dict[str, Bucket] = {}
         """Per player: the allowance of rooms they may create (``rooms_per_minute``)."""
         self.server: asyncio.AbstractServer | None = None
@@ -399,10 +404,11 @@ class RoomService:
             log.error("room %s: its kept file cannot be removed: %s", room.code,
                       exc.strerror or exc)
 
-    def issue(self, identity: str, name: str) -> str:
-        """A token a session presents to be ``identity`` (shown as ``name``)."""
+    def issue(self, identity: str, name: str, address: str = "") -> str:
+        """A token a session presents to be ``identity`` (shown as ``name``), connected
+        from ``address`` (a new key or guest per connection is still one address)."""
         token = secrets.token_urlsafe(18)
-        self.tokens[token] = (identity, clean_name(name))
+        self.tokens[token] = (identity, clean_name(name), address)
         return token
 
     def revoke(self, token: str) -> None:
@@ -421,10 +427,11 @@ class RoomService:
             if identity is None:
                 conn.send({"t": "error", "message": "unknown session"})
                 return
-            conn.identity, conn.name = identity
+            conn.identity, conn.name, conn.address = identity
             conn.send({"t": "welcome", "name": conn.name,
                        "yours": [r.summary(conn.identity) for r in self.rooms.values()
-                                 if r.side_of(conn.identity) is not None and not r.over]})
+                                 if r.side_of(conn.identity) is not None and not r.over],
+                       "back": self.seats_kept(conn.identity)})
             while not conn.closed:
                 line = await reader.readline()
                 if not line:
@@ -504,6 +511,7 @@ class RoomService:
                 raise ParlorError("the host has too many rooms; try again later")
         self.leave(conn)
         room = Room(self.new_code(), state, control)
+        room.address = conn.address
         side = {"first": 0, "second": 1}.get(seat, random.randrange(2))
         self.rooms[room.code] = room
         self.seat(room, side, conn)
@@ -527,6 +535,10 @@ class RoomService:
             codes = ", ".join(sorted(r.code for r in mine)[:5])
             raise ParlorError(f"you have {len(mine)} games in progress ({codes}); "
                               "finish or resign one before you open another")
+        if conn.address and sum(r.started and not r.over and r.address == conn.address
+                                for r in self.rooms.values()) >= self.rooms_per_address:
+            raise ParlorError("too many games in progress were opened from your address; "
+                              "finish one before you open another")
         bucket = self.creations.get(conn.identity)
         if bucket is None:
             if len(self.creations) > 10 * MAX_ROOMS:  # forget full allowances
@@ -584,16 +596,30 @@ class RoomService:
         self.seat(room, side, conn)
         self.begin(room, f"{conn.name} joined: the game begins")
 
+    def seats_kept(self, identity: str) -> list[str]:
+        """The codes of the games in progress where ``identity``'s seat is kept for them
+        (they dropped, or the host restarted): where their next session should land."""
+        codes = []
+        for room in self.rooms.values():
+            side = room.side_of(identity)
+            if side is not None and room.started and not room.over and room.conns[side] is None:
+                codes.append(room.code)
+        return codes[:MAX_LISTED]
+
     def resume(self, room: Room) -> None:
         """After a restart, start the held clock once every person seated is back."""
         if room.held is None or room.over:
             return
-        if any(room.conns[s] is None for s in (0, 1) if s != room.brain_side):
+        away = [room.names[s] for s in (0, 1) if s != room.brain_side and room.conns[s] is None]
+        if away:
+            wait = f"the clocks wait for {away[0]}"
+            if wait not in room.note:
+                room.note = f"{room.note}; {wait}"
             return
         side, room.held = room.held, None
         if room.clock is not None:
             room.clock.start(side, self.now())
-            room.note += ": both players are back, the clock runs"
+            room.note = "both players are back: the game goes on"
         self.arm_flag(room)
         self.save(room)
         self.brain_turn(room)

@@ -86,7 +86,7 @@ class HostConfig:
     """A connection must have logged in and started its session within this time."""
     per_address: int = 8
     """Connections one address may hold open at once."""
-    resizes_per_second: float = 4.0
+    resizes_per_second: float = 1.0
     """Window resizes applied per session per second (a burst of 2, the rest folded)."""
     rooms_per_player: int = 3
     """Games in progress one player may hold seats in at once."""
@@ -155,7 +155,8 @@ class Host:
         self.rooms = RoomService(self.data / SOCKET_NAME, self.users,
                                  brain_slots=config.brain_slots, grace=config.grace_seconds,
                                  rooms_per_player=config.rooms_per_player,
-                                 rooms_per_minute=config.rooms_per_minute)
+                                 rooms_per_minute=config.rooms_per_minute,
+                                 rooms_per_address=config.rooms_per_player * config.per_address)
         if config.keys and config.web_port is not None:
             raise ParlorError("--web lets in browsers, which have no key, so it cannot be "
                              "combined with --keys (a host for listed keys only)")
@@ -507,7 +508,8 @@ class Session(asyncssh.SSHServerSession[bytes]):
     async def spawn(self) -> None:
         home = user_home(self.host.users, self.identity)
         home.mkdir(parents=True, exist_ok=True, mode=0o700)
-        self.token = self.host.rooms.issue(self.identity, self.username)
+        self.token = self.host.rooms.issue(self.identity, self.username,
+                                           self.server.address if self.server else "")
         master, slave = os.openpty()
         # Raw from the start: before the app sets its own modes, a client's ctrl+c or
         # ctrl+\ must not become a signal that kills the session (the app reads keys).
@@ -537,16 +539,19 @@ class Session(asyncssh.SSHServerSession[bytes]):
         """Pass the client's latest window size to the app, at most as often as the
         throttle allows: sizes asked for meanwhile are folded into the next one applied
         (each one applied makes the app redraw its whole screen)."""
-        self.resize_timer = None
         if not self.resize_pending or self.master < 0 or self.closing:
             return
         if self.resizes.take():
             self.resize_pending = False
             self.resizes_applied += 1
             self.set_size()
-        elif self.resize_timer is None:
+        elif self.resize_timer is None:  # one wake-up at a time, however many ask
             delay = min(1.0, max(0.02, self.resizes.wait()))
-            self.resize_timer = asyncio.get_running_loop().call_later(delay, self.apply_resize)
+            self.resize_timer = asyncio.get_running_loop().call_later(delay, self.resize_later)
+
+    def resize_later(self) -> None:
+        self.resize_timer = None
+        self.apply_resize()
 
     def set_size(self) -> None:
         if self.master >= 0:

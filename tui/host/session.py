@@ -7,6 +7,7 @@ app with two more ways in: F2 (Play a person) and F3 (Watch).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import fcntl
 import os
@@ -20,6 +21,7 @@ from textual.binding import Binding, BindingType
 
 import tui.app
 from tui.app import ParlorApp
+from tui.screens.home import HomeScreen
 
 
 class HostedApp(ParlorApp):
@@ -31,6 +33,33 @@ class HostedApp(ParlorApp):
         Binding("f2", "rooms(False)", "Play a person", tooltip="Create or join a room"),
         Binding("f3", "rooms(True)", "Watch", tooltip="Watch a game in progress"),
     ]
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.run_worker(self.back_to_game(), name="back-to-game", exit_on_error=False)
+
+    async def back_to_game(self) -> None:
+        """A player whose seat in a game in progress waits for them (back after a dropped
+        line, or after the host's restart) lands on that game, not on Home: the room
+        service names those games when the session's link says who it is."""
+        from tui.host import client
+        from tui.screens.rooms import RoomsScreen
+
+        try:
+            link = await client.get_link()
+        except (OSError, ValueError):
+            return  # the rooms are out of reach: F2 says so when asked
+        codes = link.back  # a game open in another session of theirs is left there
+        if not codes or not isinstance(self.screen, HomeScreen):
+            return
+        rooms = RoomsScreen()
+        await self.push_screen(rooms)
+        for _ in range(200):  # its link, the same one, is taken when it mounts
+            if rooms.link is not None or not rooms.is_attached:
+                break
+            await asyncio.sleep(0.05)
+        if rooms.link is not None and rooms.is_current:
+            rooms.ask({"t": "join", "code": codes[0]})
 
     def action_rooms(self, watch: bool) -> None:
         """Open the room lists (to play, or to watch)."""

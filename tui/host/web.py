@@ -12,9 +12,9 @@ identity is never taken from the client: a cookie whose signature does not check
 that names anything but a ``web-`` identity, is ignored, so a guest cannot pose as a
 key's identity (a SHA-256 fingerprint) or as another guest. The same cookie brings a
 browser that reloads (or comes back within its 30 days) back to the same identity:
-its saved games, and its seat in a room, by typing the room's code as an SSH player
-does after reconnecting. The display name is the one the player types on the first
-page, cleaned as SSH user names are.
+its saved games, and its seat in a room (the page opens on that game, as an SSH
+player's session does after reconnecting). The display name is the one the player
+types on the first page, cleaned as SSH user names are.
 """
 
 from __future__ import annotations
@@ -409,8 +409,14 @@ class HostedAppService(AppService):
                         self.session.name, last[:120])
 
     async def run(self) -> None:
-        await super().run()
-        self.session.end()  # the app ended (quit or crashed): so does the page's session
+        try:
+            await super().run()
+        except (OSError, ValueError, RuntimeError) as exc:  # one line, not a hang
+            log.warning("a browser session's app service failed: %s", str(exc)[:120] or
+                        type(exc).__name__)
+        finally:
+            # the app ended (quit, crashed, or died at once): so does the page's session
+            self.session.end()
 
 
 class WebSession:
@@ -443,7 +449,7 @@ class WebSession:
     async def run(self, width: int, height: int) -> None:
         """Start the app and pass it what the browser sends until either side ends."""
         self.home.mkdir(parents=True, exist_ok=True, mode=0o700)
-        self.token = self.host.rooms.issue(self.identity, self.name)
+        self.token = self.host.rooms.issue(self.identity, self.name, self.address)
         self.service = HostedAppService(self)
         try:
             await self.service.start(width, height)
