@@ -8,7 +8,13 @@ from typing import Any
 import pytest
 
 from engine.registry import new_game
+from tests.tui.conftest import settle
+from tui.app import Launch, ParlorApp
 from tui.host import client
+from tui.screens.home import HomeScreen
+from tui.screens.play import PlayScreen
+
+SIZE = (80, 24)
 
 
 class FakeLink(client.RoomLink):
@@ -112,3 +118,27 @@ def test_parlor_brains_shows_an_external_engines_command_and_protocol(
     out = capsys.readouterr().out
     block = out[out.index("external:edax"):]
     assert "command: edax --gtp -l 5" in block and "protocol: gtp" in block
+
+
+# -- one way of counting moves -----------------------------------------------------------
+def status_of(app: ParlorApp) -> str:
+    return str(app.screen.query_one("#status").render())
+
+
+async def test_home_the_game_and_a_room_count_moves_alike() -> None:
+    app = ParlorApp(Launch(kind="play", game="morris", players=("human", "human")), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        for _ in range(8):  # four moves of each side: the fifth move is next
+            screen.play(screen.state.legal_moves()[0])
+        await settle(pilot)
+        assert "Move 5: White to move" in status_of(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, HomeScreen)
+        listed = str(app.screen.query_one("#unfinished").get_option_at_index(0).prompt)
+        assert listed.startswith("Five Men's Morris, move 5:")
+    assert "Move 2: your move" in room_status(room_snapshot(["b2", "a1"]))
+    assert "Move 2: O to move" in room_status(room_snapshot(["b2", "a1", "c3"]))

@@ -100,7 +100,7 @@ def test_the_app_starts_lists_what_it_can_and_quits(tmp_path: Path) -> None:
         return lines, errors
 
     lines, errors = bounded(lambda: asyncio.run(session()))
-    assert len(lines) == 4 and sum(line.startswith("Tic-tac-toe, move 3") for line in lines) == 1
+    assert len(lines) == 4 and sum(line.startswith("Tic-tac-toe, move 2") for line in lines) == 1
     assert sum("not a regular file" in line for line in lines) == 2
     assert sum("cannot read" in line for line in lines) == 1
     assert len(errors) == 6  # three bad entries in each of the two folders

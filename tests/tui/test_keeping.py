@@ -222,8 +222,8 @@ async def test_home_lists_every_unfinished_game_and_resumes_any() -> None:
         await pilot.pause()
         listing = app.screen.query_one("#unfinished", OptionList)
         lines = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
-        assert lines[0].startswith("Tic-tac-toe, move 3: human v first, ")
-        assert lines[1].startswith("Connect Four, move 4: human v last, ")
+        assert lines[0].startswith("Tic-tac-toe, move 2: human v first, ")
+        assert lines[1].startswith("Connect Four, move 2: human v last, ")
         assert time.strftime("%Y-%m-%d", time.localtime(now - 3600)) in lines[1]
         listing.focus()
         listing.highlighted = 0

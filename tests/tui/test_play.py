@@ -190,7 +190,7 @@ async def test_home_offers_resume_of_the_unfinished_game() -> None:
     async with home.run_test(size=SIZE) as pilot:
         await pilot.pause()
         listing = home.screen.query_one("#unfinished", OptionList)
-        assert "Tic-tac-toe, move 3: human v first" in str(listing.get_option_at_index(0).prompt)
+        assert "Tic-tac-toe, move 2: human v first" in str(listing.get_option_at_index(0).prompt)
         await pilot.press("c")
         await settle(pilot)
         assert isinstance(home.screen, PlayScreen) and len(home.screen.moves) == 2

@@ -41,6 +41,7 @@ from tui.host.clock import TimeControl
 from tui.player_ratings import PlayerRatings
 from tui.screens.base import ParlorScreen
 from tui.screens.rooms import RoomButtons
+from tui.widgets.move_list import move_number
 
 DEFAULT_GAME = "tictactoe"
 """The game chosen when Home opens (the first registered one if it is absent)."""
@@ -70,7 +71,7 @@ def describe(entry: store.Entry) -> str:
     players = (f"{store.short(rec.tags.get('First', '?'), 18)} v "
                f"{store.short(rec.tags.get('Second', '?'), 18)}")
     busy = " (open in another session)" if store.in_use(entry.game_id) else ""
-    return f"{name}, move {len(rec.moves) + 1}: {players}, {entry.when}{busy}"
+    return f"{name}, move {move_number(len(rec.moves))}: {players}, {entry.when}{busy}"
 
 
 def side_choices(specs: list[str], game_id: str | None = None,

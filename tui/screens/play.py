@@ -46,7 +46,7 @@ from tui.screens.base import ParlorScreen
 from tui.widgets import board_class
 from tui.widgets.board import BoardWidget
 from tui.widgets.clock import ClockPanel
-from tui.widgets.move_list import MoveList
+from tui.widgets.move_list import MoveList, move_number
 
 PACES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)
 """The paces + and - step through (seconds a computer move waits)."""
@@ -627,7 +627,7 @@ class PlayScreen(ParlorScreen):
         if outcome is None:
             mover = self.players[state.to_move]
             who = "you" if opponents.is_human(mover) else mover
-            text.append(f"Move {state.ply // 2 + 1}: {names[state.to_move]} to move ({who})",
+            text.append(f"Move {move_number(state.ply)}: {names[state.to_move]} to move ({who})",
                         "bold")
             rated = self.rating_status()
             if rated:

@@ -29,7 +29,7 @@ from tui.messages import MoveEntered
 from tui.screens.base import ParlorScreen
 from tui.widgets import board_class
 from tui.widgets.board import BoardWidget
-from tui.widgets.move_list import MoveList
+from tui.widgets.move_list import MoveList, move_number
 
 TICK_SECONDS = 0.25
 """How often the clocks are redrawn (only when the text shown changes)."""
@@ -221,10 +221,10 @@ class RoomPlayScreen(ParlorScreen):
         elif not snap.get("started"):
             text.append(f"Waiting for an opponent: share the code {code}", "bold")
         elif self.my_turn():
-            text.append(f"Move {self.state.ply + 1}: your move", "bold")
+            text.append(f"Move {move_number(self.state.ply)}: your move", "bold")
         else:
             thinking = " (thinking)" if snap.get("brain") == self.state.to_move else ""
-            text.append(f"Move {self.state.ply + 1}: {names[self.state.to_move]} to move"
+            text.append(f"Move {move_number(self.state.ply)}: {names[self.state.to_move]} to move"
                         f"{thinking}")
         if snap.get("rated") is False and not result:
             text.append("\nNot rated: a move was taken back", "italic")
