@@ -142,3 +142,19 @@ async def test_home_the_game_and_a_room_count_moves_alike() -> None:
         assert listed.startswith("Five Men's Morris, move 5:")
     assert "Move 2: your move" in room_status(room_snapshot(["b2", "a1"]))
     assert "Move 2: O to move" in room_status(room_snapshot(["b2", "a1", "c3"]))
+
+
+# -- confirmations ---------------------------------------------------------------------
+async def test_saving_says_so_in_the_status() -> None:
+    app = ParlorApp(Launch(kind="play", game="tictactoe", players=("human", "first")), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("s")
+        await pilot.pause()
+        await pilot.press(*"mine", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
+        assert "saved as mine.pgn (r opens the saved games)" in status_of(app)
+        assert any(n.message.startswith("saved as mine.pgn") for n in app._notifications)

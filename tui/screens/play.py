@@ -828,7 +828,9 @@ class PlayScreen(ParlorScreen):
             why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             self.notify(store.short(why), title="Not saved", severity="error")
             return
-        self.notify(f"saved as {target.name}")
+        self.message = f"saved as {target.name} (r opens the saved games)"
+        self.notify(self.message, title="Saved")
+        self.query_one("#status", Static).update(self.status_text())
         if self.unsaved:  # the moves so far are safe in that file
             self.unsaved = False
             self.save_error = ""

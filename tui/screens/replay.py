@@ -242,6 +242,7 @@ class ReplayScreen(ParlorScreen):
                 self.notify(store.short(why), title="Not written", severity="error")
                 return
             self.notify(f"analysis written to {target.name} (saved games)")
+            panel.written(target.name)
             return
         self.notify(f"no free name {store.short(stem)}.analysed-N", title="Not written",
                     severity="error")

@@ -283,6 +283,12 @@ class AnalysisPanel(Static):
             return None
         return annotate(self.record, self.analysis)
 
+    def written(self, name: str) -> None:
+        """Say, in the panel (it stays until the next run), that the analysed copy was
+        written to the saved game ``name``."""
+        self.message = f"written to {name} (saved games)"
+        self.changed()
+
     # -- drawing --------------------------------------------------------------------
     def show_at(self, index: int) -> None:
         """Show the analysis of the position after ``index`` moves."""
