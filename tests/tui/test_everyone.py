@@ -158,3 +158,29 @@ async def test_saving_says_so_in_the_status() -> None:
         assert isinstance(app.screen, PlayScreen)
         assert "saved as mine.pgn (r opens the saved games)" in status_of(app)
         assert any(n.message.startswith("saved as mine.pgn") for n in app._notifications)
+
+
+# -- the move prompt --------------------------------------------------------------------
+async def test_the_move_prompt_shows_an_example_beside_the_field_not_in_it() -> None:
+    from textual.widgets import Input
+
+    from tui.dialogs.prompt import PromptDialog
+
+    app = ParlorApp(Launch(kind="play", game="tictactoe", players=("human", "human")), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("m")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, PromptDialog)
+        field = dialog.query_one("#prompt", Input)
+        assert field.value == "" and not field.placeholder  # nothing looks typed
+        help_line = str(dialog.query_one("#prompt-help").render())
+        assert help_line.startswith("e.g. a1. Enter confirms")
+        await pilot.press("enter")  # nothing typed: it says so, and stays
+        await pilot.pause()
+        assert app.screen is dialog
+        assert "Nothing typed" in str(dialog.query_one("#prompt-help").render())
+        await pilot.press("b", "2", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen) and len(app.screen.moves) == 1

@@ -254,6 +254,11 @@ class RoomPlayScreen(ParlorScreen):
         self.board.interactive = False
         self.send({"t": "move", "move": self.state.format_move(event.move)})
 
+    def example_move(self) -> str:
+        """A legal move here in notation, as an example ("" when there is none)."""
+        legal = self.state.legal_moves()
+        return self.state.format_move(legal[0]) if legal else ""
+
     def action_type_move(self) -> None:
         """Enter a move in the game's notation."""
         if not self.my_turn():
@@ -264,7 +269,8 @@ class RoomPlayScreen(ParlorScreen):
             if text and self.my_turn():
                 self.send({"t": "move", "move": text.strip()[:64]})
 
-        self.app.push_screen(PromptDialog("Your move", placeholder="in notation"), entered)
+        self.app.push_screen(PromptDialog("Your move in notation",
+                                          placeholder=self.example_move()), entered)
 
     def action_resign(self) -> None:
         """Resign, after asking."""
