@@ -184,3 +184,39 @@ async def test_the_move_prompt_shows_an_example_beside_the_field_not_in_it() -> 
         await pilot.press("b", "2", "enter")
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen) and len(app.screen.moves) == 1
+
+
+# -- a refused point says why, in a room too ---------------------------------------------
+async def test_choosing_a_taken_square_in_a_room_says_why(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui.screens.room_play import RoomPlayScreen
+
+    link = FakeLink()
+    monkeypatch.setattr(client, "_link", link)
+    app = ParlorApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await app.push_screen(RoomPlayScreen(room_snapshot(["b2", "a1"])))
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, RoomPlayScreen) and screen.my_turn()
+        screen.board.cursor = 4  # b2, taken
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "that square is taken" in str(screen.query_one("#status").render())
+        assert not [m for m in link.sent if m.get("t") == "move"]
+        screen.board.cursor = 8  # c3 is free: the move goes to the service
+        await pilot.press("enter")
+        await pilot.pause()
+        assert {"t": "move", "move": "c3"} in link.sent
+
+
+def test_a_taken_morris_or_gomoku_point_is_called_a_point() -> None:
+    from tui.widgets import board_class
+
+    for game in ("morris", "gomoku"):
+        state = new_game(game)
+        move = state.legal_moves()[0]
+        board = board_class(game)(state.play(move).play(state.play(move).legal_moves()[0]))
+        taken = board.steps(move)[0]
+        assert board.refusal(taken) == "that point is taken"

@@ -25,7 +25,7 @@ from tui.dialogs.choose import ChooseDialog
 from tui.dialogs.prompt import PromptDialog
 from tui.host import client
 from tui.host.clock import LOW_TIME, show
-from tui.messages import MoveEntered
+from tui.messages import MoveEntered, SelectionRefused
 from tui.screens.base import ParlorScreen
 from tui.widgets import board_class
 from tui.widgets.board import BoardWidget
@@ -63,6 +63,8 @@ class RoomPlayScreen(ParlorScreen):
         self.texts: list[str] = []
         self.first = snapshot
         self.clock_shown: Text | None = None
+        self.message = ""
+        """Why the board refused the last point chosen (until the room changes)."""
         self.link = client.current_link()
         if self.link is not None:  # from now on, so no update is missed before mounting
             self.link.subscribe(self.on_service)
@@ -142,6 +144,7 @@ class RoomPlayScreen(ParlorScreen):
             self.notify(store.short(exc, 120), title="Bad move from the host", severity="error")
         self.states, self.texts = states, texts
         self.snap = snap
+        self.message = ""
         self.received = time.monotonic()
         self.refresh_views()
 
@@ -235,6 +238,8 @@ class RoomPlayScreen(ParlorScreen):
                 text.append(f"\nYou asked {what}: waiting for the answer", "italic")
             elif self.you >= 0:
                 text.append(f"\nYour opponent asks {what}: y accepts, n declines", "bold")
+        if self.message:
+            text.append(f"\n{self.message}", "italic")
         note = str(snap.get("note") or "")
         if note and not (result and note == snap.get("termination")):  # said once
             text.append(f"\n{store.short(note, 80)}", "italic")
@@ -253,6 +258,13 @@ class RoomPlayScreen(ParlorScreen):
             return
         self.board.interactive = False
         self.send({"t": "move", "move": self.state.format_move(event.move)})
+
+    @on(SelectionRefused)
+    def on_selection_refused(self, event: SelectionRefused) -> None:
+        """Say why the point chosen cannot be played (a taken square, not your turn)."""
+        event.stop()
+        self.message = event.why
+        self.query_one("#status", Static).update(self.status_text())
 
     def example_move(self) -> str:
         """A legal move here in notation, as an example ("" when there is none)."""

@@ -301,6 +301,8 @@ class BoardWidget(Widget, can_focus=True):
     scale: reactive[int] = reactive(1, init=False, layout=True)
     """How many times larger than the compact drawing the board is shown (1 to 3)."""
 
+    PLACE: ClassVar[str] = "square"
+    """What a point of this board is called in messages ("square", or "point")."""
     CAN_FLIP: ClassVar[bool] = True
     """Whether turning the board round means anything (not for Connect Four's rack)."""
     MAX_SCALE: ClassVar[int] = 3
@@ -432,7 +434,7 @@ class BoardWidget(Widget, can_focus=True):
         owner = self.owner_at(point)
         placing = all(len(self.steps(m)) == 1 for m in state.legal_moves())
         if owner is not None and placing:
-            return "that square is taken"
+            return f"that {self.PLACE} is taken"
         if owner is not None and owner != mover:
             return f"that is {names[owner]}'s piece; you play {names[mover]}"
         if owner is not None:

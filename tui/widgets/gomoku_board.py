@@ -18,6 +18,7 @@ class GomokuBoard(BoardWidget):
     cell. Empty cells are dots: every one of them is legal, so none is marked."""
 
     GAME = "gomoku"
+    PLACE = "point"
 
     DEFAULT_CSS = """
     GomokuBoard {
