@@ -23,7 +23,7 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 
 from engine.protocol import ParlorError, State
 from engine.record import GameRecord
@@ -91,6 +91,9 @@ class ParlorApp(App[None]):
         """Draw boards, frames and buttons with plain ASCII characters."""
         self.seed = seed
         """Seed for the brains (None: fresh randomness)."""
+        self.early_keys: list[events.Key] | None = []
+        """Keys pressed while the app starts, kept until the first screen is up (then
+        handled in order); None once it is."""
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
         """Run the app with a shorter GIL switch interval (restored afterwards)."""
@@ -118,9 +121,25 @@ class ParlorApp(App[None]):
         elif launch.kind == "replay" and launch.path is not None:
             self.open_replay_file(launch.path)
 
+    def release_early_keys(self) -> None:
+        """Handle the keys pressed while the app started, in order, once the screen on
+        top is mounted (each screen calls this when it is; the first call that finds
+        the top screen ready releases them)."""
+        keys = self.early_keys
+        if keys is None or not self.screen.is_mounted or not isinstance(
+                self.screen, (ParlorScreen, ModalScreen)):
+            return
+        self.early_keys = None
+        for key in keys:  # sent by the app, as the terminal's keys are (they bubble up to it)
+            self.post_message(events.Key(key.key, key.character).set_sender(self))
+
     async def on_event(self, event: events.Event) -> None:
-        """Ignore keys and clicks while the screen is covered by its "too small" notice
+        """Keep the keys pressed while the app starts (see :meth:`release_early_keys`);
+        ignore keys and clicks while the screen is covered by its "too small" notice
         (all but the quit keys): nothing may happen that the player cannot see."""
+        if isinstance(event, events.Key) and self.early_keys is not None:
+            self.early_keys.append(event)
+            return
         screen = self.screen_stack[-1] if self.screen_stack else None
         if (isinstance(screen, ParlorScreen) and screen.too_small
                 and isinstance(event, (events.Key, events.MouseDown, events.MouseUp,

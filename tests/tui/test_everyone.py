@@ -3,12 +3,14 @@ checked here (wording, counting moves, confirmations, the legend, focus, keys)."
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine.registry import new_game
 from tests.tui.conftest import settle
+from tui import app as tui_app
 from tui.app import Launch, ParlorApp
 from tui.host import client
 from tui.screens.home import HomeScreen
@@ -220,3 +222,60 @@ def test_a_taken_morris_or_gomoku_point_is_called_a_point() -> None:
         board = board_class(game)(state.play(move).play(state.play(move).legal_moves()[0]))
         taken = board.steps(move)[0]
         assert board.refusal(taken) == "that point is taken"
+
+
+# -- keys pressed while the app starts ----------------------------------------------------
+def gated_app(monkeypatch: pytest.MonkeyPatch, name: str, keys: list[tuple[str, str]],
+              launch: Launch | None = None) -> ParlorApp:
+    """An app whose screen ``name`` (``HomeScreen`` or ``PlayScreen`` of tui.app) is
+    still mounting when ``keys``, typed while the app loaded, reach the app: the screen
+    waits for the app to have taken the first key."""
+    import asyncio
+
+    from textual import events
+
+    taken = asyncio.Event()
+    base = getattr(tui_app, name)
+
+    class Slow(base):  # type: ignore[misc, valid-type]
+        async def on_mount(self) -> None:  # Textual runs the screen's own on_mount next
+            for _ in range(1000):  # the app's own task goes on meanwhile
+                if taken.is_set():
+                    break
+                await asyncio.sleep(0)
+
+    monkeypatch.setattr(tui_app, name, Slow)
+
+    class Early(ParlorApp):
+        CSS_PATH = str(Path(tui_app.__file__).with_name("parlor.tcss"))
+
+        def on_mount(self) -> None:  # Textual then runs ParlorApp.on_mount
+            for key, character in keys:
+                self.post_message(events.Key(key, character).set_sender(self))
+
+        async def on_event(self, event: events.Event) -> None:
+            await super().on_event(event)
+            if isinstance(event, events.Key):
+                taken.set()
+
+    return Early(launch, seed=1)
+
+
+async def test_a_key_pressed_while_the_app_starts_is_not_lost(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui.screens.help import HelpScreen
+
+    app = gated_app(monkeypatch, "HomeScreen", [("question_mark", "?")])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+
+
+async def test_a_key_pressed_while_a_launched_game_starts_is_not_lost(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    launch = Launch(kind="play", game="tictactoe", players=("human", "first"))
+    app = gated_app(monkeypatch, "PlayScreen", [("enter", "\r")], launch)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
+        assert len(app.screen.moves) == 2  # the player's move, and the reply

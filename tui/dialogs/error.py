@@ -29,6 +29,9 @@ class ErrorDialog(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one(Button).focus()
+        from tui.screens.base import release_early_keys
+
+        self.call_after_refresh(release_early_keys, self)  # an error as the app starts
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import events
 from textual.screen import Screen
@@ -22,6 +22,14 @@ PANEL_MIN = 34
 BOARD_CHROME = (6, 8)
 """Columns and rows a board panel adds around the board: padding, border, the lines
 under it, and the header and footer."""
+
+
+def release_early_keys(screen: Screen[Any]) -> None:
+    """Tell the app that ``screen`` is up: keys pressed while the app started can be
+    handled now (see ``ParlorApp.release_early_keys``)."""
+    release = getattr(screen.app, "release_early_keys", None)
+    if callable(release):
+        release()
 
 
 class ParlorScreen(Screen[None]):
@@ -63,6 +71,7 @@ class ParlorScreen(Screen[None]):
         self.mount(Static(id="too-small", markup=False))
         self.check_size()
         self.show_ascii(self.parlor.ascii_board)
+        self.call_after_refresh(release_early_keys, self)
 
     def show_ascii(self, ascii: bool) -> None:
         """Draw the header's icon (and the boards) in plain ASCII or not; frames and
