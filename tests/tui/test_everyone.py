@@ -279,3 +279,29 @@ async def test_a_key_pressed_while_a_launched_game_starts_is_not_lost(
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen)
         assert len(app.screen.moves) == 2  # the player's move, and the reply
+
+
+# -- everyone who played is named ----------------------------------------------------------
+async def test_the_record_names_every_opponent_that_played_and_home_lists_them() -> None:
+    from engine.record import parse_records
+
+    app = ParlorApp(Launch(kind="play", game="connect4", players=("human", "first")), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        await pilot.press("4")  # Red, then "first" for Yellow
+        await settle(pilot)
+        assert "SecondPlayers" not in screen.record().tags  # one opponent so far
+        screen.set_player(1, "last")  # "last" takes over Yellow
+        await pilot.press("4")
+        await settle(pilot)
+        record = screen.record()
+        assert (record.tags["Second"], record.tags["SecondPlayers"]) == ("last", "first, last")
+        assert "FirstPlayers" not in record.tags
+        again = parse_records(record.to_text(), source="test")[0]  # it reads back
+        assert again.tags["SecondPlayers"] == "first, last"
+        await pilot.press("escape")
+        await settle(pilot)
+        listed = str(app.screen.query_one("#unfinished").get_option_at_index(0).prompt)
+        assert "Connect Four, move 3: human v first, last, " in listed

@@ -68,10 +68,20 @@ def describe(entry: store.Entry) -> str:
         name = get_game(rec.game).name
     except ParlorError:
         name = rec.game
-    players = (f"{store.short(rec.tags.get('First', '?'), 18)} v "
-               f"{store.short(rec.tags.get('Second', '?'), 18)}")
+    players = " v ".join(side_players(rec.tags, side) for side in (0, 1))
     busy = " (open in another session)" if store.in_use(entry.game_id) else ""
     return f"{name}, move {move_number(len(rec.moves))}: {players}, {entry.when}{busy}"
+
+
+def side_players(tags: dict[str, str], side: int) -> str:
+    """Who played ``side`` (0 first, 1 second) by the record's tags, shortened: everyone
+    who did (the ``FirstPlayers``/``SecondPlayers`` tag a change of players writes),
+    else the ``First``/``Second`` player."""
+    now = tags.get(("First", "Second")[side], "?")
+    everyone = " ".join(tags.get(("FirstPlayers", "SecondPlayers")[side], "").split())
+    if everyone and everyone.isprintable():
+        return store.short(everyone, 40)
+    return store.short(now, 18)
 
 
 def side_choices(specs: list[str], game_id: str | None = None,

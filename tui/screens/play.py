@@ -94,6 +94,28 @@ def players_by_move(record: GameRecord, states: list[State]) -> list[str]:
     return by
 
 
+ALL_PLAYERS_TAGS = ("FirstPlayers", "SecondPlayers")
+"""Record tags naming everyone who played a side, in order, when more than one did
+(``First``/``Second`` name who plays it at the end: a resumed game goes on with them)."""
+ALL_PLAYERS_CHARS = 200
+"""The longest value of an :data:`ALL_PLAYERS_TAGS` tag."""
+
+
+def all_players(record: GameRecord, states: list[State], now: tuple[str, str]) -> list[str]:
+    """For each side, everyone who played it in ``record`` (whose positions are
+    ``states``), in order, ending with who plays it ``now``: ``alphabeta:medium, random``."""
+    sides: list[list[str]] = [[], []]
+    for index, spec in enumerate(players_by_move(record, states)):
+        side = sides[states[index].to_move]
+        if spec not in side:
+            side.append(spec)
+    for side, spec in enumerate(now):
+        if spec in sides[side]:
+            sides[side].remove(spec)
+        sides[side].append(spec)
+    return [", ".join(side) for side in sides]
+
+
 def rule_news(before: State, after: State) -> str:
     """A rule that starts to apply with this move, in words ("" if none): a Morris side
     down to three may fly."""
@@ -440,6 +462,10 @@ class PlayScreen(ParlorScreen):
             record.result, record.termination = self.forfeit.result.value, self.forfeit.termination
         if self.clock is not None:
             record.tags["TimeControl"] = str(self.clock)
+        for tag, everyone, now in zip(ALL_PLAYERS_TAGS, all_players(
+                record, self.history, self.players), self.players, strict=True):
+            if everyone != now:  # another played this side before: the record says who
+                record.tags[tag] = store.short(everyone, ALL_PLAYERS_CHARS)
         if self.unrated is not None:
             record.tags[RATED_TAG] = "no"
             record.tags[UNRATED_TAG] = self.unrated
