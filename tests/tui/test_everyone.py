@@ -305,3 +305,26 @@ async def test_the_record_names_every_opponent_that_played_and_home_lists_them()
         await settle(pilot)
         listed = str(app.screen.query_one("#unfinished").get_option_at_index(0).prompt)
         assert "Connect Four, move 3: human v first, last, " in listed
+
+
+# -- the legend ---------------------------------------------------------------------------
+@pytest.mark.parametrize(("game", "options", "marks"), [
+    ("reversi", {"variant": "flipcolor"}, ["*x* discs just flipped", " *  FlipColor square"]),
+    ("reversi", {}, ["*x* discs just flipped"]),
+    ("morris", {}, ["*x* mill just made", "× taken"]),
+    ("tictactoe", {}, ["*x* winning line"]),
+])
+async def test_the_legend_names_every_mark_the_board_uses(
+        game: str, options: dict[str, Any], marks: list[str]) -> None:
+    app = ParlorApp(Launch(kind="play", game=game, options=options,
+                           players=("human", "human")), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        legend = str(app.screen.query_one("#legend").render())
+        assert "[ ] cursor" in legend and "> < hint" in legend
+        for mark in marks:
+            assert mark in legend
+        assert ("FlipColor" in legend) == (options.get("variant") == "flipcolor")
+        await pilot.press("b")  # ASCII: the legend too
+        await pilot.pause()
+        assert str(app.screen.query_one("#legend").render()).isascii()

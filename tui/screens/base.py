@@ -24,6 +24,11 @@ BOARD_CHROME = (6, 8)
 under it, and the header and footer."""
 
 
+def legend_extra(board: BoardWidget) -> int:
+    """Rows the board's legend takes beyond the two :data:`BOARD_CHROME` counts."""
+    return max(0, board.legend().count("\n") + 1 - 2)
+
+
 def release_early_keys(screen: Screen[Any]) -> None:
     """Tell the app that ``screen`` is up: keys pressed while the app started can be
     handled now (see ``ParlorApp.release_early_keys``)."""
@@ -57,7 +62,7 @@ class ParlorScreen(Screen[None]):
             return self.MIN_SIZE
         base = boards.first().base_canvas()
         width = max(PANEL_MIN, base.width + BOARD_CHROME[0]) + SIDE_MIN
-        height = max(16, base.height + BOARD_CHROME[1])
+        height = max(16, base.height + BOARD_CHROME[1] + legend_extra(boards.first()))
         return max(60, width), height
 
     def fit_board(self) -> None:
@@ -65,7 +70,7 @@ class ParlorScreen(Screen[None]):
         width, height = self.app.size
         for board in self.query(BoardWidget):
             board.scale = board.fit_scale(width - SIDE_MIN - BOARD_CHROME[0] - 12,
-                                          height - BOARD_CHROME[1])
+                                          height - BOARD_CHROME[1] - legend_extra(board))
 
     def on_mount(self) -> None:
         self.mount(Static(id="too-small", markup=False))

@@ -53,8 +53,6 @@ PACES = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0)
 DEFAULT_PACE = 1.0
 """Computer against computer: a move a second, so the game can be watched."""
 
-LEGEND = "[ ] cursor  { } chosen  ( ) last\n> < hint   + legal   +x+ pick"
-"""The marks every board uses (never colour alone)."""
 
 def short_error(error: object) -> str:
     """An error message for the status box: file paths shortened to their names."""
@@ -369,9 +367,10 @@ class PlayScreen(ParlorScreen):
         ascii_board = self.parlor.ascii_board
         yield Header()
         with Vertical(id="board-panel"):
-            yield board_class(self.game_id)(self.state, ascii=ascii_board, id="board")
+            board = board_class(self.game_id)(self.state, ascii=ascii_board, id="board")
+            yield board
             yield Static(id="summary", markup=False)
-            yield Static(LEGEND, id="legend", markup=False)
+            yield Static(board.legend(), id="legend", markup=False)
         with Vertical(id="side"):
             yield Static(id="save-warning", markup=False)
             if self.clock is not None:
@@ -395,6 +394,7 @@ class PlayScreen(ParlorScreen):
     def update_summary(self) -> None:
         """Redraw the line under the board (counts, the cursor square, a pending step)."""
         self.query_one("#summary", Static).update(self.board.summary())
+        self.query_one("#legend", Static).update(self.board.legend())
 
     def on_unmount(self) -> None:
         self.stop_brain()

@@ -346,6 +346,18 @@ class BoardWidget(Widget, can_focus=True):
         """A line about the position under the board (disc counts, pieces in hand)."""
         return ""
 
+    LEGEND: ClassVar[str] = "[ ] cursor  { } chosen  ( ) last\n> < hint   + legal   +x+ pick"
+    """The marks every board uses (never colour alone)."""
+    LEGEND_MORE: ClassVar[str] = "*x* winning line"
+    """This board's own marks, a line under :data:`LEGEND` (``×`` is ``x`` in ASCII)."""
+
+    def legend(self) -> str:
+        """The legend under the board: every mark it may show, in words."""
+        more = self.LEGEND_MORE
+        if self.ascii:
+            more = more.replace("×", "x")
+        return f"{self.LEGEND}\n{more}" if more else self.LEGEND
+
     def highlights(self) -> set[Point]:
         """Points to mark ``* *``: the winning line, the mill the last move made, the
         discs it flipped (none by default)."""

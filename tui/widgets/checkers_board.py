@@ -33,6 +33,7 @@ class CheckersBoard(BoardWidget):
     """English checkers: points are cells 0..63; a move's steps are its squares' cells."""
 
     GAME = "checkers"
+    LEGEND_MORE = "× a piece the last move took"
 
     DEFAULT_CSS = """
     CheckersBoard {

@@ -22,6 +22,7 @@ class MorrisBoard(BoardWidget):
     """Five Men's Morris: points are 0..15 (``engine.games.morris.POINTS`` order)."""
 
     GAME = "morris"
+    LEGEND_MORE = "*x* mill just made  × taken"
     PLACE = "point"
 
     DEFAULT_CSS = """

@@ -20,6 +20,7 @@ class ReversiBoard(BoardWidget):
     """
 
     GAME = "reversi"
+    LEGEND_MORE = "*x* discs just flipped"
 
     DEFAULT_CSS = """
     ReversiBoard {
@@ -58,6 +59,13 @@ class ReversiBoard(BoardWidget):
         text = f"Black {g[0]} {black}   White {g[1]} {white}"
         if self.state.legal_moves() and self.steps(self.state.legal_moves()[0]) == ():
             text += "   no move: Enter passes"
+        return text
+
+    def legend(self) -> str:
+        """FlipColor's drawn squares are in the legend too, on its boards."""
+        text = super().legend()
+        if self.state is not None and self.state.options.get("variant") == "flipcolor":
+            text += "\n *  FlipColor square (# legal)"
         return text
 
     def owner_at(self, point: Point) -> int | None:
