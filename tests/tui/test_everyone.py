@@ -328,3 +328,43 @@ async def test_the_legend_names_every_mark_the_board_uses(
         await pilot.press("b")  # ASCII: the legend too
         await pilot.pause()
         assert str(app.screen.query_one("#legend").render()).isascii()
+
+
+# -- Play a person: where the focus is --------------------------------------------------------
+async def test_back_from_a_room_the_focus_is_on_the_code_and_shown_without_colour(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual.widgets import Input, Label
+
+    from tui.screens.room_play import RoomPlayScreen
+    from tui.screens.rooms import RoomsScreen
+
+    link = FakeLink()
+    monkeypatch.setattr(client, "_link", link)
+    monkeypatch.setattr(client, "get_link", _fake_get_link(link))
+    app = ParlorApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await app.push_screen(RoomsScreen())
+        await pilot.pause()
+        rooms = app.screen
+        clock = rooms.query_one("#room-clock", Input)
+        clock.focus()
+        await pilot.pause()
+        label = clock.parent.query_one(".field-label", Label)
+        assert label.rich_style.reverse  # the focused field's label: not colour alone
+        await app.push_screen(RoomPlayScreen(room_snapshot([])))
+        await pilot.pause()
+        await pilot.press("e")  # leave the room
+        await pilot.pause()
+        assert app.screen is rooms
+        await pilot.press(*"f9kb")
+        await pilot.pause()
+        assert rooms.query_one("#room-code", Input).value == "f9kb"
+        assert clock.value == "5+3"
+        assert not label.rich_style.reverse
+
+
+def _fake_get_link(link: FakeLink) -> Any:
+    async def get_link() -> FakeLink:
+        return link
+    return get_link

@@ -90,6 +90,20 @@ class ParlorScreen(Screen[None]):
         for board in self.query(BoardWidget):
             board.ascii = ascii
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.mark_focused_field()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self.mark_focused_field()
+
+    def mark_focused_field(self) -> None:
+        """Give the form row (``.field``) holding the focus the class ``-has-focus``:
+        its label is then shown reversed (the stylesheet), not by colour alone."""
+        focused = self.focused
+        for field in self.query(".field"):
+            field.set_class(focused is not None and field in focused.ancestors_with_self,
+                            "-has-focus")
+
     def on_resize(self, event: events.Resize) -> None:
         self.check_size()
         self.fit_board()

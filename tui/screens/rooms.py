@@ -162,8 +162,14 @@ class RoomsScreen(ParlorScreen):
             self.link.unsubscribe(self.on_service)
 
     def on_screen_resume(self) -> None:
-        """Back from a room: the list shown may be old (that room may have ended)."""
+        """Back from a room: the list shown may be old (that room may have ended), and
+        the focus goes back to the code field (or the list when watching), wherever it
+        was, so a code typed next lands there."""
         self.action_refresh()
+        if self.watch_mode:
+            self.query_one("#rooms-list", OptionList).focus()
+        else:
+            self.query_one("#room-code", Input).focus()
 
     @on(Select.Changed, "#room-game")
     def fill_opponents(self) -> None:
