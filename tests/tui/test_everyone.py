@@ -368,3 +368,50 @@ def _fake_get_link(link: FakeLink) -> Any:
     async def get_link() -> FakeLink:
         return link
     return get_link
+
+
+# -- one exit --------------------------------------------------------------------------------
+@pytest.mark.parametrize("key", ["q", "escape"])
+async def test_q_or_escape_in_a_game_goes_home_and_q_on_home_quits(key: str) -> None:
+    app = ParlorApp(Launch(kind="play", game="tictactoe", players=("human", "first")), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press(key)
+        await settle(pilot)
+        assert app.is_running and isinstance(app.screen, HomeScreen)
+        assert len(app.screen.unfinished) == 1  # the game is kept
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_n_asks_first_while_the_game_is_unfinished() -> None:
+    from tui.dialogs.choose import ChooseDialog
+
+    app = ParlorApp(Launch(kind="play", game="tictactoe", players=("human", "first")), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        game = app.screen
+        await pilot.press("n")  # no move yet: nothing to keep, no question
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen) and app.screen is not game
+        game = app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ChooseDialog)
+        assert "stays on Home's list of unfinished games" in dialog.title_text
+        await pilot.press("escape")  # no: the game goes on
+        await pilot.pause()
+        assert app.screen is game and len(game.moves) == 2
+        await pilot.press("n", "enter")  # yes
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen) and app.screen is not game
+        assert app.screen.moves == []
+        await pilot.press("q")
+        await settle(pilot)
+        assert len(app.screen.unfinished) == 1

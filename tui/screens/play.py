@@ -167,7 +167,7 @@ class PlayScreen(ParlorScreen):
     """Play a game: board, whose turn, the move list, the result and a brain's thinking."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "home", "Home", tooltip="Back to Home (this game is kept)"),
+        Binding("q,escape", "home", "Home", tooltip="Back to Home (this game is kept)"),
         Binding("g", "switch_game", "Game", tooltip="Switch to another game"),
         Binding("o", "switch_opponent", "Opponent", tooltip="Choose another opponent"),
         Binding("n", "new_game", "New", tooltip="Start this game again"),
@@ -689,6 +689,23 @@ class PlayScreen(ParlorScreen):
         self.next_turn()
 
     def action_new_game(self) -> None:
+        """Start this game again with the same options and players (variants reseeded);
+        while this one is unfinished, after asking (it stays on Home's list)."""
+        if self.outcome() is not None or not self.moves:
+            self.start_new_game()
+            return
+
+        def chosen(choice: str | None) -> None:
+            if choice == "new":
+                self.start_new_game()
+
+        title = ("Start a new game? This one is unfinished: it stays on Home's list of "
+                 "unfinished games (c there resumes it).")
+        self.app.push_screen(ChooseDialog(title, [("Start a new game", "new"),
+                                                  ("Go on with this one", "keep")],
+                                          current="new"), chosen)
+
+    def start_new_game(self) -> None:
         """Start this game again with the same options and players (variants reseeded)."""
         options = dict(self.state.options)
         if "seed" in options and options.get("variant", "standard") != "standard":
