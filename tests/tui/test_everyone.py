@@ -415,3 +415,81 @@ async def test_n_asks_first_while_the_game_is_unfinished() -> None:
         await pilot.press("q")
         await settle(pilot)
         assert len(app.screen.unfinished) == 1
+
+
+# -- colour is never the only cue -----------------------------------------------------------
+def filtered_screen(app: ParlorApp) -> tuple[str, set[Any]]:
+    """The screen as the terminal gets it after the app's line filters (NO_COLOR's
+    among them): its text, and every colour left in it."""
+    from textual.color import Color
+
+    lines, colours = [], set()
+    for strip in app.screen._compositor.render_strips():
+        segments = list(strip)
+        for line_filter in app.get_line_filters():
+            segments = line_filter.apply(segments, Color(0, 0, 0))
+        lines.append("".join(segment.text for segment in segments))
+        for segment in segments:
+            if segment.style is not None:
+                colours |= {segment.style.color, segment.style.bgcolor} - {None}
+    return "\n".join(lines), colours
+
+
+async def test_under_no_color_every_cue_is_in_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = ParlorApp(Launch(kind="play", game="tictactoe", players=("human", "human")), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.no_color
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        screen.play(4)  # X b2
+        screen.play(0)  # O a1: the last move
+        await settle(pilot)
+        await pilot.press("t")  # a hint for X
+        await settle(pilot)
+        assert screen.board.hint is not None
+        text, colours = filtered_screen(app)
+        greys = {c for c in colours if c.triplet is not None
+                 and c.triplet.red == c.triplet.green == c.triplet.blue}
+        assert colours == greys  # no hue reaches the terminal: only text, styles, greys
+        assert "> X: human" in text and "  O: human" in text  # the side to move
+        assert "( O )" in text  # the last move
+        assert text.count(">") >= 2 and "<" in text  # the hint's > <, and the turn mark
+        assert "[ " in text and "+" in text  # the cursor and the legal targets
+        assert "hint: " in text
+
+
+def test_the_palette_has_no_red_and_green_pair_even_in_16_colours() -> None:
+    """Every board's marks and pieces, brought down to the 16-colour palette: no board
+    shows a red next to a green, and each piece stands apart from its squares."""
+    import asyncio
+
+    from rich.color import ColorSystem
+
+    from engine.registry import GAMES
+
+    red, green = {1, 9}, {2, 10}
+
+    async def check(game: str) -> None:
+        app = ParlorApp(Launch(kind="play", game=game, players=("human", "human")), seed=1)
+        async with app.run_test(size=(120, 50)) as pilot:
+            await settle(pilot)
+            board = app.screen.board
+            marks = {}
+            for name in ("target", "last-move", "hint", "first", "second"):
+                colour = board.style(name).color
+                if colour is not None:
+                    marks[name] = colour.downgrade(ColorSystem.STANDARD).number
+            found = set(marks.values())
+            assert not (found & red and found & green), (game, marks)
+            square = board.style("dark").bgcolor
+            if square is not None:
+                under = square.downgrade(ColorSystem.STANDARD).number
+                assert marks["first"] != under or marks["second"] != under, game
+
+    async def run_all() -> None:
+        for game in GAMES:
+            await check(game)
+
+    asyncio.run(run_all())

@@ -30,6 +30,7 @@ Anywhere      ctrl+p palette: every action by name   b plain ASCII board
 Marks         [ ] cursor   { } chosen so far   ( ) last move   > < hint
               + legal target   +x+ a piece you may pick (or must remove)
               * FlipColor square (# when it is also a legal target)
+              > before a player: that side is to move
 Pieces        first X or ●, second O or ○ (Morris: White ○, Black ●)
               checkers men ● ○, kings ◆ ◇ (ASCII: b w men, B W kings)
 

@@ -54,6 +54,11 @@ DEFAULT_PACE = 1.0
 """Computer against computer: a move a second, so the game can be watched."""
 
 
+TO_MOVE = "> "
+"""Marks the side to move in the players' lines (as the clocks do): bold is not the
+only cue."""
+
+
 def short_error(error: object) -> str:
     """An error message for the status box: file paths shortened to their names."""
     return re.sub(r"(?:[A-Za-z]:)?[/\\][^\s:;,'\"]*[/\\]([^/\\\s:;,'\"]+)", r"\1", str(error))
@@ -646,10 +651,11 @@ class PlayScreen(ParlorScreen):
         state = self.state
         names = state.PLAYERS
         text = Text()
-        for side in (0, 1):
-            text.append(f"{names[side]}: {self.players[side]}\n",
-                        "bold" if side == state.to_move else "")
         outcome = self.outcome()
+        for side in (0, 1):
+            to_move = side == state.to_move and outcome is None
+            text.append(f"{TO_MOVE if to_move else '  '}{names[side]}: {self.players[side]}\n",
+                        "bold" if to_move else "")
         if outcome is None:
             mover = self.players[state.to_move]
             who = "you" if opponents.is_human(mover) else mover
