@@ -3,7 +3,6 @@ checked here (wording, counting moves, confirmations, the legend, focus, keys)."
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -228,37 +227,18 @@ def test_a_taken_morris_or_gomoku_point_is_called_a_point() -> None:
 def gated_app(monkeypatch: pytest.MonkeyPatch, name: str, keys: list[tuple[str, str]],
               launch: Launch | None = None) -> ParlorApp:
     """An app whose screen ``name`` (``HomeScreen`` or ``PlayScreen`` of tui.app) is
-    still mounting when ``keys``, typed while the app loaded, reach the app: the screen
-    waits for the app to have taken the first key."""
-    import asyncio
-
+    still mounting when ``keys``, typed while the app loaded, reach the app."""
     from textual import events
 
-    taken = asyncio.Event()
     base = getattr(tui_app, name)
 
     class Slow(base):  # type: ignore[misc, valid-type]
         async def on_mount(self) -> None:  # Textual runs the screen's own on_mount next
-            for _ in range(1000):  # the app's own task goes on meanwhile
-                if taken.is_set():
-                    break
-                await asyncio.sleep(0)
+            for key, character in keys:  # as the terminal's keys come: from the app
+                await self.app.on_event(events.Key(key, character).set_sender(self.app))
 
     monkeypatch.setattr(tui_app, name, Slow)
-
-    class Early(ParlorApp):
-        CSS_PATH = str(Path(tui_app.__file__).with_name("parlor.tcss"))
-
-        def on_mount(self) -> None:  # Textual then runs ParlorApp.on_mount
-            for key, character in keys:
-                self.post_message(events.Key(key, character).set_sender(self))
-
-        async def on_event(self, event: events.Event) -> None:
-            await super().on_event(event)
-            if isinstance(event, events.Key):
-                taken.set()
-
-    return Early(launch, seed=1)
+    return ParlorApp(launch, seed=1)
 
 
 async def test_a_key_pressed_while_the_app_starts_is_not_lost(
@@ -352,8 +332,10 @@ async def test_back_from_a_room_the_focus_is_on_the_code_and_shown_without_colou
         await pilot.pause()
         label = clock.parent.query_one(".field-label", Label)
         assert label.rich_style.reverse  # the focused field's label: not colour alone
-        await app.push_screen(RoomPlayScreen(room_snapshot([])))
+        rooms.asked = True  # the service answers a join with the room
+        rooms.on_service(room_snapshot([]))
         await pilot.pause()
+        assert isinstance(app.screen, RoomPlayScreen)
         await pilot.press("e")  # leave the room
         await pilot.pause()
         assert app.screen is rooms
@@ -493,3 +475,12 @@ def test_the_palette_has_no_red_and_green_pair_even_in_16_colours() -> None:
             await check(game)
 
     asyncio.run(run_all())
+
+
+async def test_enter_typed_while_home_starts_presses_play(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The key waits for Home's own focus (Play), not whatever had it while mounting."""
+    app = gated_app(monkeypatch, "HomeScreen", [("enter", "\r")])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
