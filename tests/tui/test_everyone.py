@@ -484,3 +484,21 @@ async def test_enter_typed_while_home_starts_presses_play(
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen)
+
+
+@pytest.mark.parametrize("key", ["q", "escape"])
+async def test_q_or_escape_in_a_room_leaves_it_and_keeps_the_app(
+        monkeypatch: pytest.MonkeyPatch, key: str) -> None:
+    from tui.screens.room_play import RoomPlayScreen
+
+    link = FakeLink()
+    monkeypatch.setattr(client, "_link", link)
+    app = ParlorApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await app.push_screen(RoomPlayScreen(room_snapshot(["b2"])))
+        await pilot.pause()
+        await pilot.press(key)
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, HomeScreen)
+        assert {"t": "leave"} in link.sent

@@ -51,7 +51,8 @@ class RoomPlayScreen(ParlorScreen):
         Binding("u", "offer('takeback')", "Take back", tooltip="Ask to take back your move"),
         Binding("y", "answer(True)", "Accept", tooltip="Accept the offer"),
         Binding("n", "answer(False)", "Decline", tooltip="Decline the offer"),
-        Binding("e", "leave", "Leave", tooltip="Leave the room (a player keeps the seat)"),
+        Binding("e,q,escape", "leave", "Leave",
+                tooltip="Leave the room (a player keeps the seat); q and Esc too, as in a game"),
     ]
 
     def __init__(self, snapshot: dict[str, Any]) -> None:
