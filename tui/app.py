@@ -139,6 +139,7 @@ class ParlorApp(App[None]):
         (all but the quit keys): nothing may happen that the player cannot see."""
         if isinstance(event, events.Key) and self.early_keys is not None:
             self.early_keys.append(event)
+            self.release_early_keys()  # a screen that is up already never waits for them
             return
         screen = self.screen_stack[-1] if self.screen_stack else None
         if (isinstance(screen, ParlorScreen) and screen.too_small

@@ -3,7 +3,6 @@ checked here (wording, counting moves, confirmations, the legend, focus, keys)."
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -228,37 +227,18 @@ def test_a_taken_morris_or_gomoku_point_is_called_a_point() -> None:
 def gated_app(monkeypatch: pytest.MonkeyPatch, name: str, keys: list[tuple[str, str]],
               launch: Launch | None = None) -> ParlorApp:
     """An app whose screen ``name`` (``HomeScreen`` or ``PlayScreen`` of tui.app) is
-    still mounting when ``keys``, typed while the app loaded, reach the app: the screen
-    waits for the app to have taken the first key."""
-    import asyncio
-
+    still mounting when ``keys``, typed while the app loaded, reach the app."""
     from textual import events
 
-    taken = asyncio.Event()
     base = getattr(tui_app, name)
 
     class Slow(base):  # type: ignore[misc, valid-type]
         async def on_mount(self) -> None:  # Textual runs the screen's own on_mount next
-            for _ in range(1000):  # the app's own task goes on meanwhile
-                if taken.is_set():
-                    break
-                await asyncio.sleep(0)
+            for key, character in keys:  # as the terminal's keys come: from the app
+                await self.app.on_event(events.Key(key, character).set_sender(self.app))
 
     monkeypatch.setattr(tui_app, name, Slow)
-
-    class Early(ParlorApp):
-        CSS_PATH = str(Path(tui_app.__file__).with_name("parlor.tcss"))
-
-        def on_mount(self) -> None:  # Textual then runs ParlorApp.on_mount
-            for key, character in keys:
-                self.post_message(events.Key(key, character).set_sender(self))
-
-        async def on_event(self, event: events.Event) -> None:
-            await super().on_event(event)
-            if isinstance(event, events.Key):
-                taken.set()
-
-    return Early(launch, seed=1)
+    return ParlorApp(launch, seed=1)
 
 
 async def test_a_key_pressed_while_the_app_starts_is_not_lost(
@@ -352,8 +332,10 @@ async def test_back_from_a_room_the_focus_is_on_the_code_and_shown_without_colou
         await pilot.pause()
         label = clock.parent.query_one(".field-label", Label)
         assert label.rich_style.reverse  # the focused field's label: not colour alone
-        await app.push_screen(RoomPlayScreen(room_snapshot([])))
+        rooms.asked = True  # the service answers a join with the room
+        rooms.on_service(room_snapshot([]))
         await pilot.pause()
+        assert isinstance(app.screen, RoomPlayScreen)
         await pilot.press("e")  # leave the room
         await pilot.pause()
         assert app.screen is rooms
@@ -368,3 +350,155 @@ def _fake_get_link(link: FakeLink) -> Any:
     async def get_link() -> FakeLink:
         return link
     return get_link
+
+
+# -- one exit --------------------------------------------------------------------------------
+@pytest.mark.parametrize("key", ["q", "escape"])
+async def test_q_or_escape_in_a_game_goes_home_and_q_on_home_quits(key: str) -> None:
+    app = ParlorApp(Launch(kind="play", game="tictactoe", players=("human", "first")), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press(key)
+        await settle(pilot)
+        assert app.is_running and isinstance(app.screen, HomeScreen)
+        assert len(app.screen.unfinished) == 1  # the game is kept
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_n_asks_first_while_the_game_is_unfinished() -> None:
+    from tui.dialogs.choose import ChooseDialog
+
+    app = ParlorApp(Launch(kind="play", game="tictactoe", players=("human", "first")), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        game = app.screen
+        await pilot.press("n")  # no move yet: nothing to keep, no question
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen) and app.screen is not game
+        game = app.screen
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ChooseDialog)
+        assert "stays on Home's list of unfinished games" in dialog.title_text
+        await pilot.press("escape")  # no: the game goes on
+        await pilot.pause()
+        assert app.screen is game and len(game.moves) == 2
+        await pilot.press("n", "enter")  # yes
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen) and app.screen is not game
+        assert app.screen.moves == []
+        await pilot.press("q")
+        await settle(pilot)
+        assert len(app.screen.unfinished) == 1
+
+
+# -- colour is never the only cue -----------------------------------------------------------
+def filtered_screen(app: ParlorApp) -> tuple[str, set[Any]]:
+    """The screen as the terminal gets it after the app's line filters (NO_COLOR's
+    among them): its text, and every colour left in it."""
+    from textual.color import Color
+
+    lines, colours = [], set()
+    for strip in app.screen._compositor.render_strips():
+        segments = list(strip)
+        for line_filter in app.get_line_filters():
+            segments = line_filter.apply(segments, Color(0, 0, 0))
+        lines.append("".join(segment.text for segment in segments))
+        for segment in segments:
+            if segment.style is not None:
+                colours |= {segment.style.color, segment.style.bgcolor} - {None}
+    return "\n".join(lines), colours
+
+
+async def test_under_no_color_every_cue_is_in_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = ParlorApp(Launch(kind="play", game="tictactoe", players=("human", "human")), seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.no_color
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        screen.play(4)  # X b2
+        screen.play(0)  # O a1: the last move
+        await settle(pilot)
+        await pilot.press("t")  # a hint for X
+        await settle(pilot)
+        assert screen.board.hint is not None
+        text, colours = filtered_screen(app)
+        greys = {c for c in colours if c.triplet is not None
+                 and c.triplet.red == c.triplet.green == c.triplet.blue}
+        assert colours == greys  # no hue reaches the terminal: only text, styles, greys
+        assert "> X: human" in text and "  O: human" in text  # the side to move
+        assert "( O )" in text  # the last move
+        assert text.count(">") >= 2 and "<" in text  # the hint's > <, and the turn mark
+        assert "[ " in text and "+" in text  # the cursor and the legal targets
+        assert "hint: " in text
+
+
+def test_the_palette_has_no_red_and_green_pair_even_in_16_colours() -> None:
+    """Every board's marks and pieces, brought down to the 16-colour palette: no board
+    shows a red next to a green, and each piece stands apart from its squares."""
+    import asyncio
+
+    from rich.color import ColorSystem
+
+    from engine.registry import GAMES
+
+    red, green = {1, 9}, {2, 10}
+
+    async def check(game: str) -> None:
+        app = ParlorApp(Launch(kind="play", game=game, players=("human", "human")), seed=1)
+        async with app.run_test(size=(120, 50)) as pilot:
+            await settle(pilot)
+            board = app.screen.board
+            marks = {}
+            for name in ("target", "last-move", "hint", "first", "second"):
+                colour = board.style(name).color
+                if colour is not None:
+                    marks[name] = colour.downgrade(ColorSystem.STANDARD).number
+            found = set(marks.values())
+            assert not (found & red and found & green), (game, marks)
+            square = board.style("dark").bgcolor
+            if square is not None:
+                under = square.downgrade(ColorSystem.STANDARD).number
+                assert marks["first"] != under or marks["second"] != under, game
+
+    async def run_all() -> None:
+        for game in GAMES:
+            await check(game)
+
+    asyncio.run(run_all())
+
+
+async def test_enter_typed_while_home_starts_presses_play(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The key waits for Home's own focus (Play), not whatever had it while mounting."""
+    app = gated_app(monkeypatch, "HomeScreen", [("enter", "\r")])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen)
+
+
+@pytest.mark.parametrize("key", ["q", "escape"])
+async def test_q_or_escape_in_a_room_leaves_it_and_keeps_the_app(
+        monkeypatch: pytest.MonkeyPatch, key: str) -> None:
+    from tui.screens.room_play import RoomPlayScreen
+
+    link = FakeLink()
+    monkeypatch.setattr(client, "_link", link)
+    app = ParlorApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await app.push_screen(RoomPlayScreen(room_snapshot(["b2"])))
+        await pilot.pause()
+        await pilot.press(key)
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, HomeScreen)
+        assert {"t": "leave"} in link.sent

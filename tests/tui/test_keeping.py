@@ -112,13 +112,13 @@ async def test_quitting_with_unsaved_moves_asks_and_saves_elsewhere(
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
-        await pilot.press("q")
+        await pilot.press("ctrl+q")  # quit (q in a game goes Home)
         await pilot.pause()
         assert app.is_running and isinstance(app.screen, ChooseDialog)
         await pilot.press("escape")  # cancel: back to the game
         await pilot.pause()
         assert app.is_running and isinstance(app.screen, PlayScreen)
-        await pilot.press("q")
+        await pilot.press("ctrl+q")
         await pilot.pause()
         await pilot.press("home", "enter")  # "Save it elsewhere…"
         await pilot.pause()
@@ -136,7 +136,7 @@ async def test_quit_anyway_is_a_choice(disk_full: Any) -> None:
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)
-        await pilot.press("q")
+        await pilot.press("ctrl+q")
         await pilot.pause()
         await pilot.press("home", "down", "enter")  # "Leave without saving"
         await pilot.pause()
@@ -150,9 +150,10 @@ async def test_leaving_a_game_with_unsaved_moves_asks_first(disk_full: Any) -> N
         await pilot.press("enter")
         await settle(pilot)
         game = app.screen
-        await pilot.press("n")  # a new game would leave this one
+        await pilot.press("n", "enter")  # a new game (yes) would leave this one
         await pilot.pause()
         assert isinstance(app.screen, ChooseDialog)
+        assert "not saved" in app.screen.title_text
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is game and len(game.moves) == 2
@@ -181,7 +182,7 @@ async def test_new_games_never_replace_an_unfinished_one() -> None:
         await settle(pilot)
         await pilot.press("enter")  # game 1: b2 a1
         await settle(pilot)
-        await pilot.press("n")  # game 2, same game again
+        await pilot.press("n", "enter")  # game 2, same game again (yes, a new game)
         await settle(pilot)
         await pilot.press("m", *"c3", "enter")
         await settle(pilot)

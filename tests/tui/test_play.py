@@ -237,7 +237,7 @@ async def test_small_terminal_shows_enlarge_notice() -> None:
     async with app.run_test(size=(60, 20)) as pilot:
         await settle(pilot)
         notice = app.screen.query_one("#too-small")
-        assert notice.display and "enlarge to 62×17" in str(notice.render())
+        assert notice.display and "enlarge to 62×18" in str(notice.render())
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         assert not notice.display

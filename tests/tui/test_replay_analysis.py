@@ -296,6 +296,7 @@ async def test_w_writes_the_analysed_game_to_a_new_file_each_time(tmp_path: Path
         assert first.is_file()
         panel = app.screen.query_one(AnalysisPanel)
         assert "written to ttt.analysed.pgn (saved games)" in text_of(panel)  # it stays
+        assert "w saves" not in text_of(panel)
         written = first.read_text(encoding="utf-8")
         assert "a3??" in written and "[%best a1 =0]" in written
         await pilot.press("w")

@@ -123,5 +123,6 @@ class ParlorScreen(Screen[None]):
         self.too_small = small
         if small:
             notice.update(f"Terminal {width}×{height} is too small.\n\n"
-                          f"Please enlarge to {need_w}×{need_h} or more.\n\n(q quits)")
+                          f"Please enlarge to {need_w}×{need_h} or more.\n\n"
+                          "(q leaves, ctrl+q quits)")
         notice.display = small

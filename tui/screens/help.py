@@ -17,23 +17,28 @@ Cancel        Esc drops a half-made move (checkers jump, Morris removal)
 Connect Four  1-7 drop in that column
 Type a move   m, then the notation: f5, 4, 11-15, 15x24x31, a5-c5xd2
 
-In a game     g switch game   o switch opponent   n new game   t hint
-              u undo (back to your previous turn)  s save under a name
-              r saved games   ? this help         q quit (games are kept)
-              p pause/go on   + - slower/faster when computers play each other
-Replay        ← → step   Home/End first/last   a autoplay   p play from here
+In a game     g switch game   o switch opponent   t hint   s save
+              n new game (asks first while this one is unfinished)
+              u undo (back to your previous turn)   r saved games
+              q or Esc back to Home (the game is kept)   ? this help
+              p pause/go on   + - slower/faster (computers playing)
+Home          q quit (every game is kept)   ctrl+q quits anywhere
+In a room     e, q or Esc leave it (a player's seat is kept a while)
+Replay        ← → step   Home/End first/last   a autoplay
+              p play on from here
 Anywhere      ctrl+p palette: every action by name   b plain ASCII board
 
 Marks         [ ] cursor   { } chosen so far   ( ) last move   > < hint
-              + legal target    +x+ a piece you may pick (or must remove)
+              + legal target   +x+ a piece you may pick (or must remove)
               * FlipColor square (# when it is also a legal target)
-Pieces        first player X or ●, second O or ○ (Morris: White ○, Black ●)
-              checkers men ● ○ and kings ◆ ◇ (ASCII: b w men, B W kings)
+              > before a player: that side is to move
+Pieces        first X or ●, second O or ○ (Morris: White ○, Black ●)
+              checkers men ● ○, kings ◆ ◇ (ASCII: b w men, B W kings)
 
               * * winning line, the mill just made, discs just flipped
               × a piece the last move took
-              f turns the board round   Esc goes back to Home (the game is kept)
-              the mouse: a click on a point chooses it, like the cursor and Enter
+              f turns the board round
+              the mouse: a click on a point chooses it, as Enter does
 
 A compound move is entered one point at a time; only legal continuations
 are offered. Every game is kept after each move, in its own file: quit any

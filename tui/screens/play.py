@@ -54,6 +54,11 @@ DEFAULT_PACE = 1.0
 """Computer against computer: a move a second, so the game can be watched."""
 
 
+TO_MOVE = "> "
+"""Marks the side to move in the players' lines (as the clocks do): bold is not the
+only cue."""
+
+
 def short_error(error: object) -> str:
     """An error message for the status box: file paths shortened to their names."""
     return re.sub(r"(?:[A-Za-z]:)?[/\\][^\s:;,'\"]*[/\\]([^/\\\s:;,'\"]+)", r"\1", str(error))
@@ -167,7 +172,7 @@ class PlayScreen(ParlorScreen):
     """Play a game: board, whose turn, the move list, the result and a brain's thinking."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "home", "Home", tooltip="Back to Home (this game is kept)"),
+        Binding("q,escape", "home", "Home", tooltip="Back to Home (this game is kept)"),
         Binding("g", "switch_game", "Game", tooltip="Switch to another game"),
         Binding("o", "switch_opponent", "Opponent", tooltip="Choose another opponent"),
         Binding("n", "new_game", "New", tooltip="Start this game again"),
@@ -646,10 +651,11 @@ class PlayScreen(ParlorScreen):
         state = self.state
         names = state.PLAYERS
         text = Text()
-        for side in (0, 1):
-            text.append(f"{names[side]}: {self.players[side]}\n",
-                        "bold" if side == state.to_move else "")
         outcome = self.outcome()
+        for side in (0, 1):
+            to_move = side == state.to_move and outcome is None
+            text.append(f"{TO_MOVE if to_move else '  '}{names[side]}: {self.players[side]}\n",
+                        "bold" if to_move else "")
         if outcome is None:
             mover = self.players[state.to_move]
             who = "you" if opponents.is_human(mover) else mover
@@ -689,6 +695,23 @@ class PlayScreen(ParlorScreen):
         self.next_turn()
 
     def action_new_game(self) -> None:
+        """Start this game again with the same options and players (variants reseeded);
+        while this one is unfinished, after asking (it stays on Home's list)."""
+        if self.outcome() is not None or not self.moves:
+            self.start_new_game()
+            return
+
+        def chosen(choice: str | None) -> None:
+            if choice == "new":
+                self.start_new_game()
+
+        title = ("Start a new game? This one is unfinished: it stays on Home's list of "
+                 "unfinished games (c there resumes it).")
+        self.app.push_screen(ChooseDialog(title, [("Start a new game", "new"),
+                                                  ("Go on with this one", "keep")],
+                                          current="new"), chosen)
+
+    def start_new_game(self) -> None:
         """Start this game again with the same options and players (variants reseeded)."""
         options = dict(self.state.options)
         if "seed" in options and options.get("variant", "standard") != "standard":

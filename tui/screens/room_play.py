@@ -27,6 +27,7 @@ from tui.host import client
 from tui.host.clock import LOW_TIME, show
 from tui.messages import MoveEntered, SelectionRefused
 from tui.screens.base import ParlorScreen
+from tui.screens.play import TO_MOVE
 from tui.widgets import board_class
 from tui.widgets.board import BoardWidget
 from tui.widgets.move_list import MoveList, move_number
@@ -50,7 +51,8 @@ class RoomPlayScreen(ParlorScreen):
         Binding("u", "offer('takeback')", "Take back", tooltip="Ask to take back your move"),
         Binding("y", "answer(True)", "Accept", tooltip="Accept the offer"),
         Binding("n", "answer(False)", "Decline", tooltip="Decline the offer"),
-        Binding("e", "leave", "Leave", tooltip="Leave the room (a player keeps the seat)"),
+        Binding("e,q,escape", "leave", "Leave",
+                tooltip="Leave the room (a player keeps the seat); q and Esc too, as in a game"),
     ]
 
     def __init__(self, snapshot: dict[str, Any]) -> None:
@@ -210,10 +212,12 @@ class RoomPlayScreen(ParlorScreen):
         code = store.short(snap.get("code", ""), 8)
         role = ("spectator" if self.you < 0 else f"you play {names[self.you]}")
         text.append(f"Room {code} ({role})\n", "bold")
+        moving = self.state.to_move if snap.get("started") and not snap.get("result") else -1
         for side in (0, 1):
             who = store.short(people[side] or "(open seat)", 24)
             away = "" if present[side] or not people[side] else " (away)"
-            text.append(f"{names[side]}: {who}{away}\n")
+            mark = TO_MOVE if side == moving else "  "
+            text.append(f"{mark}{names[side]}: {who}{away}\n", "bold" if side == moving else "")
         result = snap.get("result")
         if result:
             outcome = {"1-0": f"{names[0]} wins", "0-1": f"{names[1]} wins"}.get(result, "Draw")

@@ -94,6 +94,8 @@ class RoomsScreen(ParlorScreen):
         self.watch_mode = watch
         self.rooms: list[dict[str, Any]] = []
         self.link: client.RoomLink | None = None
+        self.opened_room = False
+        """True while a room opened from here is shown (back from it, the focus is set)."""
         self.asked = False
         """A create, join or watch was sent and its room not yet opened: the service
         sends every change of a room to its players, and only the answer to this
@@ -166,6 +168,9 @@ class RoomsScreen(ParlorScreen):
         the focus goes back to the code field (or the list when watching), wherever it
         was, so a code typed next lands there."""
         self.action_refresh()
+        if not self.opened_room:  # first shown: on_mount sets the focus
+            return
+        self.opened_room = False
         if self.watch_mode:
             self.query_one("#rooms-list", OptionList).focus()
         else:
@@ -200,6 +205,7 @@ class RoomsScreen(ParlorScreen):
             self.asked = False
             for field in self.query("#room-code").results(Input):  # none when watching
                 field.value = ""  # the next room has another code
+            self.opened_room = True
             self.app.push_screen(RoomPlayScreen(message))
         elif kind == "error" and self.is_current:
             self.asked = False

@@ -313,7 +313,7 @@ class AnalysisPanel(Static):
                 text.append(f" {self.message}")
             else:
                 text.append(f" in {self.elapsed:.1f} s")
-            if self.annotated_record() is not None:
+            if self.annotated_record() is not None and not self.message.startswith("written"):
                 text.append("  w saves", "dim")
         state = self.states[index]
         a = self.annotations.get(index)

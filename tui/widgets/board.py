@@ -11,6 +11,8 @@ any move, compound ones included: after each step only the legal continuations
 Meaning never rests on colour alone: the cursor is ``[ ]``, the half-made move ``{ }``,
 the hint ``> <``, the last move ``( )`` and legal targets a ``+`` glyph. Piece colours
 are chosen to stay legible on the dark squares in 16-colour and ``NO_COLOR`` terminals.
+The marks' colours come from a colour-blind-safe palette (Okabe and Ito's): blue
+targets and winning lines, orange last moves, purple hints; no red and green pair.
 """
 
 from __future__ import annotations
@@ -272,16 +274,16 @@ class BoardWidget(Widget, Generic[S, P], can_focus=True):
         padding: 0 1;
         & > .board--cursor { text-style: bold reverse; }
         & > .board--path { text-style: bold underline; }
-        & > .board--target { color: $success; text-style: bold; }
-        & > .board--last-move { text-style: bold; color: $warning; }
-        & > .board--hint { text-style: bold; color: $accent; }
+        & > .board--target { color: #56b4e9; text-style: bold; }
+        & > .board--last-move { text-style: bold; color: #e69f00; }
+        & > .board--hint { text-style: bold; color: #cc79a7; }
         & > .board--first { color: $foreground; text-style: bold; }
         & > .board--second { color: $foreground; text-style: bold; }
         & > .board--label { color: $text-muted; }
         & > .board--dark { background: $surface-lighten-1; }
         & > .board--light { }
         & > .board--line { color: $text-muted; }
-        & > .board--win { text-style: bold underline; background: $success 35%; }
+        & > .board--win { text-style: bold underline; background: #0072b2 40%; }
     }
     """
 

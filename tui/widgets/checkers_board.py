@@ -43,7 +43,7 @@ class CheckersBoard(BoardWidget[CheckersState, int]):
         & > .board--first { color: #101010; text-style: bold; }
         & > .board--second { color: #f8f8f8; text-style: bold; }
         & > .board--line { color: #d9b88a; }
-        & > .board--target { color: #b6f7a8; text-style: bold; }
+        & > .board--target { color: #9ad7ff; text-style: bold; }
     }
     """
     """Brown and cream squares in every theme, so the men read in light and dark themes."""

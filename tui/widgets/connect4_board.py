@@ -26,7 +26,7 @@ class ConnectFourBoard(BoardWidget[ConnectFourState, int]):
         & > .board--dark { background: #1e3a8a; }
         & > .board--first { color: #ff5a5a; text-style: bold; }
         & > .board--second { color: #ffd60a; text-style: bold; }
-        & > .board--target { color: #b6f7a8; text-style: bold; }
+        & > .board--target { color: #ffffff; text-style: bold; }
     }
     """
     """The game's own colours in every theme: red and yellow discs in a blue rack (and

@@ -27,7 +27,7 @@ class GomokuBoard(BoardWidget[GomokuState, int]):
         & > .board--first { color: #101010; text-style: bold; }
         & > .board--second { color: #ffffff; text-style: bold; }
         & > .board--line { color: #6b4423; }
-        & > .board--target { color: #0b5d1e; text-style: bold; }
+        & > .board--target { color: #0b3d91; text-style: bold; }
     }
     """
     """A wooden board in every theme: black and white stones read on it in any theme."""

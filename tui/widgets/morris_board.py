@@ -32,7 +32,7 @@ class MorrisBoard(BoardWidget[MorrisState, int]):
         & > .board--first { color: #ffffff; text-style: bold; }
         & > .board--second { color: #101010; text-style: bold; }
         & > .board--line { color: #5a3a1a; }
-        & > .board--target { color: #0b5d1e; text-style: bold; }
+        & > .board--target { color: #0b3d91; text-style: bold; }
     }
     """
     """A wooden board in every theme: White's and Black's men read on it in any theme."""
