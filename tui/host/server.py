@@ -410,6 +410,14 @@ class Refusal(asyncssh.SSHServerSession[bytes]):
         self.chan.exit(1)
 
 
+TERMINAL_RESET = (b"\x1b[<u"  # pop the keyboard protocol
+                  b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l"  # mouse off
+                  b"\x1b[?2004l\x1b[?1004l"  # bracketed paste and focus events off
+                  b"\x1b[?1049l\x1b[?25h")  # back to the main screen, cursor shown
+"""What an ended session writes to its client before closing, in case the app could not
+(it is killed when the host stops): the client's shell gets its own screen back."""
+
+
 class Session(asyncssh.SSHServerSession[bytes]):
     """One player's session: the Parlor app on a pseudo-terminal."""
 
@@ -475,8 +483,10 @@ class Session(asyncssh.SSHServerSession[bytes]):
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         self.last_input = time.monotonic()
-        if self.master < 0:
+        if self.closing:
             return
+        # Kept until the app's terminal exists (flush_input holds it till then), so keys
+        # typed while the session starts reach the app.
         self.inbuf += self.decoder.decode(data).encode("utf-8")
         self.flush_input()
 
@@ -648,10 +658,14 @@ class Session(asyncssh.SSHServerSession[bytes]):
         if self.resize_timer is not None:
             self.resize_timer.cancel()
             self.resize_timer = None
-        if self.chan is not None and message:
+        if self.chan is not None and (message or self.proc is not None):
             with contextlib.suppress(Exception):
-                self.chan.write(f"\r\n{message}\r\n".encode())
-                self.chan.exit(0)
+                # The app may not live to restore the client's terminal: leave its screen
+                # as a shell expects it (main screen, cursor shown, no mouse or paste modes).
+                reset = TERMINAL_RESET if self.proc is not None else b""
+                self.chan.write(reset + (f"\r\n{message}\r\n".encode() if message else b""))
+                if message:
+                    self.chan.exit(0)
         self.kill()
         if self.master >= 0:
             loop = asyncio.get_running_loop()
