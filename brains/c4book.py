@@ -259,7 +259,7 @@ class ExactBook:
         """The most stones of a listed position."""
         self.deepest: dict[int, int] = {}
         """The entries of ``depth`` stones (what the compiled search looks up)."""
-        self._arrays: tuple[Any, Any, Any] | None = None
+        self._arrays: tuple[Any, Any] | None = None
 
     @classmethod
     def parse(cls, lines: Iterable[str]) -> ExactBook:
@@ -289,16 +289,13 @@ class ExactBook:
                 book.deepest[key] = score
         return book
 
-    def kernel_arrays(self) -> tuple[Any, Any, Any]:
-        """(bkeys, bscores, bdepth) of :mod:`brains.kernels.connect4` for the deepest
-        entries (computed once)."""
+    def kernel_arrays(self) -> tuple[Any, Any]:
+        """(book, bdepth) of :mod:`brains.kernels.connect4` for the deepest entries
+        (computed once)."""
         if self._arrays is None:
-            import numpy as np
+            from brains.kernels.connect4 import make_book
 
-            keys = sorted(self.deepest)
-            self._arrays = (np.array(keys, dtype=np.int64),
-                            np.array([self.deepest[k] for k in keys], dtype=np.int64),
-                            np.int64(self.depth if keys else -1))
+            self._arrays = make_book(self.deepest, self.depth)
         return self._arrays
 
     def score(self, current: int, mask: int) -> int | None:
