@@ -257,7 +257,8 @@ class SolverStopped(Exception):
 
 
 TABLE_SIZE = 4194319
-"""Slots in a solver's transposition table by default (a prime above 2^22: 24 MB)."""
+"""Slots in a solver's transposition table by default (a prime above 2^22: 32 MB, taken
+when the solver first searches)."""
 _POLL = 0.005
 """Seconds between two calls of a solver's ``stop`` callback while the kernel runs."""
 
