@@ -13,10 +13,8 @@ book move, however it was reached.
 
 Build (offline): ``python -m brains.c4book --build GAMES...`` reads game records (lines
 of column digits, spaces allowed; a benchmark log's game lines work as they are), takes
-every position of ``--min``..``--max`` stones on them, and solves each with a compiled
-port of :mod:`brains.c4solver` (``brains/data/c4weak.c``, built with the system C
-compiler into a temporary folder) or, with ``--python`` or no compiler, with
-:mod:`brains.c4solver` itself (far slower). A position whose solve exceeds ``--cap``
+every position of ``--min``..``--max`` stones on them, and solves each with
+:mod:`brains.c4solver` (its compiled search). A position whose solve exceeds ``--cap``
 seconds is left out. Positions whose outcome is a loss are left out too: every move
 keeps a loss, so the book has nothing to say there.
 """
@@ -24,11 +22,7 @@ keeps a loss, so the book has nothing to say there.
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -40,8 +34,6 @@ from saved import data_path, shipped_file
 
 BOOK_PATH = data_path("brains", "data", "connect4-book.txt")
 """The book shipped with Parlor (package data of ``brains``, read with importlib.resources)."""
-C_SOURCE = data_path("brains", "data", "c4weak.c")
-"""The compiled solver the build uses when a C compiler is at hand."""
 MAX_GAMES_FILE = 16_000_000
 """The largest game list (or existing book) ``--build`` reads."""
 
@@ -161,35 +153,24 @@ def positions_of(games: Iterable[str], low: int, high: int) -> list[str]:
     return list(seen)
 
 
-def _analyse_c(positions: list[str], cap: float,
-               binary: str) -> Iterable[tuple[str, list[int | None]]]:
-    for moves in positions:
-        try:
-            out = subprocess.run([binary], input=f"{moves or '-'} w\n", capture_output=True,
-                                 text=True, timeout=cap, check=True).stdout.split()
-        except subprocess.TimeoutExpired:
-            continue
-        yield moves, [None if s == "x" else int(s) for s in out[1:]]
-
-
 def _past(deadline: float) -> Callable[[], bool]:
     """A stop test that turns true once the monotonic clock passes ``deadline``."""
     return lambda: time.monotonic() > deadline
 
 
-def _analyse_python(positions: list[str], cap: float) -> Iterable[tuple[str, list[int | None]]]:
+def _analyse(positions: list[str], cap: float) -> Iterable[tuple[str, list[int | None]]]:
     from brains.c4solver import SolverStopped
 
+    solver = Solver(book=False)
     for moves in positions:
-        solver = Solver(stop=_past(time.monotonic() + cap))
+        solver.stop = _past(time.monotonic() + cap)
         try:
             yield moves, solver.analyse(Position.from_moves(moves), weak=True)
         except SolverStopped:
             continue
 
 
-def build(games: list[str], low: int, high: int, cap: float, use_python: bool,
-          out: Path) -> int:
+def build(games: list[str], low: int, high: int, cap: float, out: Path) -> int:
     """Solve the games' positions and write the book to ``out``; returns its size."""
     positions = positions_of(games, low, high)
     existing = {}
@@ -199,23 +180,15 @@ def build(games: list[str], low: int, high: int, cap: float, use_python: bool,
                 existing[line.split()[0]] = line
     todo = sorted((m for m in positions if (m or "-") not in existing), key=len, reverse=True)
     print(f"{len(positions)} positions, {len(todo)} to solve", flush=True)
-    cc = shutil.which("cc") or shutil.which("gcc")
     started = time.monotonic()
-    with tempfile.TemporaryDirectory() as tmp:
-        if cc and not use_python:
-            binary = os.path.join(tmp, "c4weak")
-            subprocess.run([cc, "-O2", "-o", binary, str(C_SOURCE)], check=True)
-            results = _analyse_c(todo, cap, binary)
-        else:
-            results = _analyse_python(todo, cap)
-        for moves, scores in results:
-            chosen = best_move(scores)
-            if chosen is None or chosen[1] < 0:
-                existing[moves or "-"] = f"# {moves or '-'} lost"
-                continue
-            existing[moves or "-"] = f"{moves or '-'} {chosen[0] + 1} {chosen[1]}"
-            print(existing[moves or "-"], f"{time.monotonic() - started:.0f}s", flush=True)
-            _write(out, existing)  # after each position: an interrupted build keeps its work
+    for moves, scores in _analyse(todo, cap):
+        chosen = best_move(scores)
+        if chosen is None or chosen[1] < 0:
+            existing[moves or "-"] = f"# {moves or '-'} lost"
+            continue
+        existing[moves or "-"] = f"{moves or '-'} {chosen[0] + 1} {chosen[1]}"
+        print(existing[moves or "-"], f"{time.monotonic() - started:.0f}s", flush=True)
+        _write(out, existing)  # after each position: an interrupted build keeps its work
     return _write(out, existing)
 
 
@@ -498,7 +471,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min", type=int, default=4, help="fewest stones (default 4)")
     parser.add_argument("--max", type=int, default=7, help="most stones (default 7)")
     parser.add_argument("--cap", type=float, default=60.0, help="seconds a position")
-    parser.add_argument("--python", action="store_true", help="solve in Python only")
     parser.add_argument("--out", type=Path, default=BOOK_PATH)
     args = parser.parse_args(argv)
     if not args.build:
@@ -508,7 +480,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.build:
         games += read_capped(name, MAX_GAMES_FILE).decode("utf-8").splitlines()
     started = time.monotonic()
-    size = build(games, args.min, args.max, args.cap, args.python, args.out)
+    size = build(games, args.min, args.max, args.cap, args.out)
     print(f"{size} positions written to {args.out} in {time.monotonic() - started:.0f} s")
     return 0
 
