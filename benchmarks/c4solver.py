@@ -58,8 +58,9 @@ def end_game(path: Path, python: bool) -> dict[str, Any]:
         times = []
         for moves, score in lines:
             solver.reset()
+            position = Position.from_moves(moves)
             begun = time.process_time()
-            correct += solver.solve(Position.from_moves(moves)) == int(score)
+            correct += solver.solve(position) == int(score)
             times.append(time.process_time() - begun)
             nodes += solver.nodes
         cpu = sum(times)
