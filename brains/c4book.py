@@ -386,16 +386,18 @@ def derive(solved: dict[int, int], depth: int) -> dict[int, dict[str, int]]:
 
 
 def build_exact(depth: int, limit: int | None, out: Path,
-                say: Callable[[str], None] = print) -> dict[str, Any]:
+                say: Callable[[str], None] = print, jobs: int = 1) -> dict[str, Any]:
     """Solve the first ``limit`` positions (all with None) of ``layer(depth)`` exactly,
     derive the shallower positions they settle, and write the book to ``out`` and its
     manifest beside it (``connect4-book.json``); returns the manifest.
 
     Solved positions are kept as they come in ``out`` + ``.work`` (``MOVES SCORE``), so an
     interrupted build resumes where it stopped; the book depends only on ``depth`` and
-    ``limit``, so the same command writes the same bytes.
+    ``limit``, so the same command writes the same bytes. ``jobs`` threads solve at once,
+    each with its own solver (the compiled search releases the GIL).
     """
     import json
+    import threading
 
     from brains.c4solver import Solver
 
@@ -406,24 +408,53 @@ def build_exact(depth: int, limit: int | None, out: Path,
     done: dict[str, int] = {}
     if work.exists():
         text = read_capped(work, MAX_EXACT_FILE).decode("utf-8")
+        if text and not text.endswith("\n"):  # cut short while writing: drop the piece
+            text = text[: text.rfind("\n") + 1]
+            work.write_text(text, encoding="utf-8")
         try:
             done = _read_work(text)
         except ValueError as exc:
             raise ValueError(f"{work.name}: {exc}") from None
+    left = [m for m in todo if m not in done]
     say(f"{len(positions)} positions of {depth} stones; solving {len(todo)}, "
-        f"{sum(1 for m in todo if m in done)} already done")
-    solver = Solver(tt_size=1 << 24, book=False)
+        f"{len(todo) - len(left)} already done")
     started, cpu = time.monotonic(), time.process_time()
+    lock = threading.Lock()
+    queue = iter(left)
+    failures: list[BaseException] = []
+    count = len(todo) - len(left)
+
+    def worker() -> None:
+        nonlocal count
+        solver = Solver(tt_size=1 << 24, book=False)
+        while True:
+            with lock:
+                moves = next(queue, None)
+            if moves is None or failures:
+                return
+            try:
+                score = solver.solve(Position.from_moves(moves))
+            except BaseException as exc:  # noqa: BLE001 - handed to the main thread
+                failures.append(exc)
+                return
+            with lock:
+                done[moves] = score
+                log.write(f"{moves or '-'} {score}\n")
+                log.flush()
+                count += 1
+                if count % 100 == 0 or count == len(todo):
+                    say(f"{count}/{len(todo)} solved, {time.process_time() - cpu:.0f} CPU s, "
+                        f"{time.monotonic() - started:.0f} s")
+
     with open(work, "a", encoding="utf-8") as log:
-        for i, moves in enumerate(todo, start=1):
-            if moves in done:
-                continue
-            done[moves] = solver.solve(Position.from_moves(moves))
-            log.write(f"{moves or '-'} {done[moves]}\n")
-            log.flush()
-            if i % 100 == 0 or i == len(todo):
-                say(f"{i}/{len(todo)} solved, {time.process_time() - cpu:.0f} CPU s, "
-                    f"{time.monotonic() - started:.0f} s")
+        threads = [threading.Thread(target=worker, name=f"book-{i}", daemon=True)
+                   for i in range(max(1, jobs))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    if failures:
+        raise failures[0]
     solved = {}
     for moves in todo:
         position = Position.from_moves(moves)

@@ -69,6 +69,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="connect4 --build-book: stones in the solved layer (default 8)")
     parser.add_argument("--limit", type=int_range(0, 10**9), default=None, metavar="N",
                         help="connect4 --build-book: solve only the layer's first N positions")
+    parser.add_argument("--jobs", type=int_range(1, 256), default=1, metavar="J",
+                        help="connect4 --build-book: positions solved at once (threads; "
+                             "default 1)")
     parser.add_argument("--out", default=None, metavar="FILE",
                         help="connect4 --build-book: where to write the book (default: the "
                              "shipped one, brains/data/connect4-book-exact.txt)")
@@ -197,7 +200,7 @@ def _build_book(args: argparse.Namespace) -> int:
         return 2
     depth = c4book.EXACT_DEPTH if args.depth is None else args.depth
     out = Path(args.out) if args.out else c4book.EXACT_PATH
-    manifest = c4book.build_exact(depth, args.limit, out,
+    manifest = c4book.build_exact(depth, args.limit, out, jobs=args.jobs,
                                   say=lambda line: print(line, file=sys.stderr, flush=True))
     entry = manifest["files"][out.name]
     print(f"{out.name}: {entry['positions']} positions ({entry['layer_solved']} of the "
