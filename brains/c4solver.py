@@ -325,6 +325,7 @@ class Solver:
         self.book = book
         """Whether the shipped exact book is used."""
         self._arrays: tuple[Any, ...] | None = None
+        self._lock = threading.Lock()
 
     def _book(self) -> ExactBook | None:
         """The exact book in use (None without one)."""
@@ -348,6 +349,11 @@ class Solver:
 
     def _run(self, entry: Callable[..., Any], position: Position, weak: bool,
              *extra: Any) -> Any:
+        with self._lock:  # the kernel's scratch is per solver: one search at a time
+            return self._run_locked(entry, position, weak, *extra)
+
+    def _run_locked(self, entry: Callable[..., Any], position: Position, weak: bool,
+                    *extra: Any) -> Any:
         import numpy as np
 
         kernel = _kernel()

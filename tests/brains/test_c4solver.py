@@ -445,3 +445,25 @@ def test_command_answers_book_positions_without_a_warning(
             child = position.play(col)
             expected.append(str(-book.score(child.current, child.mask)))
     assert captured.out.split() == [moves, *expected]
+
+
+def test_one_solver_shared_by_threads_stays_exact() -> None:
+    import threading
+
+    games = random_games(seed=31, stones=14, count=12)
+    expected = {m: Solver().solve(Position.from_moves(m)) for m in games}
+    solver = Solver()
+    wrong: list[str] = []
+
+    def run(part: list[str]) -> None:
+        for moves in part:
+            solver.reset()  # no help from the table: each search runs long
+            if solver.solve(Position.from_moves(moves)) != expected[moves]:
+                wrong.append(moves)
+
+    threads = [threading.Thread(target=run, args=(games[i::3],)) for i in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not wrong
