@@ -443,8 +443,11 @@ def build_exact(depth: int, limit: int | None, out: Path,
                 log.flush()
                 count += 1
                 if count % 100 == 0 or count == len(todo):
+                    wall = time.monotonic() - started
+                    fresh = count - (len(todo) - len(left))
+                    eta = wall / fresh * (len(todo) - count) / 3600
                     say(f"{count}/{len(todo)} solved, {time.process_time() - cpu:.0f} CPU s, "
-                        f"{time.monotonic() - started:.0f} s")
+                        f"{wall:.0f} s; about {eta:.1f} h left at this rate")
 
     with open(work, "a", encoding="utf-8") as log:
         threads = [threading.Thread(target=worker, name=f"book-{i}", daemon=True)

@@ -75,7 +75,7 @@ def test_the_shipped_book_is_legal_and_deterministic():
 
 
 @pytest.mark.slow
-def test_deepest_book_entries_are_proven_by_the_python_solver():
+def test_deepest_book_entries_are_proven_by_the_solver():
     lines = [ln.split() for ln in c4book.BOOK_PATH.read_text().splitlines()
              if ln and not ln.startswith("#")]
     checked = 0
