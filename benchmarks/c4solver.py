@@ -33,6 +33,9 @@ from typing import Any
 
 from brains.c4solver import Position, Solver, SolverStopped
 
+DEEP = 10
+"""The opening analysis also reports positions of at least this many stones on their own
+(what the search alone must answer, beyond an opening book of up to 9 stones)."""
 SAMPLE = Path(__file__).resolve().parent.parent / "tests" / "data" / "c4" / "end_easy_sample.txt"
 """Every tenth position of Pons' ``Test_L3_R1``, with its exact score."""
 
@@ -125,6 +128,7 @@ def opening_analysis(count: int, cap: float, seed: int, verbose: bool) -> dict[s
     rng = random.Random(seed)
     solver = Solver()
     times: list[float] = []
+    deep: list[float] = []  # positions of DEEP stones or more
     by_stones: dict[int, list[int]] = {}
     for _ in range(count):
         stones = rng.randint(0, 20)
@@ -138,6 +142,8 @@ def opening_analysis(count: int, cap: float, seed: int, verbose: bool) -> dict[s
         except SolverStopped:
             spent = float("inf")
         times.append(spent)
+        if stones >= DEEP:
+            deep.append(spent)
         tally = by_stones.setdefault(stones, [0, 0])
         tally[0] += 1
         tally[1] += spent != float("inf")
@@ -145,7 +151,12 @@ def opening_analysis(count: int, cap: float, seed: int, verbose: bool) -> dict[s
             shown = "given up" if spent == float("inf") else f"{spent:.3f} s"
             print(f"  {pos.history or '-':<22} {shown}", flush=True)
     ranked = sorted(times)
-    p95 = ranked[max(0, round(0.95 * len(ranked)) - 1)]
+
+    def percentile95(values: list[float]) -> float:
+        ordered = sorted(values)
+        return ordered[max(0, round(0.95 * len(ordered)) - 1)] if ordered else 0.0
+
+    p95 = percentile95(times)
 
     def finite(value: float) -> float | None:  # None: given up (JSON has no infinity)
         return None if value == float("inf") else round(value, 4)
@@ -155,6 +166,8 @@ def opening_analysis(count: int, cap: float, seed: int, verbose: bool) -> dict[s
             "median_s": finite(ranked[len(ranked) // 2]), "p95_s": finite(p95),
             "max_s": finite(ranked[-1]),
             "within_1s": sum(t <= 1.0 for t in times),
+            "deep_positions": len(deep), "deep_p95_s": finite(percentile95(deep)),
+            "deep_within_1s": sum(t <= 1.0 for t in deep),
             "by_stones": {str(k): {"positions": v[0], "settled": v[1]}
                           for k, v in sorted(by_stones.items())}}
 
@@ -235,6 +248,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"{_seconds(opening['median_s'])}, p95 {_seconds(opening['p95_s'])}, "
                   f"max {_seconds(opening['max_s'])}")
             print(f"  given up, by stones: {unsettled or 'none'}")
+            print(f"  the {opening['deep_positions']} of {DEEP} stones or more: p95 "
+                  f"{_seconds(opening['deep_p95_s'])}, within 1 s "
+                  f"{opening['deep_within_1s']}")
     if args.json:
         print(json.dumps(report))
     return status
