@@ -13,10 +13,8 @@ book move, however it was reached.
 
 Build (offline): ``python -m brains.c4book --build GAMES...`` reads game records (lines
 of column digits, spaces allowed; a benchmark log's game lines work as they are), takes
-every position of ``--min``..``--max`` stones on them, and solves each with a compiled
-port of :mod:`brains.c4solver` (``brains/data/c4weak.c``, built with the system C
-compiler into a temporary folder) or, with ``--python`` or no compiler, with
-:mod:`brains.c4solver` itself (far slower). A position whose solve exceeds ``--cap``
+every position of ``--min``..``--max`` stones on them, and solves each with
+:mod:`brains.c4solver` (its compiled search). A position whose solve exceeds ``--cap``
 seconds is left out. Positions whose outcome is a loss are left out too: every move
 keeps a loss, so the book has nothing to say there.
 """
@@ -24,11 +22,7 @@ keeps a loss, so the book has nothing to say there.
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -40,8 +34,6 @@ from saved import data_path, shipped_file
 
 BOOK_PATH = data_path("brains", "data", "connect4-book.txt")
 """The book shipped with Parlor (package data of ``brains``, read with importlib.resources)."""
-C_SOURCE = data_path("brains", "data", "c4weak.c")
-"""The compiled solver the build uses when a C compiler is at hand."""
 MAX_GAMES_FILE = 16_000_000
 """The largest game list (or existing book) ``--build`` reads."""
 
@@ -161,35 +153,24 @@ def positions_of(games: Iterable[str], low: int, high: int) -> list[str]:
     return list(seen)
 
 
-def _analyse_c(positions: list[str], cap: float,
-               binary: str) -> Iterable[tuple[str, list[int | None]]]:
-    for moves in positions:
-        try:
-            out = subprocess.run([binary], input=f"{moves or '-'} w\n", capture_output=True,
-                                 text=True, timeout=cap, check=True).stdout.split()
-        except subprocess.TimeoutExpired:
-            continue
-        yield moves, [None if s == "x" else int(s) for s in out[1:]]
-
-
 def _past(deadline: float) -> Callable[[], bool]:
     """A stop test that turns true once the monotonic clock passes ``deadline``."""
     return lambda: time.monotonic() > deadline
 
 
-def _analyse_python(positions: list[str], cap: float) -> Iterable[tuple[str, list[int | None]]]:
+def _analyse(positions: list[str], cap: float) -> Iterable[tuple[str, list[int | None]]]:
     from brains.c4solver import SolverStopped
 
+    solver = Solver(book=False)
     for moves in positions:
-        solver = Solver(stop=_past(time.monotonic() + cap))
+        solver.stop = _past(time.monotonic() + cap)
         try:
             yield moves, solver.analyse(Position.from_moves(moves), weak=True)
         except SolverStopped:
             continue
 
 
-def build(games: list[str], low: int, high: int, cap: float, use_python: bool,
-          out: Path) -> int:
+def build(games: list[str], low: int, high: int, cap: float, out: Path) -> int:
     """Solve the games' positions and write the book to ``out``; returns its size."""
     positions = positions_of(games, low, high)
     existing = {}
@@ -199,23 +180,15 @@ def build(games: list[str], low: int, high: int, cap: float, use_python: bool,
                 existing[line.split()[0]] = line
     todo = sorted((m for m in positions if (m or "-") not in existing), key=len, reverse=True)
     print(f"{len(positions)} positions, {len(todo)} to solve", flush=True)
-    cc = shutil.which("cc") or shutil.which("gcc")
     started = time.monotonic()
-    with tempfile.TemporaryDirectory() as tmp:
-        if cc and not use_python:
-            binary = os.path.join(tmp, "c4weak")
-            subprocess.run([cc, "-O2", "-o", binary, str(C_SOURCE)], check=True)
-            results = _analyse_c(todo, cap, binary)
-        else:
-            results = _analyse_python(todo, cap)
-        for moves, scores in results:
-            chosen = best_move(scores)
-            if chosen is None or chosen[1] < 0:
-                existing[moves or "-"] = f"# {moves or '-'} lost"
-                continue
-            existing[moves or "-"] = f"{moves or '-'} {chosen[0] + 1} {chosen[1]}"
-            print(existing[moves or "-"], f"{time.monotonic() - started:.0f}s", flush=True)
-            _write(out, existing)  # after each position: an interrupted build keeps its work
+    for moves, scores in _analyse(todo, cap):
+        chosen = best_move(scores)
+        if chosen is None or chosen[1] < 0:
+            existing[moves or "-"] = f"# {moves or '-'} lost"
+            continue
+        existing[moves or "-"] = f"{moves or '-'} {chosen[0] + 1} {chosen[1]}"
+        print(existing[moves or "-"], f"{time.monotonic() - started:.0f}s", flush=True)
+        _write(out, existing)  # after each position: an interrupted build keeps its work
     return _write(out, existing)
 
 
@@ -259,7 +232,7 @@ class ExactBook:
         """The most stones of a listed position."""
         self.deepest: dict[int, int] = {}
         """The entries of ``depth`` stones (what the compiled search looks up)."""
-        self._arrays: tuple[Any, Any, Any] | None = None
+        self._arrays: tuple[Any, Any] | None = None
 
     @classmethod
     def parse(cls, lines: Iterable[str]) -> ExactBook:
@@ -289,16 +262,13 @@ class ExactBook:
                 book.deepest[key] = score
         return book
 
-    def kernel_arrays(self) -> tuple[Any, Any, Any]:
-        """(bkeys, bscores, bdepth) of :mod:`brains.kernels.connect4` for the deepest
-        entries (computed once)."""
+    def kernel_arrays(self) -> tuple[Any, Any]:
+        """(book, bdepth) of :mod:`brains.kernels.connect4` for the deepest entries
+        (computed once)."""
         if self._arrays is None:
-            import numpy as np
+            from brains.kernels.connect4 import make_book
 
-            keys = sorted(self.deepest)
-            self._arrays = (np.array(keys, dtype=np.int64),
-                            np.array([self.deepest[k] for k in keys], dtype=np.int64),
-                            np.int64(self.depth if keys else -1))
+            self._arrays = make_book(self.deepest, self.depth)
         return self._arrays
 
     def score(self, current: int, mask: int) -> int | None:
@@ -416,16 +386,18 @@ def derive(solved: dict[int, int], depth: int) -> dict[int, dict[str, int]]:
 
 
 def build_exact(depth: int, limit: int | None, out: Path,
-                say: Callable[[str], None] = print) -> dict[str, Any]:
+                say: Callable[[str], None] = print, jobs: int = 1) -> dict[str, Any]:
     """Solve the first ``limit`` positions (all with None) of ``layer(depth)`` exactly,
     derive the shallower positions they settle, and write the book to ``out`` and its
     manifest beside it (``connect4-book.json``); returns the manifest.
 
     Solved positions are kept as they come in ``out`` + ``.work`` (``MOVES SCORE``), so an
     interrupted build resumes where it stopped; the book depends only on ``depth`` and
-    ``limit``, so the same command writes the same bytes.
+    ``limit``, so the same command writes the same bytes. ``jobs`` threads solve at once,
+    each with its own solver (the compiled search releases the GIL).
     """
     import json
+    import threading
 
     from brains.c4solver import Solver
 
@@ -436,24 +408,56 @@ def build_exact(depth: int, limit: int | None, out: Path,
     done: dict[str, int] = {}
     if work.exists():
         text = read_capped(work, MAX_EXACT_FILE).decode("utf-8")
+        if text and not text.endswith("\n"):  # cut short while writing: drop the piece
+            text = text[: text.rfind("\n") + 1]
+            work.write_text(text, encoding="utf-8")
         try:
             done = _read_work(text)
         except ValueError as exc:
             raise ValueError(f"{work.name}: {exc}") from None
+    left = [m for m in todo if m not in done]
     say(f"{len(positions)} positions of {depth} stones; solving {len(todo)}, "
-        f"{sum(1 for m in todo if m in done)} already done")
-    solver = Solver(tt_size=1 << 24, book=False)
+        f"{len(todo) - len(left)} already done")
     started, cpu = time.monotonic(), time.process_time()
+    lock = threading.Lock()
+    queue = iter(left)
+    failures: list[BaseException] = []
+    count = len(todo) - len(left)
+
+    def worker() -> None:
+        nonlocal count
+        solver = Solver(tt_size=1 << 24, book=False)
+        while True:
+            with lock:
+                moves = next(queue, None)
+            if moves is None or failures:
+                return
+            try:
+                score = solver.solve(Position.from_moves(moves))
+            except BaseException as exc:  # noqa: BLE001 - handed to the main thread
+                failures.append(exc)
+                return
+            with lock:
+                done[moves] = score
+                log.write(f"{moves or '-'} {score}\n")
+                log.flush()
+                count += 1
+                if count % 100 == 0 or count == len(todo):
+                    wall = time.monotonic() - started
+                    fresh = count - (len(todo) - len(left))
+                    eta = wall / fresh * (len(todo) - count) / 3600
+                    say(f"{count}/{len(todo)} solved, {time.process_time() - cpu:.0f} CPU s, "
+                        f"{wall:.0f} s; about {eta:.1f} h left at this rate")
+
     with open(work, "a", encoding="utf-8") as log:
-        for i, moves in enumerate(todo, start=1):
-            if moves in done:
-                continue
-            done[moves] = solver.solve(Position.from_moves(moves))
-            log.write(f"{moves or '-'} {done[moves]}\n")
-            log.flush()
-            if i % 100 == 0 or i == len(todo):
-                say(f"{i}/{len(todo)} solved, {time.process_time() - cpu:.0f} CPU s, "
-                    f"{time.monotonic() - started:.0f} s")
+        threads = [threading.Thread(target=worker, name=f"book-{i}", daemon=True)
+                   for i in range(max(1, jobs))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    if failures:
+        raise failures[0]
     solved = {}
     for moves in todo:
         position = Position.from_moves(moves)
@@ -501,7 +505,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min", type=int, default=4, help="fewest stones (default 4)")
     parser.add_argument("--max", type=int, default=7, help="most stones (default 7)")
     parser.add_argument("--cap", type=float, default=60.0, help="seconds a position")
-    parser.add_argument("--python", action="store_true", help="solve in Python only")
     parser.add_argument("--out", type=Path, default=BOOK_PATH)
     args = parser.parse_args(argv)
     if not args.build:
@@ -511,7 +514,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.build:
         games += read_capped(name, MAX_GAMES_FILE).decode("utf-8").splitlines()
     started = time.monotonic()
-    size = build(games, args.min, args.max, args.cap, args.python, args.out)
+    size = build(games, args.min, args.max, args.cap, args.out)
     print(f"{size} positions written to {args.out} in {time.monotonic() - started:.0f} s")
     return 0
 

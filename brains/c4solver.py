@@ -257,7 +257,8 @@ class SolverStopped(Exception):
 
 
 TABLE_SIZE = 4194319
-"""Slots in a solver's transposition table by default (a prime above 2^22: 24 MB)."""
+"""Slots in a solver's transposition table by default (a prime above 2^22: 32 MB, taken
+when the solver first searches)."""
 _POLL = 0.005
 """Seconds between two calls of a solver's ``stop`` callback while the kernel runs."""
 
@@ -324,6 +325,7 @@ class Solver:
         self.book = book
         """Whether the shipped exact book is used."""
         self._arrays: tuple[Any, ...] | None = None
+        self._lock = threading.Lock()
 
     def _book(self) -> ExactBook | None:
         """The exact book in use (None without one)."""
@@ -333,35 +335,38 @@ class Solver:
 
         return exact_book()
 
-    def _tables(self) -> tuple[Any, ...]:
+    def _tables(self) -> tuple[Any, Any]:
         if self._arrays is None:
             kernel = _kernel()
-            self._arrays = (*kernel.new_table(self.table_size), *kernel.new_scratch())
+            self._arrays = (kernel.new_table(self.table_size), kernel.new_work())
         return self._arrays
 
     def reset(self) -> None:
         """Clear the transposition table and the node counter."""
         if self._arrays is not None:
-            for table in self._arrays[:3]:
-                table.fill(0)
+            self._arrays[0].fill(0)
         self.nodes = 0
 
     def _run(self, entry: Callable[..., Any], position: Position, weak: bool,
              *extra: Any) -> Any:
+        with self._lock:  # the kernel's scratch is per solver: one search at a time
+            return self._run_locked(entry, position, weak, *extra)
+
+    def _run_locked(self, entry: Callable[..., Any], position: Position, weak: bool,
+                    *extra: Any) -> Any:
         import numpy as np
 
-        keys, lows, highs, buf, state, flag = self._tables()
+        kernel = _kernel()
+        table, work = self._tables()
         stop = self.stop
         if stop is not None and stop():
             raise SolverStopped("stopped before the search")
-        state[:] = 0
-        state[2] = self.max_nodes
-        flag[0] = 0
+        work[: kernel.SCRATCH] = 0
+        work[kernel.LIMIT] = self.max_nodes
         book = self._book()
-        layer = _kernel().no_book() if book is None else book.kernel_arrays()
+        layer = kernel.no_book() if book is None else book.kernel_arrays()
         args = (np.int64(position.current), np.int64(position.mask),
-                np.int64(position.moves), bool(weak), keys, lows, highs, buf, state, flag,
-                *layer, *extra)
+                np.int64(position.moves), bool(weak), table, work, *layer, *extra)
         if stop is None:
             result = entry(*args)
         else:
@@ -370,7 +375,7 @@ class Solver:
             def watch() -> None:
                 while not done.wait(_POLL):
                     if stop():
-                        flag[0] = 1
+                        work[kernel.STOP] = 1
                         return
 
             watcher = threading.Thread(target=watch, name="c4solver-stop", daemon=True)
@@ -380,9 +385,10 @@ class Solver:
             finally:
                 done.set()
                 watcher.join()
-        self.nodes += int(state[0])
-        if state[1]:
-            raise SolverStopped(f"stopped after {int(state[0])} nodes")
+        nodes = int(work[kernel.NODES])
+        self.nodes += nodes
+        if work[kernel.ABORTED]:
+            raise SolverStopped(f"stopped after {nodes} nodes")
         return result
 
     def solve(self, position: Position, weak: bool = False) -> int:

@@ -5,24 +5,24 @@ Everything here works on Pons' bitboard layout held in int64: column ``c`` owns 
 ``mask`` all stones. Every integer is int64 (mixing numba's unsigned and signed integers
 turns arithmetic into floats).
 
-The transposition table is three numpy arrays of one length, a prime P of at least
-:data:`MIN_TABLE`: ``keys`` (uint32) holds the low 32 bits of a position's key
-``cur + mask`` in slot ``key % P``; ``lows`` and ``highs`` (int8) its lower and upper
-score bounds, stored as ``64 + lower`` and ``64 - upper`` (uint8). A key is below 2^49,
-so the slot and the low 32 bits together tell keys apart (Chinese remainder theorem:
-P * 2^32 > 2^49). A zeroed slot reads as bounds that say nothing (-64, 64), so the
-arrays start (and are cleared) as zeros and a false match on an empty slot is harmless.
+The transposition table is one int64 array whose length is a prime P of at least
+:data:`MIN_TABLE`: slot ``key % P`` holds, for a position of key ``cur + mask``, the low
+32 bits of the key (bits 16-47), ``64 + lower bound`` (bits 8-15) and ``64 - upper
+bound`` (bits 0-7). A key is below 2^49, so the slot and the low 32 bits together tell
+keys apart (Chinese remainder theorem: P * 2^32 > 2^49). A zero slot reads as bounds that
+say nothing (-64, 64), so the table starts (and is cleared) as zeros and a false match
+on an empty slot is harmless.
 
-``state`` (int64[4]) carries the search's counters: ``state[NODES]`` the nodes searched,
-``state[ABORTED]`` set when the search gave up, ``state[LIMIT]`` a node count to give up
-at (0: none). ``stop`` (int64[1]) is written by another thread: non-zero asks the search
-to give up (it is read every 1,024 nodes; the entry points release the GIL).
-``buf`` (int64[43, 24]) is scratch for move ordering, one row per ply.
+``work`` (int64) carries the search's counters and scratch: ``work[NODES]`` the nodes
+searched, ``work[ABORTED]`` set when the search gave up, ``work[LIMIT]`` a node count to
+give up at (0: none), ``work[STOP]`` written by another thread (non-zero asks the search
+to give up; read every 1,024 nodes, and the entry points release the GIL); from
+``SCRATCH`` on, 24 words a ply for move ordering.
 
-The opening book, when given, is ``bkeys`` (int64, sorted), ``bscores`` (int64) and
-``bdepth``: the exact scores of positions of ``bdepth`` stones, keyed by the smaller of
-the position's key and its mirror image's; a search reaching that many stones looks the
-position up before searching it (an empty ``bkeys`` looks up nothing).
+The opening book, when given, is ``book`` (int64, sorted): ``key << 7 | (64 + score)``
+for each position of ``bdepth`` stones, ``key`` the smaller of the position's key and
+its mirror image's; a search reaching that many stones looks the position up before
+searching it (an empty ``book`` looks up nothing).
 """
 
 from __future__ import annotations
@@ -42,24 +42,20 @@ ORDER = np.array([3, 2, 4, 1, 5, 0, 6], dtype=np.int64)
 LOW32 = 0xFFFFFFFF
 MIN_TABLE = 131101
 """The smallest table length allowed (a prime above 2^17, so keys stay unambiguous)."""
-NODES, ABORTED, LIMIT = 0, 1, 2
+NODES, ABORTED, LIMIT, STOP, SCRATCH = 0, 1, 2, 3, 8
 FULL = 100
 """The score :func:`analyse` gives a full column."""
 BIAS = 64
 
 
-def new_table(size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def new_table(size: int) -> np.ndarray:
     """An empty table of ``size`` slots (a prime >= MIN_TABLE)."""
-    keys = np.zeros(size, dtype=np.uint32)
-    lows = np.zeros(size, dtype=np.uint8)
-    highs = np.zeros(size, dtype=np.uint8)
-    return keys, lows, highs
+    return np.zeros(size, dtype=np.int64)
 
 
-def new_scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(buf, state, stop) arrays for one solver."""
-    return (np.zeros((CELLS + 1, 24), dtype=np.int64), np.zeros(4, dtype=np.int64),
-            np.zeros(1, dtype=np.int64))
+def new_work() -> np.ndarray:
+    """The ``work`` array of one solver."""
+    return np.zeros(SCRATCH + 24 * (CELLS + 1), dtype=np.int64)
 
 
 @njit(cache=True)
@@ -83,11 +79,11 @@ def winning_cells(s: int, mask: int) -> int:
 
 @njit(cache=True)
 def _count(x: int) -> int:
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
+    """Set bits of ``x`` (below 2^62)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56
 
 
 @njit(cache=True)
@@ -100,16 +96,16 @@ def _mirror(x: int) -> int:
 
 @njit(cache=True)
 def _negamax(cur, mask, moves, alpha, beta, threats,  # type: ignore[no-untyped-def]
-             keys, lows, highs, buf, state, stop, bkeys, bscores, bdepth):
+             table, work, book, bdepth):
     """Negamax with alpha-beta (``alpha < beta``); the side to move cannot win at once
     and ``threats`` are the empty cells where the opponent would complete four.
     Pons' contract: a true score v <= alpha gives r with v <= r <= alpha; v >= beta
-    gives beta <= r <= v; otherwise v itself. Returns 0 with state[ABORTED] set when
+    gives beta <= r <= v; otherwise v itself. Returns 0 with work[ABORTED] set when
     asked to stop."""
-    nodes = state[0] + 1
-    state[0] = nodes
-    if (nodes & 1023) == 0 and (stop[0] != 0 or (state[2] > 0 and nodes >= state[2])):
-        state[1] = 1
+    nodes = work[0] + 1
+    work[0] = nodes
+    if (nodes & 1023) == 0 and (work[3] != 0 or (work[2] > 0 and nodes >= work[2])):
+        work[1] = 1
         return 0
     possible = (mask + BOTTOM) & BOARD
     forced = possible & threats
@@ -129,22 +125,23 @@ def _negamax(cur, mask, moves, alpha, beta, threats,  # type: ignore[no-untyped-
             return alpha
     key = cur + mask
     if moves == bdepth:
-        canon = min(key, _mirror(cur) + _mirror(mask))
-        at = np.searchsorted(bkeys, canon)
-        if at < bkeys.shape[0] and bkeys[at] == canon:
-            return bscores[at]
+        canon = min(key, _mirror(cur) + _mirror(mask)) << 7
+        at = np.searchsorted(book, canon)
+        if at < book.shape[0] and (book[at] >> 7) == (canon >> 7):
+            return (book[at] & 127) - BIAS
     high = (CELLS - 1 - moves) // 2  # no win with our next stone
-    slot = key % keys.shape[0]
+    slot = key % table.shape[0]
     part = key & LOW32
-    if keys[slot] == part:
-        stored = np.int64(lows[slot]) - BIAS
+    entry = table[slot]
+    if (entry >> 16) == part:
+        stored = ((entry >> 8) & 255) - BIAS
         if stored > low:
             low = stored
             if alpha < low:
                 alpha = low
                 if alpha >= beta:
                     return alpha
-        stored = BIAS - np.int64(highs[slot])
+        stored = BIAS - (entry & 255)
         if stored < high:
             high = stored
     if beta > high:
@@ -152,6 +149,7 @@ def _negamax(cur, mask, moves, alpha, beta, threats,  # type: ignore[no-untyped-
         if alpha >= beta:
             return beta
     # order the moves: most winning cells made first, ties centre first (stable)
+    base = SCRATCH + 24 * moves
     free = BOARD ^ mask
     n = 0
     for i in range(WIDTH):
@@ -160,36 +158,31 @@ def _negamax(cur, mask, moves, alpha, beta, threats,  # type: ignore[no-untyped-
             made = winning_cells(cur | move, mask) & free
             score = _count(made)
             j = n
-            while j > 0 and buf[moves, 8 + j - 1] < score:
-                buf[moves, j] = buf[moves, j - 1]
-                buf[moves, 8 + j] = buf[moves, 8 + j - 1]
-                buf[moves, 16 + j] = buf[moves, 16 + j - 1]
+            while j > 0 and work[base + 8 + j - 1] < score:
+                work[base + j] = work[base + j - 1]
+                work[base + 8 + j] = work[base + 8 + j - 1]
+                work[base + 16 + j] = work[base + 16 + j - 1]
                 j -= 1
-            buf[moves, j] = move
-            buf[moves, 8 + j] = score
-            buf[moves, 16 + j] = made
+            work[base + j] = move
+            work[base + 8 + j] = score
+            work[base + 16 + j] = made
             n += 1
     alpha0 = alpha
     opp = cur ^ mask
     for i in range(n):
-        score = -_negamax(opp, mask | buf[moves, i], moves + 1, -beta, -alpha,
-                          buf[moves, 16 + i], keys, lows, highs, buf, state, stop, bkeys,
-                          bscores, bdepth)
-        if state[1]:
+        score = -_negamax(opp, mask | work[base + i], moves + 1, -beta, -alpha,
+                          work[base + 16 + i], table, work, book, bdepth)
+        if work[1]:
             return 0
         if score >= beta:
-            keys[slot] = part
-            lows[slot] = score + BIAS
-            highs[slot] = BIAS - high
+            table[slot] = (part << 16) | ((score + BIAS) << 8) | (BIAS - high)
             return score
         if score > alpha:
             alpha = score
-    keys[slot] = part
     if alpha > alpha0:
-        lows[slot] = alpha + BIAS
+        table[slot] = (part << 16) | ((alpha + BIAS) << 8) | (BIAS - alpha)
     else:
-        lows[slot] = low + BIAS
-    highs[slot] = BIAS - alpha
+        table[slot] = (part << 16) | ((low + BIAS) << 8) | (BIAS - alpha)
     return alpha
 
 
@@ -199,8 +192,7 @@ def _can_win_next(cur: int, mask: int) -> bool:
 
 
 @njit(cache=True)
-def _solve(cur, mask, moves, weak, keys, lows, highs,  # type: ignore[no-untyped-def]
-           buf, state, stop, bkeys, bscores, bdepth):
+def _solve(cur, mask, moves, weak, table, work, book, bdepth):  # type: ignore[no-untyped-def]
     if _can_win_next(cur, mask):
         return 1 if weak else (CELLS + 1 - moves) // 2
     if moves >= CELLS:
@@ -216,9 +208,8 @@ def _solve(cur, mask, moves, weak, keys, lows, highs,  # type: ignore[no-untyped
             med = int(lo / 2)
         elif med >= 0 and int(hi / 2) > med:
             med = int(hi / 2)
-        r = _negamax(cur, mask, moves, med, med + 1, threats, keys, lows, highs, buf,
-                     state, stop, bkeys, bscores, bdepth)
-        if state[1]:
+        r = _negamax(cur, mask, moves, med, med + 1, threats, table, work, book, bdepth)
+        if work[1]:
             return 0
         if r <= med:
             hi = r
@@ -230,19 +221,17 @@ def _solve(cur, mask, moves, weak, keys, lows, highs,  # type: ignore[no-untyped
 
 
 @njit(cache=True, nogil=True)
-def solve(cur, mask, moves, weak, keys, lows, highs,  # type: ignore[no-untyped-def]
-          buf, state, stop, bkeys, bscores, bdepth):
+def solve(cur, mask, moves, weak, table, work, book, bdepth):  # type: ignore[no-untyped-def]
     """The exact score of the position for the side to move (Pons' convention), or with
-    ``weak`` its sign; 0 with state[ABORTED] set if stopped."""
-    return _solve(cur, mask, moves, weak, keys, lows, highs, buf, state, stop, bkeys,
-                  bscores, bdepth)
+    ``weak`` its sign; 0 with work[ABORTED] set if stopped."""
+    return _solve(cur, mask, moves, weak, table, work, book, bdepth)
 
 
 @njit(cache=True, nogil=True)
-def analyse(cur, mask, moves, weak, keys, lows, highs,  # type: ignore[no-untyped-def]
-            buf, state, stop, bkeys, bscores, bdepth, out):
+def analyse(cur, mask, moves, weak, table, work, book, bdepth,  # type: ignore[no-untyped-def]
+            out):
     """Each column's score for the side to move if played now into ``out[0..6]``
-    (FULL for a full column); stops early with state[ABORTED] set if asked."""
+    (FULL for a full column); stops early with work[ABORTED] set if asked."""
     for c in range(WIDTH):
         out[c] = FULL
     wins = winning_cells(cur, mask)
@@ -254,27 +243,32 @@ def analyse(cur, mask, moves, weak, keys, lows, highs,  # type: ignore[no-untype
         if wins & move:
             out[c] = 1 if weak else (CELLS + 1 - moves) // 2
             continue
-        out[c] = -_solve(cur ^ mask, mask | move, moves + 1, weak, keys, lows, highs, buf,
-                         state, stop, bkeys, bscores, bdepth)
-        if state[1]:
+        out[c] = -_solve(cur ^ mask, mask | move, moves + 1, weak, table, work, book, bdepth)
+        if work[1]:
             return
 
 
-def no_book() -> tuple[np.ndarray, np.ndarray, np.int64]:
-    """(bkeys, bscores, bdepth) that look nothing up."""
-    return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.int64(-1)
+def no_book() -> tuple[np.ndarray, np.int64]:
+    """(book, bdepth) that look nothing up."""
+    return np.zeros(0, dtype=np.int64), np.int64(-1)
+
+
+def make_book(scores: dict[int, int], depth: int) -> tuple[np.ndarray, np.int64]:
+    """(book, bdepth) for ``scores`` (canonical key -> score) of positions of ``depth``
+    stones."""
+    if not scores:
+        return no_book()
+    packed = sorted((key << 7) | (score + BIAS) for key, score in scores.items())
+    return np.array(packed, dtype=np.int64), np.int64(depth)
 
 
 def warm_up() -> None:
     """Compile (or load from the disk cache) every entry point on a tiny position."""
-    keys, lows, highs = new_table(MIN_TABLE)
-    buf, state, stop = new_scratch()
+    table, work = new_table(MIN_TABLE), new_work()
     book = no_book()
     out = np.zeros(WIDTH, dtype=np.int64)
-    state[2] = 1  # give up at once (after the first check, 1,024 nodes in)
-    analyse(np.int64(0), np.int64(0), np.int64(0), False, keys, lows, highs, buf, state,
-            stop, *book, out)
-    state[:] = 0
-    state[2] = 1
-    solve(np.int64(0), np.int64(0), np.int64(0), True, keys, lows, highs, buf, state, stop,
-          *book)
+    work[LIMIT] = 1  # give up at once (after the first check, 1,024 nodes in)
+    analyse(np.int64(0), np.int64(0), np.int64(0), False, table, work, *book, out)
+    work[:] = 0
+    work[LIMIT] = 1
+    solve(np.int64(0), np.int64(0), np.int64(0), True, table, work, *book)

@@ -421,3 +421,49 @@ def c4book_layer(depth: int) -> list[str]:
     from brains.c4book import layer
 
     return layer(depth)
+
+
+def test_command_answers_book_positions_without_a_warning(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from brains.c4book import EXACT_PATH, exact_book
+
+    book = exact_book()
+    entries = [line.split() for line in EXACT_PATH.read_text().splitlines()
+               if line and not line.startswith("#")]
+    moves = next(m for m, _ in entries if len(m) == book.depth - 1)
+    assert main(["solve", "connect4", "--analyse", moves]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""  # settled by the book: no 'may take very long'
+    position = Position.from_moves(moves)
+    expected = []
+    for col in range(7):
+        if not position.can_play(col):
+            expected.append("-")
+        elif position.is_winning_move(col):
+            expected.append(str((CELLS + 1 - position.moves) // 2))
+        else:
+            child = position.play(col)
+            expected.append(str(-book.score(child.current, child.mask)))
+    assert captured.out.split() == [moves, *expected]
+
+
+def test_one_solver_shared_by_threads_stays_exact() -> None:
+    import threading
+
+    games = random_games(seed=31, stones=14, count=12)
+    expected = {m: Solver().solve(Position.from_moves(m)) for m in games}
+    solver = Solver()
+    wrong: list[str] = []
+
+    def run(part: list[str]) -> None:
+        for moves in part:
+            solver.reset()  # no help from the table: each search runs long
+            if solver.solve(Position.from_moves(moves)) != expected[moves]:
+                wrong.append(moves)
+
+    threads = [threading.Thread(target=run, args=(games[i::3],)) for i in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not wrong

@@ -13,8 +13,9 @@ from tui.commands.common import MAX_SECONDS, int_range, seconds_type
 
 SOLVABLE = ("connect4", "morris")
 """Games this command can solve."""
-SLOW_BELOW = 14
-"""Positions with fewer stones than this may take very long to solve (a warning says so)."""
+SLOW_BELOW = 10
+"""Positions with fewer stones than this may take very long to solve (a warning says so),
+unless the opening book settles them."""
 
 
 class _Intermixed(argparse.ArgumentParser):
@@ -68,6 +69,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="connect4 --build-book: stones in the solved layer (default 8)")
     parser.add_argument("--limit", type=int_range(0, 10**9), default=None, metavar="N",
                         help="connect4 --build-book: solve only the layer's first N positions")
+    parser.add_argument("--jobs", type=int_range(1, 256), default=1, metavar="J",
+                        help="connect4 --build-book: positions solved at once (threads; "
+                             "default 1)")
     parser.add_argument("--out", default=None, metavar="FILE",
                         help="connect4 --build-book: where to write the book (default: the "
                              "shipped one, brains/data/connect4-book-exact.txt)")
@@ -110,9 +114,10 @@ def run(args: argparse.Namespace) -> int:
             print("parlor solve: give MOVES or --stdin", file=sys.stderr)
             return 2
         return _solve_morris(args)
-    from brains.kernels import listen
+    if sys.stderr.isatty():  # "preparing the Connect Four solver…" for a person waiting
+        from brains.kernels import listen
 
-    listen(lambda message: print(f"parlor solve: {message}", file=sys.stderr, flush=True))
+        listen(lambda message: print(f"parlor solve: {message}", file=sys.stderr, flush=True))
     if args.build_book:
         return _build_book(args)
     if not args.moves and not args.stdin:
@@ -144,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{_shown(moves)} error: {exc}", flush=True)
             failed = True
             continue
-        if position.moves < SLOW_BELOW:
+        if position.moves < SLOW_BELOW and not _in_book(position, args):
             limit = (f"stopping after {args.seconds:g} s" if args.seconds
                      else "no time limit; --seconds T sets one")
             print(f"parlor solve: {quote(moves)} has {position.moves} stones; solving it "
@@ -170,6 +175,20 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _in_book(position: Any, args: argparse.Namespace) -> bool:
+    """Whether the exact opening book settles ``position`` (for --analyse, its children)."""
+    if args.no_book:
+        return False
+    from brains.c4book import exact_book
+
+    book = exact_book()
+    if not args.analyse:
+        return book.score(position.current, position.mask) is not None
+    children = [position.play(c) for c in range(7)
+                if position.can_play(c) and not position.is_winning_move(c)]
+    return all(book.score(c.current, c.mask) is not None for c in children)
+
+
 def _build_book(args: argparse.Namespace) -> int:
     """``--build-book``: the exact Connect Four opening book (brains.c4book.build_exact)."""
     from pathlib import Path
@@ -181,7 +200,7 @@ def _build_book(args: argparse.Namespace) -> int:
         return 2
     depth = c4book.EXACT_DEPTH if args.depth is None else args.depth
     out = Path(args.out) if args.out else c4book.EXACT_PATH
-    manifest = c4book.build_exact(depth, args.limit, out,
+    manifest = c4book.build_exact(depth, args.limit, out, jobs=args.jobs,
                                   say=lambda line: print(line, file=sys.stderr, flush=True))
     entry = manifest["files"][out.name]
     print(f"{out.name}: {entry['positions']} positions ({entry['layer_solved']} of the "
