@@ -155,13 +155,15 @@ def module(name: str) -> Format:
     return cast("Format", importlib.import_module(WRITERS[name]))
 
 
-def split_games(data: str | bytes, source: str = "<string>",
-                suffix: str = "") -> list[Chunk]:
+def split_games(data: str | bytes, source: str = "<string>", suffix: str = "",
+                path: str | None = None) -> list[Chunk]:
     """The games in ``data``, whatever its format, found without replaying them.
 
     The extension picks the format when it names one (``.pdn``, ``.ggf``, ``.wtb``);
     otherwise each format's ``sniff`` is asked in turn, and text that starts with a tag
-    is read as Parlor's own record. Raises RecordError (one line naming the source and
+    is read as Parlor's own record. ``path`` is where the file lies when ``source``
+    names it otherwise (a WTHOR file's name files are looked for beside it). Raises
+    RecordError (one line naming the source and
     line) for a file in no known format or without a game; a damaged game raises only
     when its chunk is read.
     """
@@ -170,11 +172,12 @@ def split_games(data: str | bytes, source: str = "<string>",
     if len(data) > MAX_BYTES:
         raise RecordError(f"{source}: line 1: file too large ({len(data)} bytes)")
     suffix = suffix.lower().lstrip(".")
-    if suffix in READERS and (suffix == "wtb" or not isinstance(data, bytes)
-                              or b"\0" not in data):
+    if suffix == "wtb" or (isinstance(data, bytes) and module("wtb").sniff(data)):
+        from engine.formats import wthor
+
+        return wthor.split(data, source, path)
+    if suffix in READERS and (not isinstance(data, bytes) or b"\0" not in data):
         return module(suffix).split(data, source)
-    if isinstance(data, bytes) and module("wtb").sniff(data):
-        return module("wtb").split(data, source)
     text = decode_text(data, source)
     for name in ("ggf", "pdn"):
         if module(name).sniff(text):
