@@ -1,9 +1,10 @@
 """Large game files: how long indexing, validating and listing a 10,000-game file take.
 
-Usage: python -m benchmarks.library [--games N] [--seed S] [--file FILE ...]
+Usage: python -m benchmarks.library [--games N] [--distinct D] [--seed S] [--file FILE ...]
 
-Writes a WTHOR file of N seeded random games (default 10,000; ``--file`` measures real
-files instead, such as a year of the WTHOR database), then prints for each file:
+Writes a WTHOR file of N games (default 10,000: D seeded random games, default 1,000,
+over and over; ``--file`` measures real files instead, such as a year of the WTHOR
+database), then prints for each file:
 
 - index: finding every game and its header without replaying it (``load_chunks``), which
   is what Replay's and Saved games' lists need;
@@ -99,6 +100,7 @@ async def list_seconds(path: Path) -> tuple[float, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.library")
     parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--distinct", type=int, default=1_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--file", nargs="*", type=Path, default=[])
     args = parser.parse_args(argv)
@@ -106,11 +108,13 @@ def main(argv: list[str] | None = None) -> int:
         files = list(args.file)
         if not files:
             start = time.perf_counter()
-            data = write_games(random_games(args.games, args.seed), "wtb")
+            games = random_games(min(args.games, args.distinct), args.seed)
+            data = write_games([games[i % len(games)] for i in range(args.games)], "wtb")
             made = Path(tmp) / "games" / f"WTH_random_{args.games}.wtb"
             made.parent.mkdir()
             made.write_bytes(data if isinstance(data, bytes) else data.encode())
-            print(f"wrote {args.games} random games ({len(data)} bytes) in "
+            print(f"wrote {args.games} games ({len(games)} distinct random ones, "
+                  f"{len(data)} bytes) in "
                   f"{time.perf_counter() - start:.1f} s")
             files = [made]
         print(f"{'file':<28} {'games':>6} {'index s':>8} {'validate s':>11} "

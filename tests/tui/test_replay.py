@@ -227,6 +227,7 @@ async def test_the_game_list_reports_damaged_games_and_replays_good_ones() -> No
     app = ParlorApp(Launch(kind="replay", path=path))
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)  # the background check has read every game
+        await pilot.pause()  # and its message is handled
         screen = app.screen
         assert isinstance(screen, CollectionScreen) and screen.checked
         assert sorted(screen.damaged) == [3, 8, 18]

@@ -323,7 +323,18 @@ class CollectionScreen(ParlorScreen):
                 row.chunk.parse()
             except ParlorError as exc:
                 found[row.chunk.number] = _reason(exc)
-        self.app.call_from_thread(self.checked_all, found)
+        self.post_message(self.Checked(found))  # thread-safe, and never waits
+
+    class Checked(Message):
+        """The background check is over: ``found`` maps damaged games to reasons."""
+
+        def __init__(self, found: dict[int, str]) -> None:
+            super().__init__()
+            self.found = found
+
+    def on_collection_screen_checked(self, event: Checked) -> None:
+        event.stop()
+        self.checked_all(event.found)
 
     def checked_all(self, found: dict[int, str]) -> None:
         """The background check is over: mark the damaged games."""
