@@ -15,9 +15,12 @@ A file holds one or more games; each is a block of tags then the movetext::
 The Game tag names the game; a tag named after one of the game's options (``Size``,
 ``Variant``, ``Seed``) sets that option. Result is from the first player's view.
 Annotation glyphs (NAGs) follow a move, glued on (``d3?!``) or as tokens (``??``, ``$4``);
-they are kept in :attr:`GameRecord.nags`. Reading is strict: the first problem raises
-:class:`RecordError` naming the source, the line and the reason. Writing is atomic (a
-temporary file renamed over the target).
+they are kept in :attr:`GameRecord.nags`. :func:`load_records` is strict: the first
+problem raises :class:`RecordError` naming the source, the line and the reason;
+:func:`load_collection` reads every game that reads and names each damaged one (game
+number, line, reason); :func:`load_chunks` finds a file's games and their headers
+without replaying them (a list of a large file). Writing is atomic (a temporary file
+renamed over the target).
 """
 
 from __future__ import annotations

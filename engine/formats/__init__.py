@@ -1,8 +1,9 @@
 """Game files in the formats other programs use, read into and written from GameRecords.
 
-One module per format, each with ``sniff`` (does this look like mine?), ``read`` (every
-game, replayed through the engine) and ``write`` (the games as the format's text or
-bytes):
+One module per format, each with ``sniff`` (does this look like mine?), ``split`` (the
+file's games as :class:`Chunk` objects: number, line, header tags and first moves,
+found without replaying, each read in full by its ``parse``), ``read`` (every game,
+replayed through the engine) and ``write`` (the games as the format's text or bytes):
 
 - :mod:`engine.formats.pdn` — Portable Draughts Notation, English checkers;
 - :mod:`engine.formats.ggf` — the Generic Game Format of Othello servers;
@@ -12,8 +13,10 @@ bytes):
 
 :func:`read_games` tells them apart (by the file name's extension, then by content) and
 falls back to Parlor's own records; a file that is none of them gets one line naming the
-formats tried. Every reader works on data already read through
-:func:`engine.files.read_capped` and refuses more than ``engine.record.MAX_BYTES``.
+formats tried. :func:`read_collection` reads a file game by game: the good games, and a
+:class:`Damage` (game number, line, reason) for each damaged one. Every reader works
+on data already read through :func:`engine.files.read_capped` and refuses more than
+``engine.record.MAX_BYTES``.
 """
 
 from __future__ import annotations
