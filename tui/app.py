@@ -272,7 +272,7 @@ class ParlorApp(App[None]):
         its games); a damaged file or game gives one clear message."""
         from tui.screens.collection import open_file
 
-        open_file(self, Path(path), number)
+        open_file(self, self.push_screen, Path(path), number)
 
     def open_replay(self, record: GameRecord, title: str = "") -> None:
         """Show a ReplayScreen for ``record``."""

@@ -38,8 +38,12 @@ from tui import store
 from tui.screens.base import ParlorScreen
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from textual.screen import Screen
+
     from engine.formats import Chunk
-    from tui.app import ParlorApp
+    from tui.api import ParlorApi
 
 INTRO = ("Type to filter: words, player:NAME year:YYYY result:1-0 opening:f5d6 #N. "
          "Enter replays the game; Esc goes back.")
@@ -224,34 +228,35 @@ class GameList(ScrollView, can_focus=True):
             self.post_message(self.Selected(index))
 
 
-def open_file(app: ParlorApp, path: Path, number: int | None = None) -> None:
+def open_file(parlor: ParlorApi, push: Callable[[Screen[Any]], object], path: Path,
+              number: int | None = None) -> None:
     """Replay game ``number`` of the file at ``path``; without a number, its only game,
-    or the list of its games when it holds several. A file or game that cannot be read
-    gives one clear message."""
+    or the list of its games (given to ``push``) when it holds several. A file or game
+    that cannot be read gives one clear message."""
     try:
         chunks = load_chunks(path, source=Path(path).name)
     except ParlorError as exc:
-        app.show_error("This game record cannot be opened", str(exc))
+        parlor.show_error("This game record cannot be opened", str(exc))
         return
     if number is None and len(chunks) > 1:
-        app.push_screen(CollectionScreen(Path(path), chunks))
+        push(CollectionScreen(Path(path), chunks))
         return
-    open_game(app, Path(path), chunks, number or 1)
+    open_game(parlor, Path(path), chunks, number or 1)
 
 
-def open_game(app: ParlorApp, path: Path, chunks: list[Chunk], number: int) -> None:
+def open_game(parlor: ParlorApi, path: Path, chunks: list[Chunk], number: int) -> None:
     """Replay game ``number`` (from 1) of ``chunks``, read from ``path``."""
     if not 1 <= number <= len(chunks):
-        app.show_error("No such game", f"{store.short(path.name)} holds {len(chunks)} "
-                                       f"game{'s' if len(chunks) != 1 else ''}")
+        parlor.show_error("No such game", f"{store.short(path.name)} holds {len(chunks)} "
+                                          f"game{'s' if len(chunks) != 1 else ''}")
         return
     try:
         record = chunks[number - 1].parse()
     except ParlorError as exc:
-        app.show_error(f"Game {number} cannot be opened", str(exc))
+        parlor.show_error(f"Game {number} cannot be opened", str(exc))
         return
     title = path.name if len(chunks) == 1 else f"{path.name} game {number}"
-    app.open_replay(record, title=title)
+    parlor.open_replay(record, title=title)
 
 
 class CollectionScreen(ParlorScreen):
@@ -371,7 +376,7 @@ class CollectionScreen(ParlorScreen):
             self.parlor.show_error(f"Game {number} cannot be opened",
                                    f"{self.path.name}: game {number}: {self.damaged[number]}")
             return
-        open_game(self.app, self.path, [r.chunk for r in self.rows], number)
+        open_game(self.parlor, self.path, [r.chunk for r in self.rows], number)
 
     def action_focus_filter(self) -> None:
         self.query_one(Input).focus()
