@@ -15,9 +15,12 @@ A file holds one or more games; each is a block of tags then the movetext::
 The Game tag names the game; a tag named after one of the game's options (``Size``,
 ``Variant``, ``Seed``) sets that option. Result is from the first player's view.
 Annotation glyphs (NAGs) follow a move, glued on (``d3?!``) or as tokens (``??``, ``$4``);
-they are kept in :attr:`GameRecord.nags`. Reading is strict: the first problem raises
-:class:`RecordError` naming the source, the line and the reason. Writing is atomic (a
-temporary file renamed over the target).
+they are kept in :attr:`GameRecord.nags`. :func:`load_records` is strict: the first
+problem raises :class:`RecordError` naming the source, the line and the reason;
+:func:`load_collection` reads every game that reads and names each damaged one (game
+number, line, reason); :func:`load_chunks` finds a file's games and their headers
+without replaying them (a list of a large file). Writing is atomic (a temporary file
+renamed over the target).
 """
 
 from __future__ import annotations
@@ -96,6 +99,12 @@ class GameRecord:
         """The position after the last move."""
         return self.states()[-1]
 
+    def players(self, colours: tuple[str, ...] = ("Black", "White")) -> tuple[str, str]:
+        """Who played each side: the First and Second tags (Parlor's games), else the
+        tags named after the sides' ``colours`` (``Black``/``White`` in PDN, GGF and
+        WTHOR), else ``?``."""
+        return (player_name(self.tags, 0, colours), player_name(self.tags, 1, colours))
+
     # -- building -------------------------------------------------------------------
     @classmethod
     def from_moves(cls, initial: State, moves: Iterable[Any], **tags: str) -> GameRecord:
@@ -143,6 +152,16 @@ class GameRecord:
                 tokens.append("{" + self.comments[i + 1].replace("}", ")") + "}")
         tokens.append(self.result)
         return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
+
+
+def player_name(tags: dict[str, str], side: int,
+                colours: tuple[str, ...] = ("Black", "White")) -> str:
+    """Who played ``side`` (0: the first player) after ``tags``: the First or Second
+    tag, else the tag named after the side's colour, else ``?``."""
+    name = tags.get(("First", "Second")[side], "").strip()
+    if not name and side < len(colours):
+        name = tags.get(colours[side], "").strip()
+    return name or "?"
 
 
 def setup_of(state: State) -> str | None:
@@ -223,22 +242,23 @@ def load_collection(path: str | os.PathLike[str]) -> Collection:
     return read_collection(read_file(path), source, Path(source).suffix)
 
 
-def load_chunks(path: str | os.PathLike[str]) -> list[Chunk]:
+def load_chunks(path: str | os.PathLike[str], source: str | None = None) -> list[Chunk]:
     """The games in the file at ``path``, found but not replayed (see
-    :func:`engine.formats.split_games`): a game list of a large file at once."""
+    :func:`engine.formats.split_games`): a game list of a large file at once. Messages
+    name the file as ``source`` (default: the path)."""
     from engine.formats import split_games
 
-    source = os.fsdecode(path)
-    return split_games(read_file(path), source, Path(source).suffix)
+    where = os.fsdecode(path)
+    return split_games(read_file(path, source), source or where, Path(where).suffix, where)
 
 
-def read_file(path: str | os.PathLike[str]) -> bytes:
+def read_file(path: str | os.PathLike[str], source: str | None = None) -> bytes:
     """The bytes of the regular file at ``path``, at most ``MAX_BYTES``; RecordError
-    (file, line 1, reason) otherwise."""
+    (file, line 1, reason) otherwise, naming the file as ``source`` if given."""
     try:
         return read_capped(path, MAX_BYTES)
     except FileReadError as exc:
-        raise RecordError(f"{exc.path}: line 1: {exc.reason}") from None
+        raise RecordError(f"{source or exc.path}: line 1: {exc.reason}") from None
 
 
 def decode_text(data: str | bytes, source: str) -> str:

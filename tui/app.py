@@ -65,6 +65,9 @@ class Launch:
     players: tuple[str, str] = (opponents.HUMAN, opponents.DEFAULT_OPPONENT)
     path: Path | None = None
     """The record for ``replay``."""
+    number: int | None = None
+    """For ``replay``: the game's number in the file (None: its only game, or the list
+    of its games)."""
     position: State | None = None
     """For ``play``: start from this position instead of the game's start."""
     clock: TimeControl | None = None
@@ -119,7 +122,7 @@ class ParlorApp(App[None]):
         elif launch.kind == "resume":
             self.resume()
         elif launch.kind == "replay" and launch.path is not None:
-            self.open_replay_file(launch.path)
+            self.open_replay_file(launch.path, launch.number)
 
     def release_early_keys(self) -> None:
         """Handle the keys pressed while the app started, in order, once the screen on
@@ -284,14 +287,12 @@ class ParlorApp(App[None]):
         """Show the saved games."""
         self.push_screen(BrowserScreen())
 
-    def open_replay_file(self, path: Path) -> None:
-        """Replay the first game in ``path``; a damaged file gives one clear message."""
-        try:
-            record = store.read_records(Path(path))[0]
-        except ParlorError as exc:
-            self.show_error("This game record cannot be opened", str(exc))
-            return
-        self.open_replay(record, title=Path(path).name)
+    def open_replay_file(self, path: Path, number: int | None = None) -> None:
+        """Replay game ``number`` of ``path`` (without one: its only game, or the list of
+        its games); a damaged file or game gives one clear message."""
+        from tui.screens.collection import open_file
+
+        open_file(self, self.push_screen, Path(path), number)
 
     def open_replay(self, record: GameRecord, title: str = "") -> None:
         """Show a ReplayScreen for ``record``."""

@@ -1,8 +1,9 @@
 """Game files in the formats other programs use, read into and written from GameRecords.
 
-One module per format, each with ``sniff`` (does this look like mine?), ``read`` (every
-game, replayed through the engine) and ``write`` (the games as the format's text or
-bytes):
+One module per format, each with ``sniff`` (does this look like mine?), ``split`` (the
+file's games as :class:`Chunk` objects: number, line, header tags and first moves,
+found without replaying, each read in full by its ``parse``), ``read`` (every game,
+replayed through the engine) and ``write`` (the games as the format's text or bytes):
 
 - :mod:`engine.formats.pdn` — Portable Draughts Notation, English checkers;
 - :mod:`engine.formats.ggf` — the Generic Game Format of Othello servers;
@@ -12,8 +13,10 @@ bytes):
 
 :func:`read_games` tells them apart (by the file name's extension, then by content) and
 falls back to Parlor's own records; a file that is none of them gets one line naming the
-formats tried. Every reader works on data already read through
-:func:`engine.files.read_capped` and refuses more than ``engine.record.MAX_BYTES``.
+formats tried. :func:`read_collection` reads a file game by game: the good games, and a
+:class:`Damage` (game number, line, reason) for each damaged one. Every reader works
+on data already read through :func:`engine.files.read_capped` and refuses more than
+``engine.record.MAX_BYTES``.
 """
 
 from __future__ import annotations
@@ -155,13 +158,15 @@ def module(name: str) -> Format:
     return cast("Format", importlib.import_module(WRITERS[name]))
 
 
-def split_games(data: str | bytes, source: str = "<string>",
-                suffix: str = "") -> list[Chunk]:
+def split_games(data: str | bytes, source: str = "<string>", suffix: str = "",
+                path: str | None = None) -> list[Chunk]:
     """The games in ``data``, whatever its format, found without replaying them.
 
     The extension picks the format when it names one (``.pdn``, ``.ggf``, ``.wtb``);
     otherwise each format's ``sniff`` is asked in turn, and text that starts with a tag
-    is read as Parlor's own record. Raises RecordError (one line naming the source and
+    is read as Parlor's own record. ``path`` is where the file lies when ``source``
+    names it otherwise (a WTHOR file's name files are looked for beside it). Raises
+    RecordError (one line naming the source and
     line) for a file in no known format or without a game; a damaged game raises only
     when its chunk is read.
     """
@@ -170,11 +175,12 @@ def split_games(data: str | bytes, source: str = "<string>",
     if len(data) > MAX_BYTES:
         raise RecordError(f"{source}: line 1: file too large ({len(data)} bytes)")
     suffix = suffix.lower().lstrip(".")
-    if suffix in READERS and (suffix == "wtb" or not isinstance(data, bytes)
-                              or b"\0" not in data):
+    if suffix == "wtb" or (isinstance(data, bytes) and module("wtb").sniff(data)):
+        from engine.formats import wthor
+
+        return wthor.split(data, source, path)
+    if suffix in READERS and (not isinstance(data, bytes) or b"\0" not in data):
         return module(suffix).split(data, source)
-    if isinstance(data, bytes) and module("wtb").sniff(data):
-        return module("wtb").split(data, source)
     text = decode_text(data, source)
     for name in ("ggf", "pdn"):
         if module(name).sniff(text):

@@ -46,6 +46,12 @@ _TOKEN = re.compile(r"""
   | (?P<close>\))
   | (?P<word>[^\s{}()\[;]+)
 """, re.VERBOSE)
+_SPLIT = re.compile(_TOKEN.pattern.replace(
+    """  | (?P<open>\\()
+  | (?P<close>\\))
+  | (?P<word>[^\\s{}()\\[;]+)""", "  | (?P<body>[^\\[{;]+)"), re.VERBOSE)
+"""What finding the games needs of :data:`_TOKEN`: tags, comments, and the runs of
+movetext between them whole (one match for many moves: a large file splits fast)."""
 _NUMBER = re.compile(r"\d+\.+")
 _MOVE = re.compile(r"(\d{1,2})((?:[-x]\d{1,2})+)[!?*]*")
 _NAG = re.compile(r"\$\d+|[!?]+")
@@ -110,8 +116,8 @@ class _Reader:
                                 functools.partial(self.read_span, start, end),
                                 tags=dict(tags), opening=list(opening), result=result))
 
-        for m in _TOKEN.finditer(self.text):
-            kind = m.lastgroup or "word"
+        for m in _SPLIT.finditer(self.text):
+            kind = m.lastgroup or "body"
             if kind in ("tag", "badtag"):
                 if body:
                     close(m.start())
@@ -121,14 +127,17 @@ class _Reader:
                 if kind == "tag":
                     tags.setdefault(m.group("name"), re.sub(r"\\(.)", r"\1", m.group("value"))
                                     [:MAX_TAG_VALUE])
-            elif kind != "line":
+            elif kind == "comment" or (kind == "body" and not m.group(0).isspace()):
                 if start is None:
-                    start = m.start()
+                    start = m.start() + len(m.group(0)) - len(m.group(0).lstrip())
                 body = True
-                if kind == "word" and len(opening) < OPENING_MOVES:
-                    word = _NUMBER.sub("", m.group(0), count=1)
-                    if _MOVE.fullmatch(word):
-                        opening.append(word.rstrip("!?*"))
+                if kind == "body" and len(opening) < OPENING_MOVES:
+                    for word in m.group(0).split():
+                        word = _NUMBER.sub("", word, count=1)
+                        if _MOVE.fullmatch(word):
+                            opening.append(word.rstrip("!?*"))
+                            if len(opening) == OPENING_MOVES:
+                                break
         if start is not None:
             close(len(self.text))
         return chunks

@@ -54,7 +54,8 @@ def move_name(byte: int) -> str | None:
     return f"{FILES[col - 1]}{row}" if 1 <= row <= 8 and 1 <= col <= 8 else None
 
 
-def split(data: str | bytes, source: str = "<string>") -> list[Chunk]:
+def split(data: str | bytes, source: str = "<string>", path: str | None = None,
+          ) -> list[Chunk]:
     """The games of the WTHOR file ``data``, found but not replayed (their players,
     tournament, year, score and first moves read from the fixed 68 bytes of each)."""
     if isinstance(data, str):
@@ -70,7 +71,7 @@ def split(data: str | bytes, source: str = "<string>") -> list[Chunk]:
     if body % RECORD.size or body // RECORD.size != count:
         raise RecordError(f"{source}: line 1: not a WTHOR game file: the header counts "
                           f"{count} games but {body} bytes follow it (68 a game)")
-    players, tournaments = (_names(source, name) for name in NAME_FILES)
+    players, tournaments = (_names(path or source, name) for name in NAME_FILES)
     made = f"{century * 100 + year:04d}.{month:02d}.{day:02d}"
     chunks = []
     for i in range(count):

@@ -81,3 +81,12 @@ def test_export_of_a_file_whose_every_game_is_damaged_writes_nothing(capsys, tmp
                              "-f", "pgn", "-o", str(tmp_path / "x.pgn"))
     assert status == 2 and "no game of the file reads" in err and err.count("\n") == 1
     assert not (tmp_path / "x.pgn").exists()
+
+
+def test_replay_game_n_refuses_a_damaged_game_or_a_number_the_file_lacks(capsys):
+    status, _, err = run_cli(capsys, "replay", str(DAMAGED), "--game", "3")
+    assert status == 2 and err == (f"parlor replay: {DAMAGED}: game 3: line 36: move 123: "
+                                   "illegal move '32-28' for Black at ply 122\n")
+    status, _, err = run_cli(capsys, "replay", str(DAMAGED), "--game", "21")
+    assert status == 2 and err == (f"parlor replay: {DAMAGED} holds 20 games; --game takes "
+                                   "1 to 20\n")

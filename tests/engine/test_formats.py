@@ -254,6 +254,12 @@ def test_a_collection_reads_its_good_games_and_names_each_damaged_one():
     assert found.records[0].tags["Black"] == "M Tinsley"
     with pytest.raises(RecordError, match=r"t\.pdn: line 36: move 123"):  # all or nothing
         parse_records((FORMATS / "tinsley-damaged.pdn").read_bytes(), "t.pdn", ".pdn")
+    wthor = bytearray((FORMATS / "WTH_1977.wtb").read_bytes())
+    wthor[16 + 68 + 8] = 99  # game 2's first move: no square
+    found = read_collection(bytes(wthor), "w.wtb", ".wtb")
+    assert len(found.records) == 11 and found.numbers[:2] == [1, 3]
+    assert str(found.damaged[0]) == ("w.wtb: game 2: move 1: byte 99 is no square "
+                                     "(10 × row + column, 11 to 88)")  # no lines in WTHOR
     found = read_collection("f5d6\nf5a1\nf5d6c3\n", "x.txt", ".txt")
     assert [r.moves for r in found.records] == [["f5", "d6"], ["f5", "d6", "c3"]]
     assert str(found.damaged[0]).startswith("x.txt: game 2: line 2: move 2: illegal move 'a1'")

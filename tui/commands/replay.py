@@ -1,4 +1,7 @@
-"""Replay a game record in the app: step through it, or play on from any position."""
+"""Replay a game record in the app: step through it, or play on from any position.
+
+A file of several games opens on the list of its games (filters, search); ``--game N``
+goes straight to game N."""
 
 from __future__ import annotations
 
@@ -6,7 +9,12 @@ import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="a game record (.pgn)")
+    parser.add_argument("file", help="a game file in any format Parlor reads (records, PDN, "
+                                     "GGF, WTHOR .wtb, Othello transcripts, Connect Four "
+                                     "columns)")
+    parser.add_argument("--game", "-g", type=int, metavar="N",
+                        help="replay game N of the file (from 1); default: its only game, "
+                             "or the list of its games")
     parser.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")
 
 
@@ -15,16 +23,35 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from engine.protocol import ParlorError
-    from engine.record import load_records
+    from engine.record import load_chunks
     from tui.commands.common import one_line
 
-    try:  # a bad file is one line here, before the app starts
-        load_records(args.file)
+    try:  # a bad file, or a game it lacks or cannot read, is one line here
+        chunks = load_chunks(args.file)
+        if args.game is not None and not 1 <= args.game <= len(chunks):
+            print(f"parlor replay: {one_line(args.file)} holds {len(chunks)} "
+                  f"game{'s' if len(chunks) != 1 else ''}; --game takes 1 to {len(chunks)}",
+                  file=sys.stderr)
+            return 2
+        if args.game is not None or len(chunks) == 1:
+            chunks[(args.game or 1) - 1].parse()
     except ParlorError as exc:
-        print(f"parlor replay: {one_line(exc)}", file=sys.stderr)
+        print(f"parlor replay: {_message(exc, args.game)}", file=sys.stderr)
         return 2
 
     from tui.app import Launch, ParlorApp
 
-    ParlorApp(Launch(kind="replay", path=Path(args.file)), ascii_board=args.ascii or None).run()
+    ParlorApp(Launch(kind="replay", path=Path(args.file), number=args.game),
+              ascii_board=args.ascii or None).run()
     return 0
+
+
+def _message(exc: Exception, number: int | None) -> str:
+    """The error on one line: ``FILE: game N: line L: reason`` for a damaged game."""
+    from engine.formats import GameError
+    from tui.commands.common import one_line
+
+    if isinstance(exc, GameError):
+        where = f"line {exc.line}: " if exc.line is not None else ""
+        return one_line(f"{exc.source}: game {number or 1}: {where}{exc.reason}")
+    return one_line(exc)

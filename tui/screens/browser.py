@@ -6,15 +6,19 @@ Saved and finished games can be deleted, saved games renamed, each after asking;
 rename never replaces another saved game.
 Games in progress come first, then the finished ones (newest first), so a game can be
 replayed right after it ends. A file that cannot be read (damaged, not a regular file,
-a dangling link) is one row; opening it shows the reader's one-line message.
+a dangling link) is one row; opening it shows the reader's one-line message. A file of
+several games (a PDN archive, a WTHOR database) is one row too, listed without replaying
+its games; Enter opens the list of its games (:class:`CollectionScreen`).
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import stat
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -22,14 +26,19 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from engine.formats import EXTENSIONS
 from engine.protocol import ParlorError
+from engine.record import load_chunks
 from engine.registry import get_game
 from tui import paths, store
 from tui.dialogs.choose import ChooseDialog
 from tui.dialogs.prompt import PromptDialog
 from tui.screens.base import ParlorScreen
+from tui.screens.collection import CollectionScreen
 from tui.store import Entry, scan
 
-__all__ = ["BrowserScreen", "Entry", "rename_new", "scan"]
+if TYPE_CHECKING:
+    from engine.formats import Chunk
+
+__all__ = ["BrowserScreen", "Entry", "FileEntry", "rename_new", "scan", "scan_files"]
 
 
 def rename_new(source: Path, target: Path) -> None:
@@ -47,6 +56,63 @@ def rename_new(source: Path, target: Path) -> None:
         os.rename(source, target)
         return
     source.unlink()
+
+@dataclass
+class FileEntry(Entry):
+    """A file of several games: one row, whose Enter lists its games."""
+
+    chunks: list[Chunk] = field(default_factory=list)
+    game: str = "?"
+    """The game of its first game that reads (``?`` when none does)."""
+
+
+def scan_files(sources: list[Path], limit: int | None = None,
+               suffixes: tuple[str, ...] = (paths.RECORD_SUFFIX,)) -> list[Entry]:
+    """One entry per game file in ``sources`` (record files, and the files of folders
+    whose names end with one of ``suffixes``, newest first, at most ``limit`` a folder):
+    a file of one game with its record (or its error), a file of several as a
+    :class:`FileEntry` with its games found but not replayed (so a 10,000-game file is
+    listed at once). Never raises."""
+    entries: list[Entry] = []
+    for source in sources:
+        try:
+            is_dir = source.is_dir()
+        except OSError:
+            is_dir = False
+        if is_dir:
+            files = store.record_files(source, suffixes)[:limit]
+        else:
+            try:
+                info = source.stat()
+            except OSError:
+                continue
+            files = [(source, info.st_mtime,
+                      "" if stat.S_ISREG(info.st_mode) else "not a regular file")]
+        for path, mtime, problem in files:
+            if problem:
+                entries.append(Entry(path, None, f"{store.short(path.name)}: {problem}", mtime))
+                continue
+            try:
+                chunks = load_chunks(path, source=path.name)
+                if len(chunks) == 1:
+                    entries.append(Entry(path, chunks[0].parse(), "", mtime))
+                    continue
+            except ParlorError as exc:
+                entries.append(Entry(path, None, str(exc), mtime))
+                continue
+            entries.append(FileEntry(path, None, "", mtime, chunks, _game_of(chunks)))
+    return entries
+
+
+def _game_of(chunks: list[Chunk]) -> str:
+    """The game the file's first readable game is (one of its first few), else ``?``."""
+    for chunk in chunks[:5]:
+        try:
+            return chunk.parse().game
+        except ParlorError:
+            continue
+    return "?"
+
 
 INTRO = ("Unfinished, finished, saved and example games. Enter replays, d deletes, "
          "n renames; Esc goes back.")
@@ -112,15 +178,20 @@ class BrowserScreen(ParlorScreen):
             table.add_column(title, width=width)
         file_width = max(12, self.app.size.width - sum(WIDTHS.values()) - 2 * 6 - 2)
         table.add_column("File", width=file_width)
-        self.entries = scan(self.folders, limit=store.HISTORY_LISTED, suffixes=SUFFIXES)
+        self.entries = scan_files(self.folders, limit=store.HISTORY_LISTED, suffixes=SUFFIXES)
         for i, entry in enumerate(self.entries):
             rec = entry.record
             label = short_name(self.file_label(entry), file_width)
+            if isinstance(entry, FileEntry):
+                table.add_row(game_name(entry.game), f"{len(entry.chunks)} games", "", "", "",
+                              label, key=str(i))
+                continue
             if rec is None:
                 table.add_row("damaged", "", "", "-", "", label, key=str(i))
                 continue
-            table.add_row(game_name(rec.game), store.short(rec.tags.get("First", "?"), 11),
-                          store.short(rec.tags.get("Second", "?"), 11), rec.result,
+            first, second = rec.players()
+            table.add_row(game_name(rec.game), store.short(first, 11),
+                          store.short(second, 11), rec.result,
                           str(len(rec.moves)), label, key=str(i))
         if not self.entries:
             self.query_one("#browser-intro", Static).update(
@@ -142,7 +213,9 @@ class BrowserScreen(ParlorScreen):
         entry = self.entries[int(event.row_key.value or 0)]
         label = self.file_label(entry)
         where = f"{label} ({entry.path.name})" if label != entry.path.name else label
-        if entry.record is None:
+        if isinstance(entry, FileEntry):
+            what = f"{where}: {len(entry.chunks)} games; Enter lists them"
+        elif entry.record is None:
             what = f"damaged: {entry.error}"
         else:
             when = entry.record.tags.get("Date", "")
@@ -152,6 +225,9 @@ class BrowserScreen(ParlorScreen):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         entry = self.entries[int(event.row_key.value or 0)]
+        if isinstance(entry, FileEntry):
+            self.app.push_screen(CollectionScreen(entry.path, entry.chunks))
+            return
         if entry.record is None:
             self.parlor.show_error("This game record cannot be opened", entry.error)
             return

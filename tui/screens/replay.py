@@ -53,8 +53,11 @@ class ReplayScreen(ParlorScreen):
         self.states = record.states()  # raises RecordError-like ParlorError if bad
         self.moves: list[Any] = [self.states[i].parse_move(t) for i, t in enumerate(record.moves)]
         self.index = len(self.moves)
-        self.by = players_by_move(record, self.states)
-        """Who played each move (the record's comments say when a player changed)."""
+        names = record.players(tuple(self.states[0].PLAYERS))
+        self.by = [names[self.states[i].to_move] if by == "?" else by
+                   for i, by in enumerate(players_by_move(record, self.states))]
+        """Who played each move (the record's comments say when a player changed; a
+        record from elsewhere names its players by colour)."""
         self.file_title = title
         self.timer: Timer | None = None
 
@@ -94,8 +97,9 @@ class ReplayScreen(ParlorScreen):
         state = self.states[self.index]
         text = Text()
         names = state.PLAYERS
-        text.append(f"{names[0]}: {rec.tags.get('First', '?')}\n")
-        text.append(f"{names[1]}: {rec.tags.get('Second', '?')}\n")
+        first, second = rec.players(tuple(names))
+        text.append(f"{names[0]}: {first}\n")
+        text.append(f"{names[1]}: {second}\n")
         if self.index:
             before = self.states[self.index - 1]
             number = f"{(self.index + 1) // 2}{'.' if before.to_move == 0 else '...'}"
