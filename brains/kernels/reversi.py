@@ -61,7 +61,6 @@ NOT_EDGE = np.uint64(0x7E7E7E7E7E7E7E7E)
 U1, U7, U8, U9, U63 = np.uint64(1), np.uint64(7), np.uint64(8), np.uint64(9), np.uint64(63)
 HASH1 = np.uint64(0x9E3779B97F4A7C15)
 HASH2 = np.uint64(0xC2B2AE3D27D4EB4F)
-TT_SHIFT = np.uint64(64 - TT_BITS)
 
 
 def _rays() -> np.ndarray:
@@ -372,9 +371,12 @@ def new_table(bits: int = TT_BITS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 @njit(cache=True, inline="always")
 def _slot(P: Any, O: Any, size: int) -> Any:
-    h = (P * HASH1) ^ (O * HASH2)
-    h ^= h >> np.uint64(29)
-    return np.int64(h & np.uint64(size - 1))
+    """The table slot of a position: the high bits of a multiplicative hash (the low
+    bits of a product depend only on the low bits of the discs, which late in the game
+    are the same for many positions)."""
+    h = P * HASH1 + (O ^ (O >> np.uint64(31))) * HASH2
+    bits = 63 - leading_zeros(np.uint64(size))
+    return np.int64(h >> np.uint64(64 - bits))
 
 
 # -- the search --------------------------------------------------------------------------
