@@ -1,53 +1,42 @@
 """Exact Reversi endgame solver: the final disc difference with best play.
 
 :func:`solve` searches a position to the end of the game and returns its value for the
-side to move, the best move and a principal variation; :func:`can_settle` says, from a
-table of measured times, whether a position is likely to be settled within a time.
+side to move, the best move and a principal variation; :func:`move_values` gives every
+legal move's exact value; :func:`can_settle` says, from a table of measured times, whether
+a position is likely to be settled within a time.
 
 Score: the side to move's discs minus the opponent's discs when neither side can move,
 empty squares counted for nobody, exactly as the engine's outcome counts them
 (``ReversiState.counts``; docs/RULES.md, Reversi). Its sign is the game's result for the
-side to move. The tournament convention, where the winner also gets the empty squares,
-is available with ``empties_to_winner=True``; both conventions agree on the sign.
+side to move. The tournament convention (FFO, WTHOR), where the winner also gets the
+empty squares, is available with ``empties_to_winner=True``; both conventions agree on
+the sign, and differ only when a game ends with empty squares left.
 
-The search works on Python-int bitboards of the mover's and the opponent's discs:
-
-- move generation by shift-and-mask flood fills (one per direction, doubling steps), and
-  flips from rays precomputed per square (the engine's :class:`Geometry` tables);
-- negamax alpha-beta, fail-soft, with principal-variation search (null windows for all but
-  the first move) and, at the root, an aspiration window around a shallow estimate;
-- move ordering: the transposition table's move, then fastest-first (fewest replies for
-  the opponent, corners counted twice) with a bonus for squares in a region holding an
-  odd number of empties (parity); in the last empties, where sorting costs more than it
-  saves, a fixed square order (corners first, squares next to corners last) with odd
-  regions first;
-- a transposition table of score bounds for positions with many empties only;
-- passes: a side with no placement passes; two passes in a row end the game.
-
-Supports boards of 8, 6 and 4 and the FlipColor variant (a disc placed on a drawn square
-turns to the opponent). The stop (a deadline, or an event or callable) is polled every
-:data:`POLL` nodes; a stopped search returns ``exact=False``.
+The search itself is compiled (brains/kernels/reversi.py: bitboards, fastest-first and
+parity ordering, a transposition table, unrolled code for the last three empties); this
+module converts states, drives it and traces the principal variation. Boards of 8, 6 and
+4 and the FlipColor variant (a disc placed on a drawn square turns to the opponent) are
+supported. The stop (a deadline, or an event or callable) is polled every :data:`POLL`
+nodes: the compiled search gives up there and, when nothing asks it to stop, is called
+again and goes on through its table. A stopped search returns ``exact=False``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.games.reversi import PASS, geometry
+from engine.games.reversi import PASS
 
-POLL = 1024
-"""Nodes between two checks of the clock and the stop signal (checked at nodes of more
-than :data:`SHALLOW` empties, whose subtrees take milliseconds)."""
-SHALLOW = 7
-"""At or below this many empties the search uses the fixed square order and no table."""
-TT_LIMIT = 1 << 19
-"""Positions kept in the transposition table before it is cleared (about 60 MB)."""
+POLL = 1 << 16
+"""Nodes between two checks of the clock and the stop signal (a few milliseconds)."""
 _NONE = 100
 """A bound past every score (scores lie within the number of squares, at most 64)."""
+_UNLIMITED = 1 << 62
 
 REACH: dict[int, tuple[tuple[int, float], ...]] = {
     8: ((10, 0.05), (12, 0.25), (13, 0.5), (14, 1.5), (15, 2.5), (16, 8.0), (17, 20.0),
@@ -129,422 +118,151 @@ def _stop_test(budget_seconds: float | None, stop: Any) -> Callable[[], bool] | 
     return must_stop
 
 
-class _Search:
-    """The search for one board size, FlipColor mask and scoring convention."""
+class _Driver:
+    """One solve's compiled search: its configuration, table, counters and stop."""
 
     def __init__(self, n: int, drawn: int, empties_to_winner: bool,
                  must_stop: Callable[[], bool] | None) -> None:
-        geo = geometry(n)
+        import numpy as np
+
+        from brains.kernels import reversi as kernel
+
+        self.k = kernel
+        self.np = np
         self.n = n
-        self.nodes = 0
-        self.next_poll = POLL
-        """Node count at which the stop is next checked."""
-        self.tt: dict[int, int] = {}
-        """Position ``P << 64 | O`` to its packed bounds: bits 16.. lower + 128, bits 8..15
-        upper + 128, bits 0..7 the best move + 1 (0: none)."""
+        self.cfg = kernel.config(n, drawn, empties_to_winner)
+        self.board = self.cfg[kernel.CFG_BOARD]
+        self.drawn = self.cfg[kernel.CFG_DRAWN]
+        self.stats = np.zeros(4, dtype=np.int64)
+        self.stats[kernel.ROOT_BEST] = -1
+        self.table = _table(kernel)
+        self.buffers = _buffers(kernel)
         self.must_stop = must_stop
-        self.root_best: int | None = None
-        """The best root move found so far."""
-        full = geo.full
-        self.full = full
-        inner = geo.inner
-        # Per direction: the shift and the mask of opponent discs that may lie on a ray
-        # (without the edge columns for the directions that move sideways).
-        n1, n2 = n + 1, n - 1
-        pos_rays, neg_rays = geo.pos_rays, geo.neg_rays
 
-        def mobility(P: int, O: int) -> int:
-            """Empty squares where the owner of ``P`` may place a disc (doubling fills)."""
-            E = ~(P | O) & full
-            m = O & inner
-            moves = 0
-            # sideways: shift 1
-            x = m & (P << 1); x |= m & (x << 1); mm = m & (m << 1)
-            x |= mm & (x << 2); x |= mm & (x << 2); moves |= E & (x << 1)
-            x = m & (P >> 1); x |= m & (x >> 1); mm = m & (m >> 1)
-            x |= mm & (x >> 2); x |= mm & (x >> 2); moves |= E & (x >> 1)
-            # vertical: shift n, every opponent disc
-            x = O & (P << n); x |= O & (x << n); mm = O & (O << n)
-            x |= mm & (x << 2 * n); x |= mm & (x << 2 * n); moves |= E & (x << n)
-            x = O & (P >> n); x |= O & (x >> n); mm = O & (O >> n)
-            x |= mm & (x >> 2 * n); x |= mm & (x >> 2 * n); moves |= E & (x >> n)
-            # diagonals: shifts n + 1 and n - 1
-            x = m & (P << n1); x |= m & (x << n1); mm = m & (m << n1)
-            x |= mm & (x << 2 * n1); x |= mm & (x << 2 * n1); moves |= E & (x << n1)
-            x = m & (P >> n1); x |= m & (x >> n1); mm = m & (m >> n1)
-            x |= mm & (x >> 2 * n1); x |= mm & (x >> 2 * n1); moves |= E & (x >> n1)
-            x = m & (P << n2); x |= m & (x << n2); mm = m & (m << n2)
-            x |= mm & (x << 2 * n2); x |= mm & (x << 2 * n2); moves |= E & (x << n2)
-            x = m & (P >> n2); x |= m & (x >> n2); mm = m & (m >> n2)
-            x |= mm & (x >> 2 * n2); x |= mm & (x >> 2 * n2); moves |= E & (x >> n2)
-            return moves
+    @property
+    def nodes(self) -> int:
+        return int(self.stats[self.k.NODES])
 
-        def flips(P: int, O: int, sq: int) -> int:
-            """Opponent discs flipped by a disc of ``P``'s owner on ``sq`` (0: no move)."""
-            f = 0
-            for nb, ray in pos_rays[sq]:
-                if O & nb:
-                    b = ray & ~O
-                    if b:
-                        b &= -b
-                        if b & P:
-                            f |= ray & (b - 1)
-            for nb, ray in neg_rays[sq]:
-                if O & nb:
-                    b = ray & ~O
-                    if b:
-                        b = 1 << b.bit_length() - 1
-                        if b & P:
-                            f |= ray & -(b << 1)
-            return f
+    def square(self, sq8: int) -> int:
+        """The engine's square of a square of the 8x8 layout."""
+        return sq8 // 8 * self.n + sq8 % 8
 
-        self.mobility = mobility
-        self.flips = flips
-        self.drawn = drawn
-        self.empties_to_winner = empties_to_winner
-
-        # Fixed square order: corners, then edges and inner squares, X and C squares last.
-        corners = {0, n - 1, n * (n - 1), n * n - 1}
-        near = set()
-        for c in corners:
-            r0, c0 = divmod(c, n)
-            for dr in (-1, 0, 1):
-                for dc in (-1, 0, 1):
-                    r, cc = r0 + dr, c0 + dc
-                    if (dr or dc) and 0 <= r < n and 0 <= cc < n:
-                        near.add(r * n + cc)
-
-        def rank(s: int) -> int:
-            r, c = divmod(s, n)
-            if s in corners:
-                return 0
-            if s in near:
-                return 3
-            if r in (0, n - 1) or c in (0, n - 1):
-                return 1
-            return 2
-
-        self.order = tuple(sorted(range(n * n), key=lambda s: (rank(s), s)))
-        h = n // 2
-        self.quadrant = tuple(1 << ((s // n >= h) * 2 + (s % n >= h)) for s in range(n * n))
-        """Per square: the bit of its quadrant, for parity."""
-        self.corner_mask = sum(1 << c for c in corners)
-        self.neighbours = tuple(
-            sum(1 << (r + dr) * n + c + dc for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-                if (dr or dc) and 0 <= r + dr < n and 0 <= c + dc < n)
-            for r, c in (divmod(s, n) for s in range(n * n)))
-        """Per square: the mask of its neighbours (no flip without an opponent one)."""
-        self._build_last()
-
-    # -- scoring ------------------------------------------------------------------------
-    def final(self, P: int, O: int) -> int:
-        """The score of a finished game for the owner of ``P``."""
-        d = P.bit_count() - O.bit_count()
-        if self.empties_to_winner and d:
-            e = self.n * self.n - (P | O).bit_count()
-            return d + e if d > 0 else d - e
-        return d
-
-    # -- search -------------------------------------------------------------------------
-    def solve_root(self, P: int, O: int) -> tuple[int, int | None]:
-        """(score, best move) of the position; raises :class:`Stopped`."""
-        empties = tuple(s for s in self.order if not (P | O) >> s & 1)
-        parity = 0
-        for s in empties:
-            parity ^= self.quadrant[s]
-        lim = self.n * self.n
-        # Aspiration: a window around a shallow guess, widened when the value falls out.
-        guess = self.guess(P, O)
-        lo, hi = max(-lim, guess - 4), min(lim, guess + 4)
+    def run(self, root: bool, P: Any, O: Any, alpha: int, beta: int) -> int:
+        """The kernel's value of (P, O) within (alpha, beta), called again after each
+        :data:`POLL` nodes until it finishes; raises :class:`Stopped`."""
+        k, stats = self.k, self.stats
+        fn = k.root if root else k.search
         while True:
-            score, move = self.root(P, O, lo, hi, empties, parity)
-            if score <= lo and lo > -lim:
-                lo = -lim
-            elif score >= hi and hi < lim:
-                hi = lim
-            else:
-                return score, move
-
-    def guess(self, P: int, O: int) -> int:
-        """A rough estimate of the final score: half the disc difference, within ±8."""
-        return max(-8, min(8, 2 * ((P.bit_count() - O.bit_count()) // 4)))
-
-    def root(self, P: int, O: int, alpha: int, beta: int, empties: tuple[int, ...],
-             parity: int) -> tuple[int, int | None]:
-        """Principal-variation search of the root's moves within (alpha, beta)."""
-        children = self.children(P, O, empties, parity, None)
-        if not children:
-            if self.mobility(O, P):
-                self.root_best = PASS
-                score = -self.search(O, P, -beta, -alpha, empties, parity)
-                return score, PASS
-            return self.final(P, O), None
-        best, best_move = -10**9, children[0][1]
-        if self.root_best is not None:  # the previous window's best move first
-            children.sort(key=lambda c: c[1] != self.root_best)
-            best_move = self.root_best
-        a = alpha
-        for i, (_, sq, o2, p2, rest, par2) in enumerate(children):
-            if i == 0:
-                v = -self.search(o2, p2, -beta, -a, rest, par2)
-            else:
-                v = -self.search(o2, p2, -a - 1, -a, rest, par2)
-                if a < v < beta:
-                    v = -self.search(o2, p2, -beta, -v, rest, par2)
-            if v > best:
-                best, best_move = v, sq
-                self.root_best = sq
-                if v > a:
-                    a = v
-                    if a >= beta:
-                        break
-        return best, best_move
-
-    def children(self, P: int, O: int, empties: tuple[int, ...], parity: int,
-                 first: int | None) -> list[tuple[int, int, int, int, tuple[int, ...], int]]:
-        """The moves of ``P``'s owner sorted best-first:
-        (weight, square, opponent's discs after, mover's discs after, empties, parity)."""
-        mobility, flips, drawn = self.mobility, self.flips, self.drawn
-        quadrant, corner_mask = self.quadrant, self.corner_mask
-        moves = mobility(P, O)
-        out = []
-        for i, sq in enumerate(empties):
-            bit = 1 << sq
-            if not moves & bit:
-                continue
-            f = flips(P, O, sq)
-            if bit & drawn:
-                p2, o2 = P | f, O ^ f | bit
-            else:
-                p2, o2 = P | f | bit, O ^ f
-            reply = mobility(o2, p2)
-            w = reply.bit_count() + (reply & corner_mask).bit_count()
-            w = 4 * w - (2 if parity & quadrant[sq] else 0)
-            if sq == first:
-                w = -1000
-            out.append((w, sq, o2, p2, empties[:i] + empties[i + 1:], parity ^ quadrant[sq]))
-        out.sort()
-        return out
-
-    def search(self, P: int, O: int, alpha: int, beta: int, empties: tuple[int, ...],
-               parity: int) -> int:
-        """Fail-soft negamax value of the position for the owner of ``P`` in (alpha, beta)."""
-        if len(empties) <= SHALLOW:
-            return self.shallow(P, O, alpha, beta, empties, parity)
-        self.nodes += 1
-        if self.nodes >= self.next_poll:
-            self.next_poll = self.nodes + POLL
+            stats[k.LIMIT] = stats[k.NODES] + (_UNLIMITED if self.must_stop is None else POLL)
+            stats[k.ABORTED] = 0
+            value = fn(P, O, alpha, beta, self.cfg, stats, *self.table, *self.buffers)
+            if not stats[k.ABORTED]:
+                return int(value)
             if self.must_stop is not None and self.must_stop():
                 raise Stopped
-        key = P << 64 | O
-        tt = self.tt
-        entry = tt.get(key)
-        first = None
-        lo, hi = -_NONE, _NONE
-        if entry is not None:
-            lo, hi, first = (entry >> 16) - 128, (entry >> 8 & 255) - 128, (entry & 255) - 1
-            if lo >= beta or lo == hi:
-                return lo
-            if hi <= alpha:
-                return hi
-            alpha = max(alpha, lo)
-            beta = min(beta, hi)
-        a0 = alpha
-        children = self.children(P, O, empties, parity, first)
+
+    def children(self, P: Any, O: Any) -> list[tuple[int, Any, Any]]:
+        """(8x8-layout square, opponent's discs, mover's discs) of each placement."""
+        k = self.k
+        moves = int(k.legal_moves(P, O, self.board))
+        out = []
+        while moves:
+            low = moves & -moves
+            sq = low.bit_length() - 1
+            moves ^= low
+            p2, o2 = k.play(P, O, sq, self.drawn)  # numba returns Python ints
+            out.append((sq, self.np.uint64(o2), self.np.uint64(p2)))
+        return out
+
+    def has_moves(self, P: Any, O: Any) -> bool:
+        return bool(self.k.legal_moves(P, O, self.board))
+
+    def solve_root(self, P: Any, O: Any) -> tuple[int, int | None]:
+        """(score, best 8x8-layout move or PASS or None) of the position."""
+        score = self.run(True, P, O, -_NONE, _NONE)
+        best = int(self.stats[self.k.ROOT_BEST])
+        if not self.has_moves(P, O):
+            return score, PASS if self.has_moves(O, P) else None
+        return score, best
+
+    def best_move_for(self, P: Any, O: Any, score: int) -> int | None:
+        """A move (8x8 layout) reaching ``score`` from the position (None at the end)."""
+        children = self.children(P, O)
         if not children:
-            if self.mobility(O, P):
-                return -self.search(O, P, -beta, -alpha, empties, parity)
-            return self.final(P, O)
-        best, best_move = -10**9, -1
-        search = self.search
-        for i, (_, sq, o2, p2, rest, par2) in enumerate(children):
-            if i == 0:
-                v = -search(o2, p2, -beta, -alpha, rest, par2)
-            else:
-                v = -search(o2, p2, -alpha - 1, -alpha, rest, par2)
-                if alpha < v < beta:
-                    v = -search(o2, p2, -beta, -v, rest, par2)
-            if v > best:
-                best, best_move = v, sq
-                if v > alpha:
-                    alpha = v
-                    if v >= beta:
-                        break
-        if len(tt) >= TT_LIMIT:
-            tt.clear()
-        if best <= a0:
-            hi = min(hi, best)
-        elif best >= beta:
-            lo = max(lo, best)
-        else:
-            lo = hi = best
-        tt[key] = (lo + 128) << 16 | (hi + 128) << 8 | (best_move + 1)
-        return best
+            return PASS if self.has_moves(O, P) else None
+        for sq, o2, p2 in children:
+            # the child is worth exactly -score iff its value is <= -score (none is lower)
+            if -self.run(False, o2, p2, -score, -score + 1) >= score:
+                return sq
+        raise AssertionError("no move reaches the proven score")  # pragma: no cover
 
-    def _build_last(self) -> None:
-        """Build the closures for the last empties (fewer lookups than methods).
-
-        ``shallow`` (4 to :data:`SHALLOW` empties) tries squares in odd regions first,
-        then the rest, in the fixed square order; ``solve3``, ``solve2`` and ``last1``
-        are unrolled for three, two and one empties. None uses the table.
-        """
-        flips, drawn, quadrant, final = self.flips, self.drawn, self.quadrant, self.final
-        neighbours = self.neighbours
-        search = self
-
-        def last1(P: int, O: int, sq: int) -> int:
-            if O & neighbours[sq]:
-                f = flips(P, O, sq)
-                if f:
-                    if drawn >> sq & 1:
-                        return P.bit_count() - O.bit_count() + 2 * f.bit_count() - 1
-                    return P.bit_count() - O.bit_count() + 2 * f.bit_count() + 1
-            if P & neighbours[sq]:
-                f = flips(O, P, sq)
-                if f:
-                    if drawn >> sq & 1:
-                        return P.bit_count() - O.bit_count() - 2 * f.bit_count() + 1
-                    return P.bit_count() - O.bit_count() - 2 * f.bit_count() - 1
-            return final(P, O)
-
-        def solve2(P: int, O: int, alpha: int, beta: int, x1: int, x2: int) -> int:
-            best = -1000
-            if O & neighbours[x1]:
-                f = flips(P, O, x1)
-                if f:
-                    bit = 1 << x1
-                    if bit & drawn:
-                        best = -last1(O ^ f | bit, P | f, x2)
-                    else:
-                        best = -last1(O ^ f, P | f | bit, x2)
-                    if best >= beta:
-                        return best
-            if O & neighbours[x2]:
-                f = flips(P, O, x2)
-                if f:
-                    bit = 1 << x2
-                    if bit & drawn:
-                        v = -last1(O ^ f | bit, P | f, x1)
-                    else:
-                        v = -last1(O ^ f, P | f | bit, x1)
-                    return max(best, v)
-            if best > -1000:
-                return best
-            if (P & neighbours[x1] and flips(O, P, x1)) or (P & neighbours[x2] and flips(O, P, x2)):
-                return -solve2(O, P, -beta, -alpha, x1, x2)
-            return final(P, O)
-
-        def solve3(P: int, O: int, alpha: int, beta: int, x1: int, x2: int, x3: int,
-                   parity: int) -> int:
-            search.nodes += 1
-            if not parity & quadrant[x1]:  # a square in an odd region first
-                if parity & quadrant[x2]:
-                    x1, x2 = x2, x1
-                elif parity & quadrant[x3]:
-                    x1, x3 = x3, x1
-            best = -1000
-            for sq, a, b in ((x1, x2, x3), (x2, x1, x3), (x3, x1, x2)):
-                if O & neighbours[sq]:
-                    f = flips(P, O, sq)
-                    if f:
-                        bit = 1 << sq
-                        if bit & drawn:
-                            v = -solve2(O ^ f | bit, P | f, -beta, -alpha, a, b)
-                        else:
-                            v = -solve2(O ^ f, P | f | bit, -beta, -alpha, a, b)
-                        if v > best:
-                            best = v
-                            if v > alpha:
-                                alpha = v
-                                if v >= beta:
-                                    return v
-            if best > -1000:
-                return best
-            for sq in (x1, x2, x3):
-                if P & neighbours[sq] and flips(O, P, sq):
-                    return -solve3(O, P, -beta, -alpha, x1, x2, x3, parity)
-            return final(P, O)
-
-        def shallow(P: int, O: int, alpha: int, beta: int, empties: tuple[int, ...],
-                    parity: int) -> int:
-            ne = len(empties)
-            if ne <= 3:
-                if ne == 3:
-                    return solve3(P, O, alpha, beta, empties[0], empties[1], empties[2],
-                                  parity)
-                if ne == 2:
-                    return solve2(P, O, alpha, beta, empties[0], empties[1])
-                if ne == 1:
-                    return last1(P, O, empties[0])
-                return final(P, O)
-            search.nodes += 1
-            best = -1000
-            odd = [i for i, sq in enumerate(empties) if parity & quadrant[sq]]
-            if len(odd) < ne:
-                odd += [i for i, sq in enumerate(empties) if not parity & quadrant[sq]]
-            for i in odd:
-                sq = empties[i]
-                if not O & neighbours[sq]:
-                    continue
-                f = flips(P, O, sq)
-                if not f:
-                    continue
-                bit = 1 << sq
-                if bit & drawn:
-                    p2, o2 = P | f, O ^ f | bit
-                else:
-                    p2, o2 = P | f | bit, O ^ f
-                v = -shallow(o2, p2, -beta, -alpha, empties[:i] + empties[i + 1:],
-                             parity ^ quadrant[sq])
-                if v > best:
-                    best = v
-                    if v > alpha:
-                        alpha = v
-                        if v >= beta:
-                            return v
-            if best > -1000:
-                return best
-            for sq in empties:
-                if P & neighbours[sq] and flips(O, P, sq):
-                    return -shallow(O, P, -beta, -alpha, empties, parity)
-            return final(P, O)
-
-        self.shallow = shallow
-        self.last1 = last1
-
-    def principal_variation(self, P: int, O: int, score: int, first: int | None,
+    def principal_variation(self, P: Any, O: Any, score: int, first: int | None,
                             pv: list[int]) -> None:
-        """Append to ``pv`` a line of best moves from the position of value ``score``
-        (the moves found so far stay when :class:`Stopped` is raised)."""
+        """Append to ``pv`` (engine moves) a line of best moves from the position of value
+        ``score`` (the moves found so far stay when :class:`Stopped` is raised)."""
         move = first
         while move is not None:
-            pv.append(move)
             if move == PASS:
+                pv.append(PASS)
                 P, O = O, P
             else:
-                bit = 1 << move
-                f = self.flips(P, O, move)
-                if bit & self.drawn:
-                    P, O = O ^ f | bit, P | f
-                else:
-                    P, O = O ^ f, P | f | bit
+                pv.append(self.square(move))
+                p2, o2 = self.k.play(P, O, move, self.drawn)
+                P, O = self.np.uint64(o2), self.np.uint64(p2)
             score = -score
             move = self.best_move_for(P, O, score)
 
-    def best_move_for(self, P: int, O: int, score: int) -> int | None:
-        """A move reaching ``score`` from the position (None at the end of the game)."""
-        moves = self.mobility(P, O)
-        if not moves:
-            return PASS if self.mobility(O, P) else None
-        empties = tuple(s for s in self.order if not (P | O) >> s & 1)
-        parity = 0
-        for s in empties:
-            parity ^= self.quadrant[s]
-        for _, sq, o2, p2, rest, par2 in self.children(P, O, empties, parity, None):
-            # the child is worth exactly -score iff its value is <= -score (none is lower)
-            if -self.search(o2, p2, -score, -score + 1, rest, par2) >= score:
-                return sq
-        raise AssertionError("no move reaches the proven score")  # pragma: no cover
+
+_local = threading.local()
+
+
+def _table(kernel: Any) -> tuple[Any, Any, Any]:
+    """This thread's transposition table, emptied (one per thread: solves may run side by
+    side in workers)."""
+    table = getattr(_local, "table", None)
+    if table is None:
+        table = _local.table = kernel.new_table()
+    table[2].fill(0)
+    return table  # type: ignore[no-any-return]
+
+
+def _buffers(kernel: Any) -> tuple[Any, Any, Any, Any]:
+    buffers = getattr(_local, "buffers", None)
+    if buffers is None:
+        buffers = _local.buffers = kernel.buffers()
+    return buffers  # type: ignore[no-any-return]
+
+
+def _driver(state: Any, empties_to_winner: bool, budget_seconds: float | None,
+            stop: Any) -> tuple[_Driver, Any, Any]:
+    """The driver for a state and its mover's and opponent's discs on the 8x8 layout;
+    ValueError for what is not a Reversi state."""
+    try:
+        n, P, O = state.size, state.me, state.them
+        drawn = sum(1 << s for s in state.drawn_squares)
+    except (AttributeError, TypeError):
+        raise ValueError(f"not a Reversi state: {type(state).__name__}") from None
+    if n not in REACH or not isinstance(P, int) or not isinstance(O, int) or P & O:
+        raise ValueError(f"not a Reversi state: {type(state).__name__}")
+    must_stop = _stop_test(budget_seconds, stop)
+    driver = _Driver(n, drawn, empties_to_winner, must_stop)
+    k, np = driver.k, driver.np
+    if not _compiled:  # compile (or load from the cache) with the listeners told
+        from brains.kernels import preparing
+
+        with preparing("the Reversi endgame solver"):
+            one = np.uint64(1)
+            k.root(one, one << np.uint64(1), -_NONE, _NONE, driver.cfg,
+                   np.array([0, 1, 0, -1], dtype=np.int64), *driver.table, *driver.buffers)
+            k.play(one, one << np.uint64(1), 2, driver.drawn)
+            k.legal_moves(one, one << np.uint64(1), driver.board)
+        _compiled.append(True)
+    P8, O8 = np.uint64(k.embed(P, n)), np.uint64(k.embed(O, n))
+    return driver, P8, O8
+
+
+_compiled: list[bool] = []
+"""Non-empty once the kernels have been compiled (or loaded) in this process."""
 
 
 def solve(state: Any, budget_seconds: float | None = None, stop: Any = None, *,
@@ -559,20 +277,35 @@ def solve(state: Any, budget_seconds: float | None = None, stop: Any = None, *,
 
     Raises ValueError for a state that is not a Reversi position.
     """
+    driver, P, O = _driver(state, empties_to_winner, budget_seconds, stop)
     try:
-        n, P, O = state.size, state.me, state.them
-        drawn = sum(1 << s for s in state.drawn_squares)
-    except AttributeError:
-        raise ValueError(f"not a Reversi state: {type(state).__name__}") from None
-    if n not in REACH or not isinstance(P, int) or not isinstance(O, int) or P & O:
-        raise ValueError(f"not a Reversi state: {type(state).__name__}")
-    must_stop = _stop_test(budget_seconds, stop)
-    search = _Search(n, drawn, empties_to_winner, must_stop)
-    try:
-        score, best = search.solve_root(P, O)
+        score, best = driver.solve_root(P, O)
     except Stopped:
-        return Result(None, search.root_best, (), search.nodes, False)
+        found = int(driver.stats[driver.k.ROOT_BEST])
+        root_best = None if found < 0 else PASS if found == PASS else driver.square(found)
+        return Result(None, root_best, (), driver.nodes, False)
     pv: list[int] = []
     with contextlib.suppress(Stopped):
-        search.principal_variation(P, O, score, best, pv)
-    return Result(score, best, tuple(pv), search.nodes, True)
+        driver.principal_variation(P, O, score, best, pv)
+    best_move = None if best is None else PASS if best == PASS else driver.square(best)
+    return Result(score, best_move, tuple(pv), driver.nodes, True)
+
+
+def move_values(state: Any, budget_seconds: float | None = None, stop: Any = None, *,
+                empties_to_winner: bool = False) -> tuple[dict[int, int], int] | None:
+    """Every legal move's exact value for the side to move (engine moves, a pass
+    included) and the nodes searched; None when stopped first. One table serves every
+    move, so this costs less than a :func:`solve` per move."""
+    driver, P, O = _driver(state, empties_to_winner, budget_seconds, stop)
+    out: dict[int, int] = {}
+    try:
+        children = driver.children(P, O)
+        if not children:
+            if driver.has_moves(O, P):
+                out[PASS] = -driver.run(True, O, P, -_NONE, _NONE)
+            return out, driver.nodes
+        for sq, o2, p2 in children:
+            out[driver.square(sq)] = -driver.run(True, o2, p2, -_NONE, _NONE)
+    except Stopped:
+        return None
+    return out, driver.nodes

@@ -1,6 +1,7 @@
 """Solve positions exactly: Connect Four by Pons' solver (one `MOVES SCORE` line each, Pons'
 scores), Five Men's Morris from its database (one line each: the position's value and
-the value of every legal move)."""
+the value of every legal move), Reversi endgames by the exact endgame solver (one line
+each: the final disc difference, FFO's count, the best move and every move's value)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 from tui.commands.common import MAX_SECONDS, int_range, seconds_type
 
-SOLVABLE = ("connect4", "morris")
+SOLVABLE = ("connect4", "morris", "reversi")
 """Games this command can solve."""
 SLOW_BELOW = 10
 """Positions with fewer stones than this may take very long to solve (a warning says so),
@@ -39,14 +40,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     base = type(parser)
     if not issubclass(base, _Intermixed):
         parser.__class__ = type("SolveParser", (_Intermixed, base), {})
-    parser.add_argument("game", help="game id: connect4 or morris")
+    parser.add_argument("game", help="game id: connect4, morris or reversi")
     parser.add_argument("moves", nargs="*", metavar="MOVES",
                         help="connect4: columns played from the start, 1-7, e.g. 4453 "
                              "('' is the empty board: answered from the opening book where "
                              "it settles the position, else searched, which takes very long "
                              "below about 10 stones); morris: "
                              "the moves of one position as one argument, e.g. 'c2 a1 d2' "
-                             "('' is the start)")
+                             "('' is the start); reversi: a position as docs/RULES.md "
+                             "writes it, e.g. '8/8/8/3ox3/3xo3/8/8/8 x'")
     parser.add_argument("--stdin", action="store_true",
                         help="also read positions from standard input, one per line; only "
                              "the first field counts, so Pons' 'MOVES SCORE' files work; "
@@ -55,6 +57,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print the score of each column 1-7 instead ('-' if full)")
     parser.add_argument("--weak", action="store_true",
                         help="only win (1), draw (0) or loss (-1): faster")
+    parser.add_argument("--best", action="store_true",
+                        help="reversi: only the score and a best move, not every move's value")
     parser.add_argument("--seconds", type=seconds_type, default=None, metavar="T",
                         help=f"give up on a position after T seconds (above 0 to {MAX_SECONDS:g}; "
                              "default: no limit)")
@@ -114,6 +118,14 @@ def run(args: argparse.Namespace) -> int:
             print("parlor solve: give MOVES or --stdin", file=sys.stderr)
             return 2
         return _solve_morris(args)
+    if args.game == "reversi":
+        if args.build_book:
+            print("parlor solve: --build-book is for connect4", file=sys.stderr)
+            return 2
+        if not args.moves and not args.stdin:
+            print("parlor solve: give MOVES or --stdin", file=sys.stderr)
+            return 2
+        return _solve_reversi(args)
     if sys.stderr.isatty():  # "preparing the Connect Four solver…" for a person waiting
         from brains.kernels import listen
 
@@ -249,6 +261,77 @@ def _solve_morris(args: argparse.Namespace) -> int:
         ranked = sorted(values.items(), key=lambda mv: mv[1].rank, reverse=True)
         listed = ", ".join(f"{state.format_move(m)} {v}" for m, v in ranked)
         print(f"{shown}: {value}" + (f"; {listed}" if listed else ""), flush=True)
+    return 1 if failed else 0
+
+
+REVERSI_SLOW_ABOVE = 24
+"""Reversi positions with more empty squares than this may take very long (a warning)."""
+
+
+def _solve_reversi(args: argparse.Namespace) -> int:
+    """One line per position: ``POSITION: SCORE; best MOVE; MOVE SCORE, …`` (best moves
+    first). SCORE is the final disc difference for the side to move with best play, the
+    empty squares of a game that ends early counted for the winner (as the FFO test and
+    WTHOR count; Parlor's own result counts discs only, and has the same sign)."""
+    import itertools
+    import time
+
+    from brains import reversi_endgame
+    from engine.files import read_lines, stream_reader
+    from engine.positions import parse_position
+    from engine.protocol import ParlorError, quote
+
+    positions: Iterable[str | Exception] = args.moves
+    if args.stdin:
+        positions = itertools.chain(args.moves, (
+            line if isinstance(line, Exception) else line.strip()
+            for line in read_lines(stream_reader(sys.stdin)) if not isinstance(line, str)
+            or line.strip()))
+    failed = False
+    for text in positions:
+        if isinstance(text, Exception):
+            print(f"error: {text}", flush=True)
+            failed = True
+            continue
+        shown = _shown(" ".join(text.split()), 120)
+        try:
+            state = parse_position("reversi", text)
+        except ParlorError as exc:
+            print(f"{shown} error: {exc}", flush=True)
+            failed = True
+            continue
+        empties = reversi_endgame.empties_of(state)
+        if empties > REVERSI_SLOW_ABOVE:
+            limit = (f"stopping after {args.seconds:g} s" if args.seconds
+                     else "no time limit; --seconds T sets one")
+            print(f"parlor solve: {quote(shown)} has {empties} empty squares; solving it may "
+                  f"take very long ({limit})", file=sys.stderr, flush=True)
+        start = time.perf_counter()
+        deadline = None if not args.seconds else time.monotonic() + args.seconds
+        result = reversi_endgame.solve(state, budget_seconds=args.seconds,
+                                       empties_to_winner=True)
+        values: dict[int, int] | None = {}
+        nodes = result.nodes
+        if result.exact and not args.best:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            found = reversi_endgame.move_values(state, budget_seconds=left,
+                                                empties_to_winner=True)
+            values = None if found is None else found[0]
+            nodes += 0 if found is None else found[1]
+        if not result.exact or result.score is None or values is None:
+            print(f"{shown} stopped: not solved within {args.seconds:g} s", flush=True)
+            failed = True
+            continue
+        line = f"{shown}: {result.score:+d}"
+        if result.best_move is not None:
+            line += f"; best {state.format_move(result.best_move)}"
+        if values:
+            ranked = sorted(values.items(), key=lambda mv: (-mv[1], mv[0]))
+            line += "; " + ", ".join(f"{state.format_move(m)} {v:+d}" for m, v in ranked)
+        print(line, flush=True)
+        if args.verbose:
+            print(f"{shown}: {nodes} nodes, {time.perf_counter() - start:.3f} s",
+                  file=sys.stderr)
     return 1 if failed else 0
 
 

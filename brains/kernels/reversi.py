@@ -1,0 +1,615 @@
+# ruff: noqa: E741  (P and O: the mover's and the opponent's discs, as in the literature)
+"""Compiled Reversi kernels: move generation and the exact endgame search on raw bitboards.
+
+Every board size the endgame solver handles (8, 6 and 4) is searched on the 8x8 layout:
+square ``row * 8 + column`` (a1 = 0, rows from the top, as the engine numbers 8x8) in
+one ``uint64`` per side. A smaller board sits in the top-left corner of that layout; its
+squares off the board are never empty (``board`` masks them out) and never hold a disc,
+so no line runs through them and every rule stays the board's own. :func:`embed` and
+:func:`unembed` convert masks between a board of side ``n`` and this layout.
+
+The search (negamax alpha-beta, fail-soft, principal-variation windows) has three tiers,
+by the number of empty squares:
+
+- more than :data:`SHALLOW`: moves sorted fastest-first (fewest replies for the opponent,
+  corners weighing double, a bonus for a square in a region with an odd number of
+  empties), the transposition table's move first; bounds kept in a transposition table
+  held in numpy arrays (:func:`new_table`);
+- 4 to :data:`SHALLOW`: no sorting and no table, empties tried in a fixed order (odd
+  regions first; corners, then edges, then inner squares, squares next to corners last);
+- 3, 2 and 1 empties: unrolled code (the last move only counts the flips).
+
+A search call counts its nodes in ``stats[NODES]`` and gives up once that reaches
+``stats[LIMIT]``: it then sets ``stats[ABORTED]`` and returns a meaningless value, having
+stored nothing unproven in the table, so calling it again with a higher limit goes on
+where it stopped (the finished subtrees are found in the table). That is how the caller
+polls a clock or a stop signal between calls (brains/reversi_endgame.py).
+
+The score of a finished game is the mover's discs minus the opponent's; with
+``etw`` (empties to winner) the empty squares are added to the winner's count.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba import njit, types
+from numba.extending import intrinsic
+
+SHALLOW = 7
+"""At or below this many empties: fixed order, no table."""
+TT_BITS = 20
+"""The transposition table holds ``2 ** TT_BITS`` entries (about 20 MB)."""
+MAX_MOVES = 40
+"""More legal moves than any Reversi position has (33 at most on 8x8)."""
+NODES, LIMIT, ABORTED, ROOT_BEST = 0, 1, 2, 3
+"""Indices into the ``stats`` array."""
+CFG_BOARD, CFG_DRAWN, CFG_ETW, CFG_QUAD, CFG_CLASS = 0, 1, 2, 3, 7
+"""Indices into the ``cfg`` array: the board's squares, FlipColor's drawn squares, empties
+to winner (0 or 1), the four quadrants (parity regions), the four square classes."""
+CFG_SIZE = 11
+NONE = 100
+"""A bound past every score."""
+
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+NOT_EDGE = np.uint64(0x7E7E7E7E7E7E7E7E)
+"""Squares off the a- and h-files: horizontal and diagonal lines do not wrap."""
+U1, U7, U8, U9, U63 = np.uint64(1), np.uint64(7), np.uint64(8), np.uint64(9), np.uint64(63)
+HASH1 = np.uint64(0x9E3779B97F4A7C15)
+HASH2 = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+def _rays() -> np.ndarray:
+    """Per square and direction, the squares of the line from it (itself excluded); the
+    first four directions go to higher square numbers, the last four to lower ones."""
+    out = np.zeros((64, 8), dtype=np.uint64)
+    steps = ((0, 1), (1, -1), (1, 0), (1, 1), (0, -1), (-1, 1), (-1, 0), (-1, -1))
+    for s in range(64):
+        r0, c0 = divmod(s, 8)
+        for d, (dr, dc) in enumerate(steps):
+            ray, r, c = 0, r0 + dr, c0 + dc
+            while 0 <= r < 8 and 0 <= c < 8:
+                ray |= 1 << (r * 8 + c)
+                r, c = r + dr, c + dc
+            out[s, d] = ray
+    return out
+
+
+def _neighbours() -> np.ndarray:
+    out = np.zeros(64, dtype=np.uint64)
+    for s in range(64):
+        r0, c0 = divmod(s, 8)
+        m = 0
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                r, c = r0 + dr, c0 + dc
+                if (dr or dc) and 0 <= r < 8 and 0 <= c < 8:
+                    m |= 1 << (r * 8 + c)
+        out[s] = m
+    return out
+
+
+RAYS = _rays()
+NEIGHBOURS = _neighbours()
+
+
+# -- bit intrinsics ----------------------------------------------------------------------
+def _popcount(typingctx: Any, x: Any) -> Any:
+    """Number of set bits of a uint64."""
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        return builder.ctpop(args[0])
+    return types.int64(types.uint64), codegen
+
+
+def _lowest(typingctx: Any, x: Any) -> Any:
+    """Index of the lowest set bit of a non-zero uint64."""
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.int64(types.uint64), codegen
+
+
+def _leading_zeros(typingctx: Any, x: Any) -> Any:
+    """Number of zero bits above the highest set bit of a non-zero uint64."""
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+    return types.int64(types.uint64), codegen
+
+
+popcount: Any = intrinsic(_popcount)
+lowest: Any = intrinsic(_lowest)
+leading_zeros: Any = intrinsic(_leading_zeros)
+
+
+# -- move generation ---------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def _line_moves(P: Any, mask: Any, d: Any) -> Any:
+    """Squares one step past a line of ``mask`` discs running from ``P`` in direction
+    ``+d`` or ``-d`` (doubling fills)."""
+    fl = mask & (P << d)
+    fr = mask & (P >> d)
+    fl |= mask & (fl << d)
+    fr |= mask & (fr >> d)
+    pl = mask & (mask << d)
+    pr = pl >> d
+    d2 = d + d
+    fl |= pl & (fl << d2)
+    fr |= pr & (fr >> d2)
+    fl |= pl & (fl << d2)
+    fr |= pr & (fr >> d2)
+    return (fl << d) | (fr >> d)
+
+
+@njit(cache=True)
+def mobility(P: Any, O: Any, board: Any) -> Any:
+    """The empty squares of ``board`` where the owner of ``P`` may place a disc."""
+    inner = O & NOT_EDGE
+    m = (_line_moves(P, inner, U1) | _line_moves(P, O, U8)
+         | _line_moves(P, inner, U7) | _line_moves(P, inner, U9))
+    return m & ~(P | O) & board
+
+
+@njit(cache=True)
+def flips(P: Any, O: Any, sq: int) -> Any:
+    """The opponent discs a disc of ``P``'s owner on the empty square ``sq`` flips (0: the
+    move is not legal)."""
+    f = ZERO
+    for d in range(4):
+        ray = RAYS[sq, d]
+        b = ray & ~O
+        if b:
+            low = b & (~b + ONE)
+            if low & P:
+                f |= ray & (low - ONE)
+    for d in range(4, 8):
+        ray = RAYS[sq, d]
+        b = ray & ~O
+        if b:
+            high = ONE << np.uint64(63 - leading_zeros(b))
+            if high & P:
+                f |= ray & ~(high | (high - ONE))
+    return f
+
+
+@njit(cache=True)
+def legal_moves(P: Any, O: Any, board: Any) -> Any:
+    """Mobility as an exported kernel (tests compare it with the reference)."""
+    return mobility(P, O, board)
+
+
+@njit(cache=True)
+def play(P: Any, O: Any, sq: int, drawn: Any) -> Any:
+    """(mover's discs, opponent's discs) after a legal placement on ``sq``, from the
+    mover's side (the caller swaps them for the next turn)."""
+    f = flips(P, O, sq)
+    bit = ONE << np.uint64(sq)
+    if bit & drawn:
+        return P | f, O ^ f | bit
+    return P | f | bit, O ^ f
+
+
+# -- scoring -----------------------------------------------------------------------------
+@njit(cache=True)
+def final(P: Any, O: Any, cfg: Any) -> Any:
+    """Score of a finished game for the owner of ``P``."""
+    d = popcount(P) - popcount(O)
+    if cfg[CFG_ETW] and d != 0:
+        e = popcount(cfg[CFG_BOARD] & ~(P | O))
+        return d + e if d > 0 else d - e
+    return d
+
+
+@njit(cache=True)
+def _last1(P: Any, O: Any, sq: int, cfg: Any) -> Any:
+    """Score with one empty square ``sq`` left, ``P``'s owner to move."""
+    bit = ONE << np.uint64(sq)
+    n = popcount(P) - popcount(O)
+    if O & NEIGHBOURS[sq]:
+        f = flips(P, O, sq)
+        if f:
+            if bit & cfg[CFG_DRAWN]:
+                return n + 2 * popcount(f) - 1
+            return n + 2 * popcount(f) + 1
+    if P & NEIGHBOURS[sq]:
+        f = flips(O, P, sq)
+        if f:
+            if bit & cfg[CFG_DRAWN]:
+                return n - 2 * popcount(f) + 1
+            return n - 2 * popcount(f) - 1
+    if cfg[CFG_ETW] and n != 0:
+        return n + 1 if n > 0 else n - 1
+    return n
+
+
+@njit(cache=True)
+def _solve2(P: Any, O: Any, alpha: int, beta: int, x1: int, x2: int, cfg: Any,
+            stats: Any) -> Any:
+    stats[NODES] += 1
+    drawn = cfg[CFG_DRAWN]
+    best = -NONE
+    if O & NEIGHBOURS[x1]:
+        f = flips(P, O, x1)
+        if f:
+            bit = ONE << np.uint64(x1)
+            if bit & drawn:
+                best = -_last1(O ^ f | bit, P | f, x2, cfg)
+            else:
+                best = -_last1(O ^ f, P | f | bit, x2, cfg)
+            if best >= beta:
+                return best
+    if O & NEIGHBOURS[x2]:
+        f = flips(P, O, x2)
+        if f:
+            bit = ONE << np.uint64(x2)
+            if bit & drawn:
+                v = -_last1(O ^ f | bit, P | f, x1, cfg)
+            else:
+                v = -_last1(O ^ f, P | f | bit, x1, cfg)
+            return v if v > best else best
+    if best > -NONE:
+        return best
+    if (P & NEIGHBOURS[x1] and flips(O, P, x1)) or (P & NEIGHBOURS[x2] and flips(O, P, x2)):
+        return -_solve2(O, P, -beta, -alpha, x1, x2, cfg, stats)
+    return final(P, O, cfg)
+
+
+@njit(cache=True)
+def _solve3(P: Any, O: Any, alpha: int, beta: int, x1: int, x2: int, x3: int, cfg: Any,
+            stats: Any) -> Any:
+    stats[NODES] += 1
+    drawn = cfg[CFG_DRAWN]
+    best = -NONE
+    for k in range(3):
+        if k == 0:
+            sq, a, b = x1, x2, x3
+        elif k == 1:
+            sq, a, b = x2, x1, x3
+        else:
+            sq, a, b = x3, x1, x2
+        if O & NEIGHBOURS[sq]:
+            f = flips(P, O, sq)
+            if f:
+                bit = ONE << np.uint64(sq)
+                if bit & drawn:
+                    v = -_solve2(O ^ f | bit, P | f, -beta, -alpha, a, b, cfg, stats)
+                else:
+                    v = -_solve2(O ^ f, P | f | bit, -beta, -alpha, a, b, cfg, stats)
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            return v
+    if best > -NONE:
+        return best
+    if ((P & NEIGHBOURS[x1] and flips(O, P, x1)) or (P & NEIGHBOURS[x2] and flips(O, P, x2))
+            or (P & NEIGHBOURS[x3] and flips(O, P, x3))):
+        return -_solve3(O, P, -beta, -alpha, x1, x2, x3, cfg, stats)
+    return final(P, O, cfg)
+
+
+@njit(cache=True)
+def _odd_regions(E: Any, cfg: Any) -> Any:
+    """The squares of the quadrants holding an odd number of the empties ``E``."""
+    odd = ZERO
+    for q in range(4):
+        m = cfg[CFG_QUAD + q]
+        if popcount(E & m) & 1:
+            odd |= m
+    return odd
+
+
+@njit(cache=True)
+def _shallow(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any) -> Any:
+    """Value with at most :data:`SHALLOW` empties: fixed order, no table."""
+    E = cfg[CFG_BOARD] & ~(P | O)
+    ne = popcount(E)
+    odd = _odd_regions(E, cfg)
+    if ne <= 3:
+        if ne == 0:
+            return final(P, O, cfg)
+        x1 = lowest(E)
+        if ne == 1:
+            return _last1(P, O, x1, cfg)
+        E2 = E & (E - ONE)
+        x2 = lowest(E2)
+        if ne == 2:
+            return _solve2(P, O, alpha, beta, x1, x2, cfg, stats)
+        x3 = lowest(E2 & (E2 - ONE))
+        # a square alone in its region first
+        bit1 = ONE << np.uint64(x1)
+        if not bit1 & odd:
+            if (ONE << np.uint64(x2)) & odd:
+                x1, x2 = x2, x1
+            elif (ONE << np.uint64(x3)) & odd:
+                x1, x3 = x3, x1
+        return _solve3(P, O, alpha, beta, x1, x2, x3, cfg, stats)
+    stats[NODES] += 1
+    drawn = cfg[CFG_DRAWN]
+    best = -NONE
+    for group in range(8):
+        m = E & cfg[CFG_CLASS + (group & 3)]
+        m &= odd if group < 4 else ~odd
+        while m:
+            sq = lowest(m)
+            m &= m - ONE
+            if not O & NEIGHBOURS[sq]:
+                continue
+            f = flips(P, O, sq)
+            if not f:
+                continue
+            bit = ONE << np.uint64(sq)
+            if bit & drawn:
+                v = -_shallow(O ^ f | bit, P | f, -beta, -alpha, cfg, stats)
+            else:
+                v = -_shallow(O ^ f, P | f | bit, -beta, -alpha, cfg, stats)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        return v
+    if best > -NONE:
+        return best
+    if mobility(O, P, cfg[CFG_BOARD]):
+        return -_shallow(O, P, -beta, -alpha, cfg, stats)
+    return final(P, O, cfg)
+
+
+# -- the transposition table -------------------------------------------------------------
+def new_table(bits: int = TT_BITS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An empty table of ``2 ** bits`` entries: the mover's and the opponent's discs
+    (keys) and a packed int32 per entry (lower bound + 128 << 16 | upper bound + 128 << 8
+    | best move + 1)."""
+    size = 1 << bits
+    return (np.zeros(size, dtype=np.uint64), np.zeros(size, dtype=np.uint64),
+            np.zeros(size, dtype=np.int32))
+
+
+@njit(cache=True, inline="always")
+def _slot(P: Any, O: Any, size: int) -> Any:
+    """The table slot of a position: the high bits of a multiplicative hash (the low
+    bits of a product depend only on the low bits of the discs, which late in the game
+    are the same for many positions)."""
+    h = P * HASH1 + (O ^ (O >> np.uint64(31))) * HASH2
+    bits = 63 - leading_zeros(np.uint64(size))
+    return np.int64(h >> np.uint64(64 - bits))
+
+
+# -- the search --------------------------------------------------------------------------
+@njit(cache=True)
+def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any,
+           tk2: Any, tv: Any, buf_p: Any, buf_o: Any, buf_w: Any, buf_s: Any) -> Any:
+    """Fail-soft value of the position for the owner of ``P`` within (alpha, beta)."""
+    board = cfg[CFG_BOARD]
+    E = board & ~(P | O)
+    ne = popcount(E)
+    if ne <= SHALLOW:
+        return _shallow(P, O, alpha, beta, cfg, stats)
+    stats[NODES] += 1
+    if stats[NODES] >= stats[LIMIT]:
+        stats[ABORTED] = 1
+        return 0
+    slot = _slot(P, O, tv.shape[0])
+    first = -1
+    lo, hi = -NONE, NONE
+    if tk1[slot] == P and tk2[slot] == O and tv[slot] != 0:
+        e = tv[slot]
+        lo, hi, first = (e >> 16) - 128, ((e >> 8) & 255) - 128, (e & 255) - 1
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
+        if lo > alpha:
+            alpha = lo
+        if hi < beta:
+            beta = hi
+    a0 = alpha
+    moves = mobility(P, O, board)
+    if not moves:
+        if mobility(O, P, board):
+            v = -search(O, P, -beta, -alpha, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
+                        buf_w, buf_s)
+            return v
+        return final(P, O, cfg)
+    # the children, sorted fastest-first (insertion sort, ascending weight)
+    odd = _odd_regions(E, cfg)
+    drawn = cfg[CFG_DRAWN]
+    corners = cfg[CFG_CLASS]
+    count = 0
+    while moves:
+        sq = lowest(moves)
+        moves &= moves - ONE
+        f = flips(P, O, sq)
+        bit = ONE << np.uint64(sq)
+        if bit & drawn:
+            p2, o2 = P | f, O ^ f | bit
+        else:
+            p2, o2 = P | f | bit, O ^ f
+        if sq == first:
+            w = -1000
+        else:
+            reply = mobility(o2, p2, board)
+            w = 4 * (popcount(reply) + popcount(reply & corners))
+            if bit & odd:
+                w -= 2
+        i = count
+        while i > 0 and buf_w[ne, i - 1] > w:
+            buf_w[ne, i] = buf_w[ne, i - 1]
+            buf_s[ne, i] = buf_s[ne, i - 1]
+            buf_p[ne, i] = buf_p[ne, i - 1]
+            buf_o[ne, i] = buf_o[ne, i - 1]
+            i -= 1
+        buf_w[ne, i] = w
+        buf_s[ne, i] = sq
+        buf_p[ne, i] = p2
+        buf_o[ne, i] = o2
+        count += 1
+    best = -NONE
+    best_move = -1
+    for i in range(count):
+        p2 = buf_p[ne, i]
+        o2 = buf_o[ne, i]
+        if i == 0:
+            v = -search(o2, p2, -beta, -alpha, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
+                        buf_w, buf_s)
+        else:
+            v = -search(o2, p2, -alpha - 1, -alpha, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
+                        buf_w, buf_s)
+            if alpha < v < beta and not stats[ABORTED]:
+                v = -search(o2, p2, -beta, -v, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
+                            buf_w, buf_s)
+        if stats[ABORTED]:
+            return 0
+        if v > best:
+            best = v
+            best_move = buf_s[ne, i]
+            if v > alpha:
+                alpha = v
+                if v >= beta:
+                    break
+    if best <= a0:
+        if best < hi:
+            hi = best
+    elif best >= beta:
+        if best > lo:
+            lo = best
+    else:
+        lo = best
+        hi = best
+    tk1[slot] = P
+    tk2[slot] = O
+    tv[slot] = np.int32(((lo + 128) << 16) | ((hi + 128) << 8) | (best_move + 1))
+    return best
+
+
+@njit(cache=True)
+def root(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any, tk2: Any,
+         tv: Any, buf_p: Any, buf_o: Any, buf_w: Any, buf_s: Any) -> Any:
+    """:func:`search` of a position, recording in ``stats[ROOT_BEST]`` its best move as
+    soon as one is found (-1: none yet; 64: a pass)."""
+    board = cfg[CFG_BOARD]
+    moves = mobility(P, O, board)
+    if not moves:
+        if mobility(O, P, board):
+            stats[ROOT_BEST] = 64
+            return -search(O, P, -beta, -alpha, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
+                           buf_w, buf_s)
+        return final(P, O, cfg)
+    # fastest-first (the same order at every call, so that a search given up and
+    # called again retraces its steps through the table)
+    sqs = np.empty(MAX_MOVES, dtype=np.int64)
+    ws = np.empty(MAX_MOVES, dtype=np.int64)
+    count = 0
+    while moves:
+        sq = lowest(moves)
+        moves &= moves - ONE
+        p2, o2 = play(P, O, sq, cfg[CFG_DRAWN])
+        reply = mobility(o2, p2, board)
+        w = 4 * (popcount(reply) + popcount(reply & cfg[CFG_CLASS]))
+        i = count
+        while i > 0 and ws[i - 1] > w:
+            ws[i] = ws[i - 1]
+            sqs[i] = sqs[i - 1]
+            i -= 1
+        ws[i] = w
+        sqs[i] = sq
+        count += 1
+    best = -NONE
+    for i in range(count):
+        sq = sqs[i]
+        p2, o2 = play(P, O, sq, cfg[CFG_DRAWN])
+        if i == 0:
+            v = -search(o2, p2, -beta, -alpha, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
+                        buf_w, buf_s)
+        else:
+            v = -search(o2, p2, -alpha - 1, -alpha, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
+                        buf_w, buf_s)
+            if alpha < v < beta and not stats[ABORTED]:
+                v = -search(o2, p2, -beta, -v, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
+                            buf_w, buf_s)
+        if stats[ABORTED]:
+            return 0
+        if v > best:
+            best = v
+            stats[ROOT_BEST] = sq
+            if v > alpha:
+                alpha = v
+                if v >= beta:
+                    break
+    return best
+
+
+# -- layout ------------------------------------------------------------------------------
+def embed(mask: int, n: int) -> Any:
+    """A mask of a board of side ``n`` (square ``r * n + c``) on the 8x8 layout."""
+    if n == 8:
+        return mask
+    out = 0
+    while mask:
+        low = mask & -mask
+        s = low.bit_length() - 1
+        out |= 1 << (s // n * 8 + s % n)
+        mask ^= low
+    return out
+
+
+def unembed(mask: int, n: int) -> Any:
+    """The inverse of :func:`embed`."""
+    if n == 8:
+        return mask
+    out = 0
+    while mask:
+        low = mask & -mask
+        s = low.bit_length() - 1
+        out |= 1 << (s // 8 * n + s % 8)
+        mask ^= low
+    return out
+
+
+def config(n: int, drawn: int, empties_to_winner: bool) -> np.ndarray:
+    """The ``cfg`` array of a board of side ``n`` (drawn squares on the ``n`` layout)."""
+    cfg = np.zeros(CFG_SIZE, dtype=np.uint64)
+    cfg[CFG_BOARD] = embed((1 << n * n) - 1, n)
+    cfg[CFG_DRAWN] = embed(drawn, n)
+    cfg[CFG_ETW] = 1 if empties_to_winner else 0
+    h = n // 2
+    corners = {0, n - 1, n * (n - 1), n * n - 1}
+    near = set()
+    for c in corners:
+        r0, c0 = divmod(c, n)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                r, cc = r0 + dr, c0 + dc
+                if (dr or dc) and 0 <= r < n and 0 <= cc < n:
+                    near.add(r * n + cc)
+    quads = [0, 0, 0, 0]
+    classes = [0, 0, 0, 0]
+    for s in range(n * n):
+        r, c = divmod(s, n)
+        bit = 1 << (r * 8 + c)
+        quads[(r >= h) * 2 + (c >= h)] |= bit
+        if s in corners:
+            k = 0
+        elif s in near:
+            k = 3
+        elif r in (0, n - 1) or c in (0, n - 1):
+            k = 1
+        else:
+            k = 2
+        classes[k] |= bit
+    for q in range(4):
+        cfg[CFG_QUAD + q] = quads[q]
+        cfg[CFG_CLASS + q] = classes[q]
+    return cfg
+
+
+def buffers() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The move lists of :func:`search`, one row per empty count."""
+    return (np.zeros((65, MAX_MOVES), dtype=np.uint64),
+            np.zeros((65, MAX_MOVES), dtype=np.uint64),
+            np.zeros((65, MAX_MOVES), dtype=np.int64),
+            np.zeros((65, MAX_MOVES), dtype=np.int64))

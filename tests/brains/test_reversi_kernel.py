@@ -1,0 +1,154 @@
+# ruff: noqa: E741
+"""The compiled Reversi kernels against slow oracles, on random positions of every board
+size and variant the endgame solver handles.
+
+Move generation is checked against the naive reference of tests/engine (walks each line
+square by square); the exact search against a plain minimax of the engine's states.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from brains.kernels import reversi as K
+from brains.reversi_endgame import empties_of
+from engine import new_game
+from tests.brains.test_reversi_endgame import minimax
+from tests.engine.reversi_reference import RefPosition
+
+SIZES = (8, 6, 4)
+VARIANTS = ("standard", "randomstart", "flipcolor")
+
+
+def reference(state: Any) -> RefPosition:
+    """The reference's view of an engine state."""
+    n = state.size
+    board: list[list[str | None]] = [[None] * n for _ in range(n)]
+    for s in range(n * n):
+        cell = state.cell(s)
+        if cell is not None:
+            board[s // n][s % n] = "B" if cell == 0 else "W"
+    drawn = frozenset(state.square_name(s) for s in state.drawn_squares)
+    return RefPosition(board, "B" if state.to_move == 0 else "W", drawn)
+
+
+def positions(seed: int, size: int, variant: str, count: int) -> list[Any]:
+    """``count`` states of random games, at every stage of the game."""
+    rng = random.Random(seed)
+    out: list[Any] = []
+    while len(out) < count:
+        state = new_game("reversi", size=size, variant=variant, seed=rng.randrange(1000))
+        while state.outcome() is None and len(out) < count:
+            out.append(state)
+            state = state.play(rng.choice(state.legal_moves()))
+        out.append(state)  # the finished game too
+    return out[:count]
+
+
+def square8(state: Any, s: int) -> int:
+    """The 8x8-layout square of the state's square ``s``."""
+    return s // state.size * 8 + s % state.size
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_moves_and_flips_agree_with_the_reference(size: int, variant: str) -> None:
+    n = size
+    cfg = K.config(n, 0, False)
+    board = cfg[K.CFG_BOARD]
+    drawn8 = np.uint64(0)
+    checked = 0
+    for state in positions(size * 10 + len(variant), size, variant, 120):
+        ref = reference(state)
+        P, O = np.uint64(K.embed(state.me, n)), np.uint64(K.embed(state.them, n))
+        drawn8 = np.uint64(K.embed(sum(1 << s for s in state.drawn_squares), n))
+        moves = int(K.legal_moves(P, O, board))
+        mover = ref.mover
+        expected = {(int(name[1:]) - 1) * 8 + "abcdefgh".index(name[0])
+                    for name in ref.placements(mover)}
+        assert {s for s in range(64) if moves >> s & 1} == expected
+        for name in ref.placements(mover):
+            r, c = int(name[1:]) - 1, "abcdefgh".index(name[0])
+            sq = r * 8 + c
+            want = sum(1 << (rr * 8 + cc) for rr, cc in ref.flips(r, c, mover))
+            assert int(K.flips(P, O, sq)) == want
+            after = ref.play(name)
+            p2, o2 = K.play(P, O, sq, drawn8)
+            mine = "B" if mover == "B" else "W"
+            assert {s for s in range(64) if int(p2) >> s & 1} == {
+                rr * 8 + cc for rr in range(n) for cc in range(n) if after.board[rr][cc] == mine}
+            assert {s for s in range(64) if int(o2) >> s & 1} == {
+                rr * 8 + cc for rr in range(n) for cc in range(n)
+                if after.board[rr][cc] not in (None, mine)}
+            checked += 1
+        # an illegal square flips nothing
+        for s in range(n * n):
+            sq = square8(state, s)
+            if state.cell(s) is None and not moves >> sq & 1:
+                assert int(K.flips(P, O, sq)) == 0
+    assert checked > 100
+
+
+def kernel_value(state: Any, empties_to_winner: bool = False, limit: int = 1 << 62) -> int:
+    """The kernel's exact value of a state for its side to move."""
+    n = state.size
+    cfg = K.config(n, sum(1 << s for s in state.drawn_squares), empties_to_winner)
+    stats = np.zeros(4, dtype=np.int64)
+    stats[K.LIMIT], stats[K.ROOT_BEST] = limit, -1
+    table = K.new_table(12)
+    P, O = np.uint64(K.embed(state.me, n)), np.uint64(K.embed(state.them, n))
+    value = K.root(P, O, -K.NONE, K.NONE, cfg, stats, *table, *K.buffers())
+    assert not stats[K.ABORTED]
+    return int(value)
+
+
+@pytest.mark.parametrize("size,empties,count", [(8, 9, 3), (6, 9, 3), (4, 10, 4)])
+@pytest.mark.parametrize("variant,etw", [("standard", False), ("randomstart", False),
+                                         ("flipcolor", False), ("standard", True),
+                                         ("flipcolor", True)])
+def test_search_agrees_with_minimax(size: int, empties: int, count: int, variant: str,
+                                    etw: bool) -> None:
+    rng = random.Random(size * 1000 + empties + len(variant) + etw)
+    for _ in range(count):
+        state = new_game("reversi", size=size, variant=variant, seed=rng.randrange(1000))
+        while state.outcome() is None and empties_of(state) > empties:
+            state = state.play(rng.choice(state.legal_moves()))
+        assert kernel_value(state, etw) == minimax(state, {}, etw)
+
+
+def test_a_search_given_up_goes_on_where_it_stopped() -> None:
+    rng = random.Random(9)
+    state = new_game("reversi")
+    while empties_of(state) > 13:
+        state = state.play(rng.choice(state.legal_moves()))
+    n = 8
+    cfg = K.config(n, 0, False)
+    table = K.new_table(16)
+    bufs = K.buffers()
+    stats = np.zeros(4, dtype=np.int64)
+    stats[K.ROOT_BEST] = -1
+    P, O = np.uint64(state.me), np.uint64(state.them)
+    calls = 0
+    while True:
+        stats[K.LIMIT] = stats[K.NODES] + 5000
+        stats[K.ABORTED] = 0
+        value = K.root(P, O, -K.NONE, K.NONE, cfg, stats, *table, *bufs)
+        calls += 1
+        if not stats[K.ABORTED]:
+            break
+    assert calls > 3, "the search never gave up: the test shows nothing"
+    assert value == kernel_value(state)
+    assert stats[K.ROOT_BEST] in state.legal_moves()
+
+
+def test_embedding_round_trips() -> None:
+    rng = random.Random(2)
+    for n in SIZES:
+        for _ in range(50):
+            mask = rng.getrandbits(n * n)
+            assert K.unembed(K.embed(mask, n), n) == mask
+            assert K.embed(mask, n) & ~int(K.config(n, 0, False)[K.CFG_BOARD]) == 0
