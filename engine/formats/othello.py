@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from engine.games.reversi import PASS, ReversiState, geometry
@@ -9,6 +10,17 @@ from engine.protocol import ParlorError, RecordError, State
 
 if TYPE_CHECKING:
     from engine.record import GameRecord
+
+
+@functools.cache
+def standard_start() -> ReversiState:
+    """The standard 8×8 start (made once: states never change, and a database of
+    thousands of games would otherwise build it thousands of times)."""
+    from engine.registry import new_game
+
+    state = new_game("reversi")
+    assert isinstance(state, ReversiState)
+    return state
 
 
 def play_implicit(state: State, text: str, moves: list[str], where: str) -> State:

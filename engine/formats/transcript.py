@@ -14,8 +14,8 @@ import re
 from typing import TYPE_CHECKING
 
 from engine.formats import OPENING_MOVES, Chunk, GameError, read_all
-from engine.formats.othello import finish, play_implicit
-from engine.protocol import RecordError
+from engine.formats.othello import finish, play_implicit, standard_start
+from engine.protocol import RecordError, State
 
 if TYPE_CHECKING:
     from engine.record import GameRecord
@@ -56,13 +56,12 @@ def read(data: str | bytes, source: str = "<string>") -> list[GameRecord]:
 
 def _game(line: str, source: str, lineno: int) -> GameRecord:
     from engine.record import GameRecord
-    from engine.registry import new_game
 
     if not _LINE.fullmatch(line):
         raise GameError(source, lineno, "not an Othello transcript (squares a1-h8 run "
                                         "together)")
-    rec = GameRecord(game=GAME, options=dict(new_game(GAME).options))
-    state = new_game(GAME)
+    state: State = standard_start()
+    rec = GameRecord(game=GAME, options=dict(state.options))
     where = f"{source}: line {lineno}"
     for m in _MOVE.finditer(line):
         text = m.group(0).lower().replace("--", "pass")

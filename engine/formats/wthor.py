@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.formats import OPENING_MOVES, Chunk, GameError, read_all
-from engine.formats.othello import finish, placements, play_implicit
+from engine.formats.othello import finish, placements, play_implicit, standard_start
 from engine.games.reversi import ReversiState
-from engine.protocol import RecordError
+from engine.protocol import RecordError, State
 
 if TYPE_CHECKING:
     from engine.record import GameRecord
@@ -99,15 +99,14 @@ def read(data: str | bytes, source: str = "<string>") -> list[GameRecord]:
 def _game(source: str, number: int, tags: dict[str, str], moves: bytes) -> GameRecord:
     """Game ``number`` of the file: its ``tags`` and 60 move bytes, replayed."""
     from engine.record import GameRecord
-    from engine.registry import new_game
 
     where = f"game {number}"
     score, theory = int(tags["BlackScore"]), int(tags["TheoreticalScore"])
     if score > 64 or theory > 64:
         raise GameError(source, None, f"Black's score {max(score, theory)} is more than 64 "
                                       "discs")
-    rec = GameRecord(game=GAME, options=dict(new_game(GAME).options), tags=dict(tags))
-    state = new_game(GAME)
+    state: State = standard_start()
+    rec = GameRecord(game=GAME, options=dict(state.options), tags=dict(tags))
     for j, byte in enumerate(moves):
         if byte == 0:
             if any(moves[j:]):

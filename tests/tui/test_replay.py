@@ -231,6 +231,8 @@ async def test_the_game_list_reports_damaged_games_and_replays_good_ones() -> No
         screen = app.screen
         assert isinstance(screen, CollectionScreen) and screen.checked
         assert sorted(screen.damaged) == [3, 8, 18]
+        # game 13's header says 0-1; the threefold repetition made it a draw
+        assert screen.rows[12].chunk.result == "1/2-1/2"
         intro = str(screen.query_one("#collection-intro").render())
         assert "20 games; 3 damaged: game 3: line 36: move 123: illegal move '32-28'" in intro
         screen.query_one(Input).value = "damaged"

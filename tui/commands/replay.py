@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import argparse
 
+MAX_GAME = 10_000_000
+"""No file Parlor reads holds more games (the size cap allows far fewer)."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from tui.commands.common import int_range
+
     parser.add_argument("file", help="a game file in any format Parlor reads (records, PDN, "
                                      "GGF, WTHOR .wtb, Othello transcripts, Connect Four "
                                      "columns)")
-    parser.add_argument("--game", "-g", type=int, metavar="N",
+    parser.add_argument("--game", "-g", type=int_range(1, MAX_GAME), metavar="N",
                         help="replay game N of the file (from 1); default: its only game, "
                              "or the list of its games")
     parser.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")

@@ -47,10 +47,11 @@ if TYPE_CHECKING:
 
 INTRO = ("Type to filter: words, player:NAME year:YYYY result:1-0 opening:f5d6 #N. "
          "Enter replays the game; Esc goes back.")
-COLUMNS = {"#": 6, "Black": 18, "White": 18, "Result": 7, "Date": 10, "Event": 20,
-           "Opening": 24}
-"""The list's columns and widths (the first player is Black in PDN, GGF and WTHOR;
-Parlor's records give First and Second, shown in the same columns)."""
+COLUMNS = {"#": 5, "Black": 13, "White": 13, "Result": 7, "Date": 10, "Event": 11,
+           "Opening": 13}
+"""The list's columns and widths, 78 columns in all so that the list fits 80 (the first
+player is Black in PDN, GGF and WTHOR; Parlor's records give First and Second, shown in
+the same columns)."""
 RESULTS = {"draw": "1/2-1/2", "1/2": "1/2-1/2", "½-½": "1/2-1/2", "2-0": "1-0",
            "0-2": "0-1", "1-1": "1/2-1/2"}
 """Other ways to write a result in a filter."""
@@ -321,34 +322,42 @@ class CollectionScreen(ParlorScreen):
         """Read every game (in a thread), noting the damaged ones."""
         worker = get_current_worker()
         found: dict[int, str] = {}
+        results: dict[int, str] = {}
         for row in self.rows:
             if worker.is_cancelled:
                 return
             try:
-                row.chunk.parse()
+                result = row.chunk.parse().result
             except ParlorError as exc:
                 found[row.chunk.number] = _reason(exc)
-        self.post_message(self.Checked(found))  # thread-safe, and never waits
+            else:
+                if result != row.chunk.result:
+                    results[row.chunk.number] = result
+        self.post_message(self.Checked(found, results))  # thread-safe, and never waits
 
     class Checked(Message):
-        """The background check is over: ``found`` maps damaged games to reasons."""
+        """The background check is over: ``found`` maps damaged games to reasons,
+        ``results`` the games whose result is not the one their header gives (a game
+        the rules end before the record does) to the result read."""
 
-        def __init__(self, found: dict[int, str]) -> None:
+        def __init__(self, found: dict[int, str], results: dict[int, str]) -> None:
             super().__init__()
             self.found = found
+            self.results = results
 
     def on_collection_screen_checked(self, event: Checked) -> None:
         event.stop()
-        self.checked_all(event.found)
+        self.checked_all(event.found, event.results)
 
-    def checked_all(self, found: dict[int, str]) -> None:
-        """The background check is over: mark the damaged games."""
+    def checked_all(self, found: dict[int, str], results: dict[int, str]) -> None:
+        """The background check is over: mark the damaged games, correct results."""
         self.checked = True
         self.damaged = found
         for row in self.rows:
             if row.chunk.number in found:
                 row.haystack += " damaged"
-        if found:
+            row.chunk.result = results.get(row.chunk.number, row.chunk.result)
+        if found or results:
             self.refilter()
         else:
             self.say()
