@@ -265,3 +265,30 @@ def test_backup_refuses(tmp_path: Path) -> None:
     with pytest.raises(HostDataError, match="not a Parlor host database"):
         db.backup(bad, tmp_path / "y.db")
     assert not (tmp_path / "y.db").exists()
+
+
+def test_cli_backup(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tui.cli import main
+
+    folder = tmp_path / "host"
+    with HostData.open(folder, now=Clock()) as data:
+        ada = data.ensure_player("SHA256:ada").result()
+        data.claim_name(ada, "Ada").result()
+        target = tmp_path / "backup.db"
+        assert main(["host", "--data", str(folder), "--backup", str(target)]) == 0
+    assert "backed up" in capsys.readouterr().out
+    restored = tmp_path / "restored"
+    restored.mkdir()
+    os.replace(target, restored / db.FILE_NAME)
+    with HostData.open(restored) as copy:
+        player = copy.player_for_key("SHA256:ada")
+        assert player is not None and player.name == "Ada"
+
+    (tmp_path / "taken.db").write_text("mine")
+    assert main(["host", "--data", str(folder), "--backup", str(tmp_path / "taken.db")]) == 1
+    err = capsys.readouterr().err
+    assert "exists already" in err and err.count("\n") == 1
+    assert (tmp_path / "taken.db").read_text() == "mine"
+    assert main(["host", "--data", str(tmp_path / "none"), "--backup",
+                 str(tmp_path / "n.db")]) == 1
+    assert "no host database" in capsys.readouterr().err
