@@ -34,7 +34,7 @@ import sqlite3
 import stat
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -363,6 +363,14 @@ class HostData:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def now(self) -> float:
+        """The database's clock (the times it writes)."""
+        return self._now()
+
+    def sync(self) -> None:
+        """Wait until every write queued so far has committed (or failed)."""
+        self._write(lambda conn: None).exception()
+
     def _write_loop(self) -> None:
         conn = self._writer
         while True:
@@ -429,19 +437,7 @@ class HostData:
     def ensure_player(self, fingerprint: str) -> concurrent.futures.Future[int]:
         """The player ``fingerprint`` belongs to, made (with no name yet) on first sight."""
         now = self._now()
-
-        def work(conn: sqlite3.Connection) -> int:
-            row = conn.execute("SELECT player FROM keys WHERE fingerprint = ?",
-                               (fingerprint,)).fetchone()
-            if row is not None:
-                return _int(row[0], "player id")
-            cursor = conn.execute("INSERT INTO players (name, created) VALUES (NULL, ?)",
-                                  (now,))
-            player = _int(cursor.lastrowid, "player id")
-            conn.execute("INSERT INTO keys (fingerprint, player, added) VALUES (?, ?, ?)",
-                         (fingerprint, player, now))
-            return player
-        return self._write(work)
+        return self._write(lambda conn: _ensure(conn, fingerprint, now))
 
     def add_key(self, player: int, fingerprint: str) -> concurrent.futures.Future[bool]:
         """Give ``player`` another key; False when the key is already someone's."""
@@ -482,23 +478,38 @@ class HostData:
         now = self._now()
 
         def work(conn: sqlite3.Connection) -> None:
-            conn.execute("INSERT INTO ratings (player, game, rating, deviation, volatility, "
-                         "games, updated) VALUES (?, ?, ?, ?, ?, ?, ?) "
-                         "ON CONFLICT (player, game) DO UPDATE SET rating = excluded.rating, "
-                         "deviation = excluded.deviation, volatility = excluded.volatility, "
-                         "games = excluded.games, updated = excluded.updated",
-                         (player, game, rating, deviation, volatility, games, now))
+            _store_rating(conn, player, game, rating, deviation, volatility, games, now)
+        return self._write(work)
+
+    def set_rating_for_key(self, fingerprint: str, game: str, rating: float,
+                           deviation: float, volatility: float, games: int
+                           ) -> concurrent.futures.Future[int]:
+        """:meth:`set_rating` for the player of key ``fingerprint`` (made on first sight);
+        the answer is the player's id."""
+        check_rating(rating, deviation, volatility)
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> int:
+            player = _ensure(conn, fingerprint, now)
+            _store_rating(conn, player, game, rating, deviation, volatility, games, now)
+            return player
         return self._write(work)
 
     # -- the archive --
 
-    def archive(self, game: ArchivedGame) -> concurrent.futures.Future[bool]:
+    def archive(self, game: ArchivedGame, keys: Mapping[int, str] | None = None
+                ) -> concurrent.futures.Future[bool]:
         """Keep a finished game; False when a game with its id is already kept (a game
-        finished again after a restart is archived once)."""
+        finished again after a restart is archived once). ``keys`` gives seats by key
+        fingerprint instead of player id: each seat's player is found (or made) in the
+        same transaction."""
         if len(game.record) > MAX_RECORD:
             raise HostDataError(f"a game record over {MAX_RECORD} characters")
+        now = self._now()
 
         def work(conn: sqlite3.Connection) -> bool:
+            seats = [(s.seat, _ensure(conn, keys[s.seat], now) if keys and s.seat in keys
+                      else s.player, s.name) for s in game.seats]
             cursor = conn.execute(
                 "INSERT OR IGNORE INTO games (id, game, result, termination, record, "
                 "finished, rated, room) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -508,7 +519,7 @@ class HostData:
                 return False
             conn.executemany("INSERT INTO game_players (game, seat, player, name) "
                              "VALUES (?, ?, ?, ?)",
-                             [(game.id, s.seat, s.player, s.name) for s in game.seats])
+                             [(game.id, *seat) for seat in seats])
             return True
         return self._write(work)
 
@@ -594,6 +605,31 @@ class HostData:
                             _opt_int(r[2], "player id"), _text(r[3], "message", MAX_CHAT),
                             _real(r[4], "time"))
                 for r in reversed(rows)]
+
+
+def _ensure(conn: sqlite3.Connection, fingerprint: str, now: float) -> int:
+    """Inside a write: the player of key ``fingerprint``, made on first sight."""
+    if not isinstance(fingerprint, str) or not 0 < len(fingerprint) <= 200:
+        raise HostDataError("a key fingerprint must be 1 to 200 characters")
+    row = conn.execute("SELECT player FROM keys WHERE fingerprint = ?",
+                       (fingerprint,)).fetchone()
+    if row is not None:
+        return _int(row[0], "player id")
+    cursor = conn.execute("INSERT INTO players (name, created) VALUES (NULL, ?)", (now,))
+    player = _int(cursor.lastrowid, "player id")
+    conn.execute("INSERT INTO keys (fingerprint, player, added) VALUES (?, ?, ?)",
+                 (fingerprint, player, now))
+    return player
+
+
+def _store_rating(conn: sqlite3.Connection, player: int, game: str, rating: float,
+                  deviation: float, volatility: float, games: int, now: float) -> None:
+    conn.execute("INSERT INTO ratings (player, game, rating, deviation, volatility, games, "
+                 "updated) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                 "ON CONFLICT (player, game) DO UPDATE SET rating = excluded.rating, "
+                 "deviation = excluded.deviation, volatility = excluded.volatility, "
+                 "games = excluded.games, updated = excluded.updated",
+                 (player, game, rating, deviation, volatility, games, now))
 
 
 def _player(row: tuple[Any, ...]) -> Player:
