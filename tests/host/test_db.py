@@ -33,6 +33,7 @@ def data(tmp_path: Path) -> Iterator[HostData]:
 def test_new_database_is_wal_with_the_current_schema(tmp_path: Path) -> None:
     with HostData.open(tmp_path, now=Clock()) as data:
         assert data.schema_version == db.VERSION == 2
+    assert (tmp_path / db.FILE_NAME).stat().st_mode & 0o777 == 0o600
     conn = sqlite3.connect(tmp_path / db.FILE_NAME)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA application_id").fetchone()[0] == db.APPLICATION_ID
@@ -292,3 +293,12 @@ def test_cli_backup(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["host", "--data", str(tmp_path / "none"), "--backup",
                  str(tmp_path / "n.db")]) == 1
     assert "no host database" in capsys.readouterr().err
+
+
+def test_close_finishes_the_writes_queued(tmp_path: Path) -> None:
+    data = HostData.open(tmp_path)
+    futures = [data.say("R", None, f"m{n}") for n in range(20)]
+    data.close()
+    assert all(f.done() and f.exception() is None for f in futures)
+    with HostData.open(tmp_path) as again:
+        assert [m.text for m in again.chat("R")] == [f"m{n}" for n in range(20)]

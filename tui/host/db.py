@@ -311,6 +311,8 @@ class HostData:
         self._thread = threading.Thread(target=self._write_loop, name="host-db-writer",
                                         daemon=True)
         self._closed = False
+        self._queue_lock = threading.Lock()
+        """Held to queue a write and to close, so no write is queued after the last."""
         self._thread.start()
 
     @classmethod
@@ -320,11 +322,13 @@ class HostData:
         path = data / FILE_NAME
         existed = _check_regular(path)
         try:
-            data.mkdir(parents=True, exist_ok=True)
+            data.mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError as error:
             raise HostDataError(f"cannot make the data folder: {error.strerror}") from None
         writer = _connect(path)
         try:
+            if not existed:
+                os.chmod(path, 0o600)  # keys and names: for the host's user only
             if existed:
                 _version(writer, path)  # refuse a foreign file before changing anything
             try:
@@ -349,10 +353,11 @@ class HostData:
 
     def close(self) -> None:
         """Finish the writes queued, then close both connections."""
-        if self._closed:
-            return
-        self._closed = True
-        self._jobs.put(_STOP)
+        with self._queue_lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._jobs.put(_STOP)
         self._thread.join()
         with self._read_lock:
             self._reader.close()
@@ -398,10 +403,11 @@ class HostData:
 
     def _write(self, work: Callable[[sqlite3.Connection], T]) -> concurrent.futures.Future[T]:
         future: concurrent.futures.Future[T] = concurrent.futures.Future()
-        if self._closed:
-            future.set_exception(HostDataError("the host database is closed"))
-        else:
-            self._jobs.put((work, future))
+        with self._queue_lock:
+            if self._closed:
+                future.set_exception(HostDataError("the host database is closed"))
+            else:
+                self._jobs.put((work, future))
         return future
 
     def _read(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
