@@ -302,3 +302,4 @@ def test_close_finishes_the_writes_queued(tmp_path: Path) -> None:
     assert all(f.done() and f.exception() is None for f in futures)
     with HostData.open(tmp_path) as again:
         assert [m.text for m in again.chat("R")] == [f"m{n}" for n in range(20)]
+

@@ -334,8 +334,8 @@ class HostData:
             try:
                 mode = writer.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             except sqlite3.DatabaseError as error:
-                raise HostDataError(f"{path.name} is not a Parlor host database "
-                                    f"({error})") from None
+                raise HostDataError(f"{path.name}: cannot use the WAL journal: {error}"
+                                    ) from None
             if str(mode).lower() != "wal":
                 raise HostDataError(f"{path.name}: cannot use the WAL journal ({mode})")
             migrate(writer, path)
