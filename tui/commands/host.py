@@ -50,6 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--web-url", default="", metavar="URL",
                         help="address browsers use, when the web port is behind a proxy "
                              "(e.g. https://play.example.org)")
+    parser.add_argument("--backup", default=None, metavar="FILE",
+                        help="copy the host's database (host.db in --data) to FILE, safely "
+                             "while the host runs, and exit; FILE must not exist")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
     import sys
     from pathlib import Path
 
+    if args.backup is not None:
+        return backup(args)
     try:
         from tui.host.server import HostConfig, serve
     except ImportError:
@@ -91,4 +96,25 @@ def run(args: argparse.Namespace) -> int:
         config.brain_slots = args.brains
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve(config))
+    return 0
+
+
+def backup(args: argparse.Namespace) -> int:
+    """``--backup FILE``: SQLite's online backup of the host's database to FILE."""
+    import sys
+    from pathlib import Path
+
+    from tui import paths
+    from tui.host.db import HostDataError
+    from tui.host.db import backup as copy
+
+    data = Path(args.data).expanduser() if args.data else paths.data_dir() / "host"
+    target = Path(args.backup).expanduser()
+    try:
+        version = copy(data, target)
+    except HostDataError as error:
+        print(f"parlor host: backup: {error}", file=sys.stderr)
+        return 1
+    print(f"parlor host: backed up the host's database (schema version {version}) "
+          f"to {target}")
     return 0

@@ -10,6 +10,8 @@
 - :mod:`tui.host.web`: ``--web``, the same app and rooms for web browsers (guests).
 - :mod:`tui.host.roomfile`: rooms in progress kept on disk, so a killed host loses none.
 - :mod:`tui.host.brainseat`: the brains a room may seat, their ratings, their search.
+- :mod:`tui.host.db`: the host's database (``host.db``, SQLite): players, keys, names,
+  ratings, the archive of finished games, invitations, chat; its backup.
 
 asyncssh is an optional extra (``pip install "parlor[host]"``); only ``server``
 imports it. ``web`` needs textual-serve (the ``serve`` extra) and is imported only

@@ -44,6 +44,7 @@ from engine.registry import GAMES, get_game
 from tui import store
 from tui.host import brainseat, roomfile, wire
 from tui.host.clock import Clock, TimeControl
+from tui.host.db import ArchivedGame, HostData, Seat
 from tui.host.limits import Bucket
 from tui.opponents import rated_level
 from tui.player_ratings import FILE_NAME as RATINGS_FILE
@@ -297,8 +298,12 @@ class RoomService:
                  clock: Callable[[], float] = time.monotonic,
                  rooms_per_player: int = ROOMS_PER_PLAYER,
                  rooms_per_minute: int = ROOMS_PER_MINUTE,
-                 rooms_per_address: int = ROOMS_PER_PLAYER * 8) -> None:
+                 rooms_per_address: int = ROOMS_PER_PLAYER * 8,
+                 host_data: HostData | None = None) -> None:
         self.socket_path = Path(socket_path)
+        self.host_data = host_data
+        """The host's database (:mod:`tui.host.db`): finished games are archived there
+        and ratings copied there, besides the players' own files."""
         self.users = Path(users)
         self.keep = Path(keep) if keep is not None else self.socket_path.parent / "rooms"
         """Where rooms in progress are kept (:mod:`tui.host.roomfile`)."""
@@ -821,6 +826,7 @@ class RoomService:
         self.forget(room)
         if room.moves:
             self.rate(room)
+            self.share(room)
         self.broadcast(room)
 
     def record(self, room: Room, result: str | None = None, termination: str = "") -> None:
@@ -834,6 +840,33 @@ class RoomService:
                 self.recorded.append(store.save_new(target, record, replace=True))
             except OSError as exc:
                 log.error("room %s: cannot record the game: %s", room.code, exc)
+
+    def share(self, room: Room) -> None:
+        """Archive the finished game in the host's database (once per game: a game
+        finished again after a restart is not archived twice)."""
+        if self.host_data is None:
+            return
+        try:
+            keys = {side: who for side, who in enumerate(room.seats)
+                    if who and side != room.brain_side}
+            game = ArchivedGame(
+                room.game_file, room.game_id, room.result or "*", room.record().to_text(),
+                self.host_data.now(), bool(room.ratings),
+                tuple(Seat(side, None, room.names[side]) for side in (0, 1)),
+                room.termination, room.code)
+            self.written(room, "archive the game", self.host_data.archive(game, keys))
+        except (ParlorError, ValueError) as exc:
+            log.error("room %s: cannot archive the game: %s", room.code, str(exc)[:100])
+
+    @staticmethod
+    def written(room: Room, what: str, future: concurrent.futures.Future[Any]) -> None:
+        """Log a database write that failed (the writes are not waited for)."""
+        def done(future: concurrent.futures.Future[Any]) -> None:
+            error = future.exception()
+            if error is not None:
+                log.error("room %s: cannot %s in the host database: %s", room.code, what,
+                          str(error)[:100])
+        future.add_done_callback(done)
 
     def rate(self, room: Room) -> None:
         """Update the players' ratings for a finished game: two people each against the
@@ -872,6 +905,11 @@ class RoomService:
         for side in (0, 1):
             if counted is not None and room.seats[side] == identity:
                 room.ratings[side] = counted[1].text()
+        if counted is not None and self.host_data is not None:
+            after = counted[1]
+            self.written(room, "keep the rating", self.host_data.set_rating_for_key(
+                identity, room.game_id, after.rating, after.deviation, after.volatility,
+                after.games))
         if ratings.problem:
             log.error("room %s: %s", room.code, ratings.problem[:200])
 

@@ -47,6 +47,7 @@ import asyncssh
 from engine.files import read_capped
 from engine.protocol import ParlorError
 from tui.host import client
+from tui.host.db import HostData
 from tui.host.limits import Bucket, LogLimiter
 from tui.host.rooms import RoomService, user_home
 
@@ -183,6 +184,8 @@ class Host:
         self.data.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.users.mkdir(exist_ok=True, mode=0o700)
         self.host_key = load_host_key(self.data)
+        if self.rooms.host_data is None:
+            self.rooms.host_data = HostData.open(self.data)  # one line if it cannot be used
         await self.rooms.start()
         self.server = await asyncssh.create_server(
             lambda: HostServer(self), self.config.bind, self.config.port,
@@ -199,6 +202,7 @@ class Host:
             except BaseException:
                 self.server.close()
                 await self.rooms.stop()
+                await self.close_data()
                 raise
         self.sweeper = asyncio.get_running_loop().create_task(self.sweep())
 
@@ -220,6 +224,13 @@ class Host:
             await asyncio.gather(*self.reaping)
         if self.web is not None:
             await self.web.stop()
+        await self.close_data()
+
+    async def close_data(self) -> None:
+        """Close the host's database once its queued writes are done (off the loop)."""
+        data, self.rooms.host_data = self.rooms.host_data, None
+        if data is not None:
+            await asyncio.to_thread(data.close)
 
     def admit_address(self, address: str) -> bool:
         """Count a connection from ``address``; False once it is over the per-minute limit."""

@@ -1,0 +1,693 @@
+"""The host's database: what a `parlor host` shares, in one SQLite file (``host.db``).
+
+Players, their keys and claimed names, their ratings, the archive of finished room (and,
+later, correspondence) games, invitations and chat live in ``host.db`` in the host's
+``--data`` folder, behind one small interface, :class:`HostData`:
+
+- opened with :meth:`HostData.open`: WAL journal, foreign keys on, a busy timeout;
+- a versioned schema: ``PRAGMA application_id`` marks the file as Parlor's and
+  ``PRAGMA user_version`` is its schema version; :data:`MIGRATIONS` are applied in order
+  at open, each in its own transaction. A file that is not SQLite, a SQLite file of
+  another program, or one from a newer Parlor is refused with :class:`HostDataError`
+  (one line), and is left untouched;
+- every write goes through ONE writer thread (a queue of jobs, each its own
+  transaction); a write method returns a :class:`concurrent.futures.Future` (an asyncio
+  caller awaits ``asyncio.wrap_future(...)``). Reads run on their own connection;
+- :func:`backup` copies a database with SQLite's online backup API, safe while the host
+  is writing (``parlor host --backup FILE``).
+
+What is read back is checked (types and ranges) before it is returned: a damaged row is a
+:class:`HostDataError`, never a crash elsewhere.
+
+The local single-player app does not use this: its game files are the player's
+documents and stay files.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import math
+import os
+import queue
+import sqlite3
+import stat
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from brains.glicko import check_rating
+from engine.protocol import ParlorError
+
+FILE_NAME = "host.db"
+APPLICATION_ID = 0x50524C52
+"""``PRAGMA application_id`` of a Parlor host database ("PRLR")."""
+BUSY_TIMEOUT_MS = 5000
+MAX_NAME = 32
+MAX_CHAT = 500
+MAX_RECORD = 1_000_000
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: players, their keys, their ratings.
+    """
+    CREATE TABLE players (
+        id INTEGER PRIMARY KEY,
+        name TEXT COLLATE NOCASE UNIQUE,
+        created REAL NOT NULL
+    );
+    CREATE TABLE keys (
+        fingerprint TEXT PRIMARY KEY,
+        player INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        added REAL NOT NULL
+    );
+    CREATE INDEX keys_player ON keys(player);
+    CREATE TABLE ratings (
+        player INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        game TEXT NOT NULL,
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        volatility REAL NOT NULL,
+        games INTEGER NOT NULL,
+        updated REAL NOT NULL,
+        PRIMARY KEY (player, game)
+    );
+    """,
+    # 2: the archive of finished games, invitations, chat.
+    """
+    CREATE TABLE games (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        result TEXT NOT NULL,
+        termination TEXT NOT NULL DEFAULT '',
+        record TEXT NOT NULL,
+        finished REAL NOT NULL,
+        rated INTEGER NOT NULL,
+        room TEXT NOT NULL DEFAULT ''
+    );
+    CREATE INDEX games_finished ON games(finished);
+    CREATE TABLE game_players (
+        game TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seat INTEGER NOT NULL,
+        player INTEGER REFERENCES players(id) ON DELETE SET NULL,
+        name TEXT NOT NULL,
+        PRIMARY KEY (game, seat)
+    );
+    CREATE INDEX game_players_player ON game_players(player);
+    CREATE TABLE invitations (
+        id INTEGER PRIMARY KEY,
+        room TEXT NOT NULL,
+        sender INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        recipient INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        created REAL NOT NULL,
+        answered REAL,
+        accepted INTEGER
+    );
+    CREATE INDEX invitations_recipient ON invitations(recipient);
+    CREATE TABLE chat (
+        id INTEGER PRIMARY KEY,
+        room TEXT NOT NULL,
+        author INTEGER REFERENCES players(id) ON DELETE SET NULL,
+        text TEXT NOT NULL,
+        time REAL NOT NULL
+    );
+    CREATE INDEX chat_room ON chat(room, id);
+    """,
+)
+"""The schema, as the ordered list of migrations: version N is the first N applied."""
+
+VERSION = len(MIGRATIONS)
+
+T = TypeVar("T")
+
+
+class HostDataError(ParlorError):
+    """The database cannot be used (one line: what and why)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    id: int
+    name: str | None
+    created: float
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    player: int
+    game: str
+    rating: float
+    deviation: float
+    volatility: float
+    games: int
+    updated: float
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    seat: int
+    player: int | None
+    """None for a brain or a player no longer known."""
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedGame:
+    id: str
+    game: str
+    result: str
+    record: str
+    finished: float
+    rated: bool
+    seats: tuple[Seat, ...]
+    termination: str = ""
+    room: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Invitation:
+    id: int
+    room: str
+    sender: int
+    recipient: int
+    created: float
+    answered: float | None
+    accepted: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMessage:
+    id: int
+    room: str
+    author: int | None
+    text: str
+    time: float
+
+
+# --- checking what is read -------------------------------------------------------------
+
+def _int(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise HostDataError(f"damaged {what} in the host database: {value!r:.40}")
+    return value
+
+
+def _opt_int(value: object, what: str) -> int | None:
+    return None if value is None else _int(value, what)
+
+
+def _real(value: object, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not math.isfinite(value):
+        raise HostDataError(f"damaged {what} in the host database: {value!r:.40}")
+    return float(value)
+
+
+def _text(value: object, what: str, limit: int = MAX_NAME) -> str:
+    if not isinstance(value, str) or len(value) > limit:
+        raise HostDataError(f"damaged {what} in the host database: {value!r:.40}")
+    return value
+
+
+def clean_name(name: str) -> str:
+    """A claimed name as stored: printable, trimmed, 1 to :data:`MAX_NAME` characters."""
+    name = "".join(c for c in name if c.isprintable()).strip()
+    if not name or len(name) > MAX_NAME:
+        raise HostDataError(f"a name must be 1 to {MAX_NAME} printable characters")
+    return name
+
+
+# --- opening ---------------------------------------------------------------------------
+
+def _check_regular(path: Path) -> bool:
+    """True when ``path`` exists (as a regular file); HostDataError when it is anything
+    else (a link, a folder, a device)."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    except OSError as error:
+        raise HostDataError(f"{path.name}: {error.strerror or error}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise HostDataError(f"{path.name} is not a regular file; refusing it")
+    return True
+
+
+def _connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
+    uri = path.resolve().as_uri() + ("?mode=ro" if read_only else "")
+    try:
+        conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000,
+                               isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as error:
+        raise HostDataError(f"{path.name}: cannot open: {error}") from None
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+def _version(conn: sqlite3.Connection, path: Path) -> int:
+    """The schema version of an open database: 0 for an empty one; HostDataError for a
+    file that is not SQLite, another program's, or from a newer Parlor."""
+    try:
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    except sqlite3.DatabaseError as error:
+        raise HostDataError(f"{path.name} is not a Parlor host database ({error})") from None
+    if app == 0 and version == 0 and tables == 0:
+        return 0
+    if app != APPLICATION_ID:
+        raise HostDataError(f"{path.name} is not a Parlor host database "
+                            f"(application id {app:#x}); refusing it")
+    if not isinstance(version, int) or version < 0:
+        raise HostDataError(f"{path.name}: damaged schema version {version!r:.20}")
+    if version > VERSION:
+        raise HostDataError(f"{path.name} is from a newer Parlor (schema version {version}, "
+                            f"this one knows up to {VERSION}); refusing to change it")
+    return version
+
+
+def migrate(conn: sqlite3.Connection, path: Path, upto: int = VERSION) -> int:
+    """Apply the migrations after the database's version, up to ``upto``, each in its own
+    transaction; returns the version reached."""
+    version = _version(conn, path)
+    for number in range(version + 1, upto + 1):
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            # executescript would commit first; run the statements one by one instead.
+            for statement in MIGRATIONS[number - 1].split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {number}")
+            conn.execute("COMMIT")
+        except sqlite3.Error as error:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise HostDataError(f"{path.name}: migration to schema version {number} "
+                                f"failed: {error}") from None
+    return max(version, upto)
+
+
+# --- the interface ---------------------------------------------------------------------
+
+_STOP = object()
+
+
+class HostData:
+    """The host's shared data, in ``DATA/host.db``. Write methods return a Future, done
+    once the write has committed; read methods return the values."""
+
+    def __init__(self, path: Path, reader: sqlite3.Connection, writer: sqlite3.Connection,
+                 now: Callable[[], float]):
+        self.path = path
+        self._now = now
+        self._reader = reader
+        self._read_lock = threading.Lock()
+        self._writer = writer
+        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._write_loop, name="host-db-writer",
+                                        daemon=True)
+        self._closed = False
+        self._queue_lock = threading.Lock()
+        """Held to queue a write and to close, so no write is queued after the last."""
+        self._thread.start()
+
+    @classmethod
+    def open(cls, data: Path, now: Callable[[], float] = time.time) -> HostData:
+        """Open (creating or migrating) ``data/host.db``; HostDataError (one line) when it
+        cannot be used. ``now`` is the clock for the times written."""
+        path = data / FILE_NAME
+        existed = _check_regular(path)
+        try:
+            data.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as error:
+            raise HostDataError(f"cannot make the data folder: {error.strerror}") from None
+        writer = _connect(path)
+        try:
+            if not existed:
+                os.chmod(path, 0o600)  # keys and names: for the host's user only
+            if existed:
+                _version(writer, path)  # refuse a foreign file before changing anything
+            try:
+                mode = writer.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            except sqlite3.DatabaseError as error:
+                raise HostDataError(f"{path.name}: cannot use the WAL journal: {error}"
+                                    ) from None
+            if str(mode).lower() != "wal":
+                raise HostDataError(f"{path.name}: cannot use the WAL journal ({mode})")
+            migrate(writer, path)
+            reader = _connect(path)
+        except BaseException:
+            writer.close()
+            raise
+        return cls(path, reader, writer, now)
+
+    # -- plumbing --
+
+    @property
+    def schema_version(self) -> int:
+        return int(self._read("PRAGMA user_version")[0][0])
+
+    def close(self) -> None:
+        """Finish the writes queued, then close both connections."""
+        with self._queue_lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._jobs.put(_STOP)
+        self._thread.join()
+        with self._read_lock:
+            self._reader.close()
+
+    def __enter__(self) -> HostData:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def now(self) -> float:
+        """The database's clock (the times it writes)."""
+        return self._now()
+
+    def sync(self) -> None:
+        """Wait until every write queued so far has committed (or failed)."""
+        self._write(lambda conn: None).exception()
+
+    def _write_loop(self) -> None:
+        conn = self._writer
+        while True:
+            job = self._jobs.get()
+            if job is _STOP:
+                break
+            work, future = job
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    result = work(conn)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as error:
+                future.set_exception(HostDataError(f"{self.path.name}: {error}"))
+            except Exception as error:  # noqa: BLE001 - handed to the caller
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+        conn.close()
+
+    def _write(self, work: Callable[[sqlite3.Connection], T]) -> concurrent.futures.Future[T]:
+        future: concurrent.futures.Future[T] = concurrent.futures.Future()
+        with self._queue_lock:
+            if self._closed:
+                future.set_exception(HostDataError("the host database is closed"))
+            else:
+                self._jobs.put((work, future))
+        return future
+
+    def _read(self, sql: str, args: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        with self._read_lock:
+            if self._closed:
+                raise HostDataError("the host database is closed")
+            try:
+                return list(self._reader.execute(sql, tuple(args)).fetchall())
+            except sqlite3.Error as error:
+                raise HostDataError(f"{self.path.name}: {error}") from None
+
+    # -- players, keys, names --
+
+    def player_for_key(self, fingerprint: str) -> Player | None:
+        rows = self._read("SELECT p.id, p.name, p.created FROM keys k "
+                          "JOIN players p ON p.id = k.player WHERE k.fingerprint = ?",
+                          (fingerprint,))
+        return _player(rows[0]) if rows else None
+
+    def player(self, player: int) -> Player | None:
+        rows = self._read("SELECT id, name, created FROM players WHERE id = ?", (player,))
+        return _player(rows[0]) if rows else None
+
+    def player_named(self, name: str) -> Player | None:
+        rows = self._read("SELECT id, name, created FROM players WHERE name = ?", (name,))
+        return _player(rows[0]) if rows else None
+
+    def keys_of(self, player: int) -> list[str]:
+        rows = self._read("SELECT fingerprint FROM keys WHERE player = ? ORDER BY added, "
+                          "fingerprint", (player,))
+        return [_text(row[0], "key", 200) for row in rows]
+
+    def ensure_player(self, fingerprint: str) -> concurrent.futures.Future[int]:
+        """The player ``fingerprint`` belongs to, made (with no name yet) on first sight."""
+        now = self._now()
+        return self._write(lambda conn: _ensure(conn, fingerprint, now))
+
+    def add_key(self, player: int, fingerprint: str) -> concurrent.futures.Future[bool]:
+        """Give ``player`` another key; False when the key is already someone's."""
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute("INSERT OR IGNORE INTO keys (fingerprint, player, added) "
+                                  "VALUES (?, ?, ?)", (fingerprint, player, now))
+            return cursor.rowcount == 1
+        return self._write(work)
+
+    def claim_name(self, player: int, name: str) -> concurrent.futures.Future[bool]:
+        """Claim ``name`` for ``player``; False when another player has it (in any
+        case)."""
+        name = clean_name(name)
+
+        def work(conn: sqlite3.Connection) -> bool:
+            try:
+                cursor = conn.execute("UPDATE players SET name = ? WHERE id = ?",
+                                      (name, player))
+            except sqlite3.IntegrityError:
+                return False
+            return cursor.rowcount == 1
+        return self._write(work)
+
+    # -- ratings --
+
+    def rating(self, player: int, game: str) -> Rating | None:
+        rows = self._read("SELECT player, game, rating, deviation, volatility, games, "
+                          "updated FROM ratings WHERE player = ? AND game = ?",
+                          (player, game))
+        return _rating(rows[0]) if rows else None
+
+    def set_rating(self, player: int, game: str, rating: float, deviation: float,
+                   volatility: float, games: int) -> concurrent.futures.Future[None]:
+        """Store ``player``'s rating in ``game`` (after a rated game)."""
+        check_rating(rating, deviation, volatility)
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> None:
+            _store_rating(conn, player, game, rating, deviation, volatility, games, now)
+        return self._write(work)
+
+    def set_rating_for_key(self, fingerprint: str, game: str, rating: float,
+                           deviation: float, volatility: float, games: int
+                           ) -> concurrent.futures.Future[int]:
+        """:meth:`set_rating` for the player of key ``fingerprint`` (made on first sight);
+        the answer is the player's id."""
+        check_rating(rating, deviation, volatility)
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> int:
+            player = _ensure(conn, fingerprint, now)
+            _store_rating(conn, player, game, rating, deviation, volatility, games, now)
+            return player
+        return self._write(work)
+
+    # -- the archive --
+
+    def archive(self, game: ArchivedGame, keys: Mapping[int, str] | None = None
+                ) -> concurrent.futures.Future[bool]:
+        """Keep a finished game; False when a game with its id is already kept (a game
+        finished again after a restart is archived once). ``keys`` gives seats by key
+        fingerprint instead of player id: each seat's player is found (or made) in the
+        same transaction."""
+        if len(game.record) > MAX_RECORD:
+            raise HostDataError(f"a game record over {MAX_RECORD} characters")
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> bool:
+            seats = [(s.seat, _ensure(conn, keys[s.seat], now) if keys and s.seat in keys
+                      else s.player, s.name) for s in game.seats]
+            cursor = conn.execute(
+                "INSERT OR IGNORE INTO games (id, game, result, termination, record, "
+                "finished, rated, room) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game.id, game.game, game.result, game.termination, game.record,
+                 game.finished, int(game.rated), game.room))
+            if cursor.rowcount != 1:
+                return False
+            conn.executemany("INSERT INTO game_players (game, seat, player, name) "
+                             "VALUES (?, ?, ?, ?)",
+                             [(game.id, *seat) for seat in seats])
+            return True
+        return self._write(work)
+
+    def games_of(self, player: int, limit: int = 50) -> list[ArchivedGame]:
+        """``player``'s archived games, the latest first."""
+        rows = self._read("SELECT g.id FROM games g JOIN game_players gp ON gp.game = g.id "
+                          "WHERE gp.player = ? ORDER BY g.finished DESC, g.id LIMIT ?",
+                          (player, limit))
+        found = [self.game(_text(row[0], "game id", 200)) for row in rows]
+        return [game for game in found if game is not None]
+
+    def game(self, game_id: str) -> ArchivedGame | None:
+        rows = self._read("SELECT id, game, result, termination, record, finished, rated, "
+                          "room FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            return None
+        seats = self._read("SELECT seat, player, name FROM game_players WHERE game = ? "
+                           "ORDER BY seat", (game_id,))
+        row = rows[0]
+        return ArchivedGame(
+            id=_text(row[0], "game id", 200), game=_text(row[1], "game"),
+            result=_text(row[2], "result"), termination=_text(row[3], "termination", 200),
+            record=_text(row[4], "record", MAX_RECORD), finished=_real(row[5], "time"),
+            rated=bool(_int(row[6], "rated flag")), room=_text(row[7], "room"),
+            seats=tuple(Seat(_int(s[0], "seat"), _opt_int(s[1], "player id"),
+                             _text(s[2], "name", 200)) for s in seats))
+
+    # -- invitations --
+
+    def invite(self, room: str, sender: int, recipient: int
+               ) -> concurrent.futures.Future[int]:
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> int:
+            cursor = conn.execute("INSERT INTO invitations (room, sender, recipient, created) "
+                                  "VALUES (?, ?, ?, ?)", (room, sender, recipient, now))
+            return _int(cursor.lastrowid, "invitation id")
+        return self._write(work)
+
+    def answer(self, invitation: int, accepted: bool) -> concurrent.futures.Future[bool]:
+        """Answer an open invitation; False when there is none such (or it was answered)."""
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute("UPDATE invitations SET answered = ?, accepted = ? "
+                                  "WHERE id = ? AND answered IS NULL",
+                                  (now, int(accepted), invitation))
+            return cursor.rowcount == 1
+        return self._write(work)
+
+    def invitations_for(self, recipient: int, open_only: bool = True) -> list[Invitation]:
+        rows = self._read("SELECT id, room, sender, recipient, created, answered, accepted "
+                          "FROM invitations WHERE recipient = ? "
+                          + ("AND answered IS NULL " if open_only else "") + "ORDER BY id",
+                          (recipient,))
+        return [Invitation(_int(r[0], "invitation id"), _text(r[1], "room"),
+                           _int(r[2], "player id"), _int(r[3], "player id"),
+                           _real(r[4], "time"),
+                           None if r[5] is None else _real(r[5], "time"),
+                           None if r[6] is None else bool(_int(r[6], "answer")))
+                for r in rows]
+
+    # -- chat --
+
+    def say(self, room: str, author: int | None, text: str
+            ) -> concurrent.futures.Future[int]:
+        text = "".join(c for c in text if c.isprintable()).strip()[:MAX_CHAT]
+        if not text:
+            raise HostDataError("an empty chat message")
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> int:
+            cursor = conn.execute("INSERT INTO chat (room, author, text, time) "
+                                  "VALUES (?, ?, ?, ?)", (room, author, text, now))
+            return _int(cursor.lastrowid, "message id")
+        return self._write(work)
+
+    def chat(self, room: str, limit: int = 100) -> list[ChatMessage]:
+        """The latest ``limit`` messages in ``room``, oldest first."""
+        rows = self._read("SELECT id, room, author, text, time FROM chat WHERE room = ? "
+                          "ORDER BY id DESC LIMIT ?", (room, limit))
+        return [ChatMessage(_int(r[0], "message id"), _text(r[1], "room"),
+                            _opt_int(r[2], "player id"), _text(r[3], "message", MAX_CHAT),
+                            _real(r[4], "time"))
+                for r in reversed(rows)]
+
+
+def _ensure(conn: sqlite3.Connection, fingerprint: str, now: float) -> int:
+    """Inside a write: the player of key ``fingerprint``, made on first sight."""
+    if not isinstance(fingerprint, str) or not 0 < len(fingerprint) <= 200:
+        raise HostDataError("a key fingerprint must be 1 to 200 characters")
+    row = conn.execute("SELECT player FROM keys WHERE fingerprint = ?",
+                       (fingerprint,)).fetchone()
+    if row is not None:
+        return _int(row[0], "player id")
+    cursor = conn.execute("INSERT INTO players (name, created) VALUES (NULL, ?)", (now,))
+    player = _int(cursor.lastrowid, "player id")
+    conn.execute("INSERT INTO keys (fingerprint, player, added) VALUES (?, ?, ?)",
+                 (fingerprint, player, now))
+    return player
+
+
+def _store_rating(conn: sqlite3.Connection, player: int, game: str, rating: float,
+                  deviation: float, volatility: float, games: int, now: float) -> None:
+    conn.execute("INSERT INTO ratings (player, game, rating, deviation, volatility, games, "
+                 "updated) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                 "ON CONFLICT (player, game) DO UPDATE SET rating = excluded.rating, "
+                 "deviation = excluded.deviation, volatility = excluded.volatility, "
+                 "games = excluded.games, updated = excluded.updated",
+                 (player, game, rating, deviation, volatility, games, now))
+
+
+def _player(row: tuple[Any, ...]) -> Player:
+    name = row[1]
+    return Player(_int(row[0], "player id"), None if name is None else _text(name, "name"),
+                  _real(row[2], "time"))
+
+
+def _rating(row: tuple[Any, ...]) -> Rating:
+    rating = Rating(_int(row[0], "player id"), _text(row[1], "game"),
+                    _real(row[2], "rating"), _real(row[3], "deviation"),
+                    _real(row[4], "volatility"), _int(row[5], "games count"),
+                    _real(row[6], "time"))
+    try:
+        check_rating(rating.rating, rating.deviation, rating.volatility)
+    except ParlorError as error:
+        raise HostDataError(f"damaged rating in the host database: {error}") from None
+    if rating.games < 0:
+        raise HostDataError(f"damaged games count in the host database: {rating.games}")
+    return rating
+
+
+# --- backup ----------------------------------------------------------------------------
+
+def backup(data: Path, target: Path) -> int:
+    """Copy ``data/host.db`` to ``target`` with SQLite's online backup (safe while the
+    host writes); refuses an existing ``target``. Returns the schema version copied;
+    HostDataError (one line) on any problem."""
+    source_path = data / FILE_NAME
+    if not _check_regular(source_path):
+        raise HostDataError(f"no host database in that folder ({FILE_NAME} not found)")
+    source = _connect(source_path, read_only=True)
+    try:
+        version = _version(source, source_path)
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            raise HostDataError(f"{target.name} exists already; not overwriting it") from None
+        except OSError as error:
+            raise HostDataError(f"{target.name}: {error.strerror or error}") from None
+        os.close(fd)
+        try:
+            copy = sqlite3.connect(str(target), isolation_level=None)
+            try:
+                source.backup(copy)
+                copy.execute("PRAGMA journal_mode = DELETE")
+            finally:
+                copy.close()
+        except sqlite3.Error as error:
+            with contextlib.suppress(OSError):
+                os.unlink(target)
+            raise HostDataError(f"backup failed: {error}") from None
+        return version
+    finally:
+        source.close()
