@@ -27,8 +27,8 @@ import time
 from pathlib import Path
 
 from engine import new_game
-from engine.formats import write_games
-from engine.record import GameRecord, load_chunks, load_collection
+from engine.formats import load_chunks, load_collection, write_games
+from engine.record import GameRecord
 
 
 def random_games(count: int, seed: int) -> list[GameRecord]:

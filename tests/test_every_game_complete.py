@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from brains.heuristics import MODULES, SCHEMA, GameKnowledgeError, check_games, game_module
+from engine.formats import load_records
 from engine.perftdata import read_perft_file
-from engine.record import load_records
 from engine.registry import GAMES, new_game
 from tests.conftest import DATA
 from tui.widgets import BOARDS, MissingBoardError, board_class

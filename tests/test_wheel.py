@@ -109,7 +109,7 @@ for module in (brains, engine, saved, tui):
     assert Path(module.__file__).resolve().is_relative_to(target), module.__file__
 from brains import c4book
 from brains.registry import make_brain
-from engine.record import load_records
+from engine.formats import load_records
 from engine.registry import new_game
 from tui import paths
 book = c4book.book()

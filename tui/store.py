@@ -27,8 +27,9 @@ from datetime import datetime
 from pathlib import Path
 
 from engine.files import FileReadError, read_capped
+from engine.formats import parse_records
 from engine.protocol import ParlorError, State
-from engine.record import MAX_BYTES, GameRecord, parse_records, save_records
+from engine.record import MAX_BYTES, GameRecord, save_records
 from tui import paths
 
 if sys.platform != "win32":

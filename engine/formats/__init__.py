@@ -22,14 +22,15 @@ on data already read through :func:`engine.files.read_capped` and refuses more t
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol, cast
+from pathlib import Path
+from typing import Protocol, cast
 
+from engine.files import FileReadError, read_capped
 from engine.protocol import RecordError
-
-if TYPE_CHECKING:
-    from engine.record import GameRecord
+from engine.record import MAX_BYTES, GameRecord, decode_text
 
 
 class GameError(RecordError):
@@ -170,7 +171,7 @@ def split_games(data: str | bytes, source: str = "<string>", suffix: str = "",
     line) for a file in no known format or without a game; a damaged game raises only
     when its chunk is read.
     """
-    from engine.record import MAX_BYTES, decode_text, split_parlor
+    from engine.formats.parlor import split_parlor
 
     if len(data) > MAX_BYTES:
         raise RecordError(f"{source}: line 1: file too large ({len(data)} bytes)")
@@ -234,3 +235,56 @@ def need_game(records: list[GameRecord], game: str, fmt: str, **options: object)
             if rec.options.get(key) != value and rec.setup is None:
                 raise RecordError(f"game {i} has {key} {rec.options.get(key)!r}; "
                                   f"{FORMAT_NAMES[fmt]} holds {key} {value!r} only")
+
+
+# --------------------------------------------------------------------------- files
+
+
+def load_records(path: str | os.PathLike[str]) -> list[GameRecord]:
+    """Every game in the file at ``path``; RecordError names the file, line and reason.
+
+    Only a regular file of at most ``MAX_BYTES`` is read (see :func:`engine.files.read_capped`):
+    a FIFO, a device, a directory or a dangling symlink is refused at once.
+    """
+    source = os.fsdecode(path)
+    try:
+        data = read_capped(path, MAX_BYTES)
+    except FileReadError as exc:
+        raise RecordError(f"{exc.path}: line 1: {exc.reason}") from None
+    return parse_records(data, source=source, suffix=Path(source).suffix)
+
+
+def parse_records(data: str | bytes, source: str = "<string>",
+                  suffix: str = "") -> list[GameRecord]:
+    """Every game in ``data``, in whichever format it is written: Parlor's records, or
+    one the field uses (PDN, GGF, WTHOR, Othello transcripts, Connect Four columns; see
+    :mod:`engine.formats`), told apart by content and by the file name's ``suffix``.
+    Every game is replayed through the engine; at least one is required."""
+    from engine.formats import read_games
+
+    return read_games(data, source, suffix)
+
+
+def load_collection(path: str | os.PathLike[str]) -> Collection:
+    """The games in the file at ``path`` that read, and one Damage (game number, line,
+    reason) for each that does not; RecordError only for a file that is not a game file
+    at all (read as :func:`load_records` reads it)."""
+    source = os.fsdecode(path)
+    return read_collection(read_file(path), source, Path(source).suffix)
+
+
+def load_chunks(path: str | os.PathLike[str], source: str | None = None) -> list[Chunk]:
+    """The games in the file at ``path``, found but not replayed (see
+    :func:`engine.formats.split_games`): a game list of a large file at once. Messages
+    name the file as ``source`` (default: the path)."""
+    where = os.fsdecode(path)
+    return split_games(read_file(path, source), source or where, Path(where).suffix, where)
+
+
+def read_file(path: str | os.PathLike[str], source: str | None = None) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``MAX_BYTES``; RecordError
+    (file, line 1, reason) otherwise, naming the file as ``source`` if given."""
+    try:
+        return read_capped(path, MAX_BYTES)
+    except FileReadError as exc:
+        raise RecordError(f"{source or exc.path}: line 1: {exc.reason}") from None

@@ -29,7 +29,8 @@ from brains.analysis import (
     tictactoe_oracle,
 )
 from brains.protocol import Budget
-from engine.record import GameRecord, parse_records
+from engine.formats import parse_records
+from engine.record import GameRecord
 from engine.registry import get_game
 
 C4_TEXT = """[Game "connect4"]

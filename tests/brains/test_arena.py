@@ -18,7 +18,7 @@ from brains.arena import (
     tournament,
 )
 from brains.protocol import Brain, Budget, Thought, UnknownBrainError
-from engine.record import parse_records
+from engine.formats import parse_records
 from engine.registry import new_game
 
 

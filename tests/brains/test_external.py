@@ -127,7 +127,7 @@ def test_match_plays_an_othello_game_against_the_gtp_engine(engines, tmp_path):
          "-n", "2", "--save", str(tmp_path / "games")],
         check=False, capture_output=True, text=True, timeout=300, cwd=ROOT, env=dict(os.environ))
     assert out.returncode == 0, out.stderr
-    from engine.record import load_records
+    from engine.formats import load_records
 
     saved = sorted((tmp_path / "games").glob("*.pgn"))
     assert len(saved) == 2

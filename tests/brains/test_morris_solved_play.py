@@ -12,7 +12,7 @@ from brains.analysis import analyse_game
 from brains.morrisdb import shared
 from brains.perfect import morris_score
 from brains.registry import make_brain
-from engine.record import load_records
+from engine.formats import load_records
 from engine.registry import new_game
 from tui.paths import examples_dir
 

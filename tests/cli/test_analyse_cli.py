@@ -7,7 +7,7 @@ import json
 import pytest
 
 from brains.analysis import read_annotations
-from engine.record import load_records
+from engine.formats import load_records
 from tests.brains.test_analysis import C4_BLUNDER, C4_TEXT, TTT_TEXT
 from tui.cli import main
 

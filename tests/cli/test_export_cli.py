@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.record import load_collection, load_records
+from engine.formats import load_collection, load_records
 from tests.cli.test_hostile_input import run_cli
 from tests.conftest import DATA
 

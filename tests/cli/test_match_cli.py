@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.record import load_records
+from engine.formats import load_records
 from tui.cli import main
 
 

@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import GAMES, IllegalMoveError, InvalidMoveError, Outcome, ParlorError, new_game
-from engine.record import GameRecord, parse_records
+from engine.formats import parse_records
+from engine.record import GameRecord
 
 MAX_PLIES = 2_000
 """Every game ends long before this (checkers and Morris have draw rules)."""

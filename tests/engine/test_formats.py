@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import RecordError, new_game
-from engine.formats import TRIED, read_collection, write_games
-from engine.record import GameRecord, load_records, parse_records
+from engine.formats import TRIED, load_records, parse_records, read_collection, write_games
+from engine.record import GameRecord
 from tests.conftest import DATA
 
 FORMATS = DATA / "formats"
@@ -488,7 +488,7 @@ def test_parlor_reads_back_everything_it_writes(holds, seeds, stop, ending):
 @pytest.mark.parametrize("name", sorted(p.name for p in FORMATS.iterdir()
                                         if p.suffix in (".pdn", ".ggf", ".wtb", ".txt")))
 def test_real_files_read_back_in_every_format_that_holds_their_games(name):
-    from engine.record import load_collection
+    from engine.formats import load_collection
 
     found = load_collection(FORMATS / name)
     games = {rec.game for rec in found.records}

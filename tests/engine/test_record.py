@@ -11,13 +11,8 @@ import pytest
 
 from engine import RecordError, new_game
 from engine.files import FileReadError, read_capped
-from engine.record import (
-    GameRecord,
-    format_records,
-    load_records,
-    parse_records,
-    save_records,
-)
+from engine.formats import load_records, parse_records
+from engine.record import GameRecord, format_records, save_records
 from engine.registry import GAMES
 from tests.conftest import DATA
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from engine.formats import parse_records
 from engine.protocol import RecordError
-from engine.record import parse_records
 
 TEXT = """[Game "tictactoe"]
 [Result "1-0"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine import InvalidMoveError, new_game
-from engine.record import parse_records
+from engine.formats import parse_records
 
 
 @pytest.mark.parametrize("game, transcript, spaced", [

@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from textual.widgets import Input
 
+from engine.formats import load_records
 from engine.protocol import ParlorError
-from engine.record import GameRecord, load_records
+from engine.record import GameRecord
 from tui import paths, store
 from tui.app import Launch, ParlorApp
 from tui.dialogs.choose import ChooseDialog

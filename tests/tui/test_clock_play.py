@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from engine.record import load_records
+from engine.formats import load_records
 from tests.tui.conftest import enter_move, settle
 from tui.app import Launch, ParlorApp
 from tui.host.clock import TimeControl

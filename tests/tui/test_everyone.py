@@ -263,7 +263,7 @@ async def test_a_key_pressed_while_a_launched_game_starts_is_not_lost(
 
 # -- everyone who played is named ----------------------------------------------------------
 async def test_the_record_names_every_opponent_that_played_and_home_lists_them() -> None:
-    from engine.record import parse_records
+    from engine.formats import parse_records
 
     app = ParlorApp(Launch(kind="play", game="connect4", players=("human", "first")), seed=1)
     async with app.run_test(size=SIZE) as pilot:

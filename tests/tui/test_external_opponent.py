@@ -9,7 +9,7 @@ from pathlib import Path
 from textual.worker import WorkerCancelled
 
 from brains import registry
-from engine.record import load_records
+from engine.formats import load_records
 from tests.brains.test_external import FAKE_GTP
 from tests.tui.conftest import fake_make_brain, key_path
 from tui import opponents

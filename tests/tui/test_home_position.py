@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.formats import load_records
 from engine.positions import parse_position
-from engine.record import load_records
 from tests.tui.conftest import settle
 from tui import paths
 from tui.app import ParlorApp

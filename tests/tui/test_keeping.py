@@ -17,7 +17,8 @@ import pytest
 from textual.widgets import Input, OptionList, Static
 
 from brains import registry
-from engine.record import GameRecord, load_records
+from engine.formats import load_records
+from engine.record import GameRecord
 from engine.registry import new_game
 from tests.tui.conftest import settle
 from tui import opponents, paths, store

@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 from textual.widgets import OptionList
 
+from engine.formats import load_records
 from engine.protocol import State
-from engine.record import GameRecord, load_records
+from engine.record import GameRecord
 from engine.registry import GAMES, new_game
 from tests.tui.conftest import enter_move, settle
 from tui.app import Launch, ParlorApp

@@ -458,7 +458,7 @@ async def test_the_record_says_who_played_which_moves_and_replay_shows_it() -> N
         assert record.tags["Second"] == "last"
         assert "O is now last (was first)" in record.comments[2]
         text = record.to_text()
-    from engine.record import parse_records
+    from engine.formats import parse_records
     from tui.screens.play import players_by_move
     again = parse_records(text, source="test")[0]
     assert players_by_move(again, again.states()) == ["human", "first", "human", "last"]
@@ -698,7 +698,7 @@ async def test_a_brain_that_moves_by_its_fallback_says_so_in_the_status_and_the_
 
 
 def kept_comments(screen: PlayScreen) -> dict[int, str]:
-    from engine.record import load_records
+    from engine.formats import load_records
     return load_records(screen.store.unfinished_path)[0].comments
 
 

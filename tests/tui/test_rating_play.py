@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from brains.protocol import Brain
-from engine.record import GameRecord, load_records, save_records
+from engine.formats import load_records
+from engine.record import GameRecord, save_records
 from tests.tui.conftest import (
     FAKE_SPECS,
     FirstMover,

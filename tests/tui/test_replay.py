@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
+from engine.formats import load_records
 from engine.protocol import RecordError
-from engine.record import GameRecord, load_records, save_records
+from engine.record import GameRecord, save_records
 from engine.registry import new_game
 from tests.tui.conftest import settle
 from tui import paths

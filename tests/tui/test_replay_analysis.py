@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from brains import analysis
-from engine.record import load_records
+from engine.formats import load_records
 from tests.tui.conftest import settle
 from tui import paths
 from tui.app import Launch, ParlorApp

@@ -248,7 +248,7 @@ def test_sighup_loses_nothing_and_the_game_resumes(tmp_path: Path) -> None:
 
 def read_moves(path: Path) -> list[str]:
     """The moves of the record at ``path`` ([] while it is not readable)."""
-    from engine.record import load_records
+    from engine.formats import load_records
 
     try:
         return load_records(path)[0].moves

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from engine.formats import load_records
 from engine.positions import format_position, parse_position
-from engine.record import load_records
 from engine.registry import new_game
 from tests.tui.conftest import settle
 from tui import cli

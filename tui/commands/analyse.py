@@ -51,8 +51,9 @@ def run(args: argparse.Namespace) -> int:
         annotate,
         check_search,
     )
+    from engine.formats import load_records
     from engine.protocol import quote
-    from engine.record import load_records, save_records
+    from engine.record import save_records
 
     records = load_records(args.file)
     if args.game > len(records):

@@ -28,9 +28,8 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from engine.files import write_atomic
-    from engine.formats import write_games
+    from engine.formats import load_collection, write_games
     from engine.protocol import ParlorError, RecordError
-    from engine.record import load_collection
     from tui.commands.common import one_line
 
     try:

@@ -27,8 +27,8 @@ def run(args: argparse.Namespace) -> int:
     import sys
     from pathlib import Path
 
+    from engine.formats import load_chunks
     from engine.protocol import ParlorError
-    from engine.record import load_chunks
     from tui.commands.common import one_line
 
     try:  # a bad file, or a game it lacks or cannot read, is one line here

@@ -12,7 +12,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from engine import ParlorError
-    from engine.record import load_collection
+    from engine.formats import load_collection
     from tui.commands.common import one_line
 
     ok = True

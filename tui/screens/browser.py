@@ -24,9 +24,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Footer, Header, Static
 
-from engine.formats import EXTENSIONS
+from engine.formats import EXTENSIONS, load_chunks
 from engine.protocol import ParlorError
-from engine.record import load_chunks
 from engine.registry import get_game
 from tui import paths, store
 from tui.dialogs.choose import ChooseDialog

@@ -1,7 +1,7 @@
 """CollectionScreen: the games of one file of many (a PDN archive, a WTHOR database, a
 GGF server archive), listed at once and filtered as you type; Enter replays a game.
 
-The list comes from the file's index (:func:`engine.record.load_chunks`: every game's
+The list comes from the file's index (:func:`engine.formats.load_chunks`: every game's
 number, players, date, event, result and first moves, read without replaying a move),
 so a 10,000-game file is listed at once; a game is replayed only when it is opened.
 Meanwhile a background check reads every game and reports the damaged ones (number,
@@ -32,8 +32,9 @@ from textual.strip import Strip
 from textual.widgets import Footer, Header, Input, Static
 from textual.worker import get_current_worker
 
+from engine.formats import load_chunks
 from engine.protocol import ParlorError
-from engine.record import load_chunks, player_name
+from engine.record import player_name
 from tui import store
 from tui.screens.base import ParlorScreen
 
