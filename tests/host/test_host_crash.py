@@ -48,11 +48,11 @@ async def test_a_killed_hosts_room_game_is_finished_after_a_restart(tmp_path, ke
         code = await create_room(alice)
         await join_room(bob, code)
         await move(alice, "b2")
-        await bob.expect("Move 2: your move")
+        await bob.expect("Move 1: your move")
         await move(bob, "a1")
-        await alice.expect("Move 3: your move")
+        await alice.expect("Move 2: your move")
         await move(alice, "b1")
-        await bob.expect("Move 4: your move")  # the host keeps each move before showing it
+        await bob.expect("Move 2: your move")  # the host keeps each move before showing it
         proc.send_signal(signal.SIGKILL)
         await asyncio.wait_for(proc.wait(), WAIT)
         for player in players:
@@ -65,11 +65,11 @@ async def test_a_killed_hosts_room_game_is_finished_after_a_restart(tmp_path, ke
         players += [alice, bob]
         # each lands on the game, in the same position, the same turn; the clock waits
         # until both are back
-        await bob.expect(f"Room {code} (you play O)", "Move 4: your move")
-        await alice.expect(f"Room {code} (you play X)", "Move 4: O to move")
+        await bob.expect(f"Room {code} (you play O)", "Move 2: your move")
+        await alice.expect(f"Room {code} (you play X)", "Move 2: O to move")
         await bob.expect("both players are back")
         await move(bob, "c1")
-        await alice.expect("Move 5: your move")
+        await alice.expect("Move 3: your move")
         await move(alice, "b3")
         for player in (alice, bob):
             await player.expect("Game over: X wins 1-0 (three in a row)")

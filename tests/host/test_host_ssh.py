@@ -36,8 +36,9 @@ async def test_two_players_play_a_clocked_game_to_the_end_while_a_third_watches(
             await move(mover, text)
             if ply < len(line):
                 side = "O" if ply % 2 else "X"
-                await waiting.expect(f"Move {ply + 1}: your move")
-                await carol.expect(f"Move {ply + 1}: {side} to move", text)
+                number = ply // 2 + 1  # a move is one of each side's: X's and O's move 1
+                await waiting.expect(f"Move {number}: your move")
+                await carol.expect(f"Move {number}: {side} to move", text)
         for player in (alice, bob, carol):
             await player.expect("Game over: X wins 1-0 (three in a row)")
         for player in (alice, bob):  # leave the room, back Home, open Saved games
@@ -67,15 +68,15 @@ async def test_a_dropped_player_reconnects_with_the_same_key_and_lands_on_the_ga
         code = await create_room(alice)
         await join_room(bob, code)
         await move(alice, "b2")
-        await bob.expect("Move 2: your move")
+        await bob.expect("Move 1: your move")  # O's half of move 1
         await bob.close()
         await alice.expect("bob left; their seat is kept")
         bob = await Player.connect(host.port, "bob", keys[1])
         # no key pressed: the live game is the first thing bob sees
-        await bob.expect(f"Room {code} (you play O)", "Move 2: your move")
+        await bob.expect(f"Room {code} (you play O)", "Move 1: your move")
         await alice.expect("bob is back")
         await move(bob, "a1")
-        await alice.expect("Move 3: your move")
+        await alice.expect("Move 2: your move")
     finally:
         await alice.close()
         await bob.close()
@@ -149,9 +150,9 @@ async def test_exec_sftp_and_forwarding_are_refused_and_the_others_play_on(host,
         flood.stdin.write(junk)
         flood.stdin.write(b"jjjjkkkkhhhhllll" * 20_000)
         await move(alice, "b2")
-        await bob.expect("Move 2: your move")
+        await bob.expect("Move 1: your move")
         await move(bob, "a1")
-        await alice.expect("Move 3: your move")
+        await alice.expect("Move 2: your move")
         assert len(host.sessions) == 3  # the flooding session is still served, apart
     finally:
         for conn in opened:
@@ -269,13 +270,13 @@ async def test_a_player_meets_a_brain_in_a_room_by_keys_and_finds_the_game_saved
         await alice.keys("level:8", "enter", "f4")
         await alice.expect("(you play X)", "O: level:8", "Move 1: your move")
         await move(alice, "b2")
-        await alice.expect("Move 3: your move")  # the brain (in the host) has replied
+        await alice.expect("Move 2: your move")  # the brain (in the host) has replied
         code = next(iter(host.rooms.rooms))
         await carol.expect("Play a person")
         await carol.keys("f3")
         await carol.expect("Games in progress: 1", code)
         await carol.keys("enter")
-        await carol.expect(f"Room {code} (spectator)", "Move 3: X to move")
+        await carol.expect(f"Room {code} (spectator)", "Move 2: X to move")
         await alice.keys("x")  # resign, after saying so
         await alice.expect("Resign this game?")
         await alice.keys("j", "enter")

@@ -112,16 +112,17 @@ async def test_a_browser_plays_an_ssh_player_to_the_end_and_reloads_back_into_it
         await join_room(dave, code)
         await alice.expect("dave joined")
         await move(alice, "b2")
-        await dave.expect("Move 2: your move")
+        await dave.expect("Move 1: your move")
         dave = await dave.reload()  # the same guest pass: back in the seat, at once
         await alice.expect("dave left; their seat is kept")
-        await dave.expect(f"Room {code} (you play O)", "Move 2: your move")
+        await dave.expect(f"Room {code} (you play O)", "Move 1: your move")
         await alice.expect("dave is back")
         line = [(dave, "a1"), (alice, "b1"), (dave, "c1"), (alice, "b3")]
         for ply, (mover, text) in enumerate(line, start=2):
             await move(mover, text)
-            if ply < 5:
-                await (dave if mover is alice else alice).expect(f"Move {ply + 1}: your move")
+            if ply < 5:  # a move is one of each side's: after O's a1 it is X's move 2
+                waiting = dave if mover is alice else alice
+                await waiting.expect(f"Move {ply // 2 + 1}: your move")
         for player in (alice, dave):
             await player.expect("Game over: X wins 1-0 (three in a row)")
         identity = dave.identity
