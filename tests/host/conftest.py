@@ -25,8 +25,9 @@ from tui.host.rooms import RoomService
 from tui.host.server import Host, HostConfig
 
 ROOT = Path(__file__).resolve().parents[2]
-WAIT = 40.0
-"""Longest wait for anything to appear (the machine may be loaded)."""
+WAIT = 180.0
+"""Longest wait for anything to appear: only a safety net, minutes, for a loaded machine
+(every wait ends as soon as what it waits for has come)."""
 _ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|"
                       rb"\x1bP[^\x1b]*\x1b\\|\x1b[()][0-9A-Za-z]|\x1b[=>78DMEc]")
 KEYS = {"f4": "\x1bOS", "shift+tab": "\x1b[Z", "ctrl+u": "\x15", "enter": "\r", "tab": "\t",
