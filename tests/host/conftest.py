@@ -25,8 +25,9 @@ from tui.host.rooms import RoomService
 from tui.host.server import Host, HostConfig
 
 ROOT = Path(__file__).resolve().parents[2]
-WAIT = 40.0
-"""Longest wait for anything to appear (the machine may be loaded)."""
+WAIT = 180.0
+"""Longest wait for anything to appear: only a safety net, minutes, for a loaded machine
+(every wait ends as soon as what it waits for has come)."""
 _ESCAPES = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|"
                       rb"\x1bP[^\x1b]*\x1b\\|\x1b[()][0-9A-Za-z]|\x1b[=>78DMEc]")
 KEYS = {"f4": "\x1bOS", "shift+tab": "\x1b[Z", "ctrl+u": "\x15", "enter": "\r", "tab": "\t",
@@ -134,13 +135,35 @@ class Player(Terminal):
 CODE = re.compile(r"Room ([A-Z2-9]{5}) \(you play")
 
 
+CLOCK_PLACEHOLDER = "5+3, 10 or none"
+"""What the rooms screen's clock field shows when it is empty."""
+
+
+async def to_clock_field(player: Terminal, clock: str) -> None:
+    """On the rooms screen (the code field focused, as it opens), type ``clock`` into the
+    clock field, three fields back.
+
+    The app sends a key to the widget focused when it takes the key, and a Shift+Tab
+    moves the focus only when it has reached the screen, so keys typed right after a
+    Shift+Tab can reach the field it leaves (on a loaded machine they did: "0.05" became
+    "05", its "0." lost on the way). So each step waits for what the screen shows: the
+    field emptied by Ctrl+U (its placeholder) says the focus is there, then the time
+    typed, shown in the field.
+    """
+    await player.keys("shift+tab", "shift+tab", "shift+tab", "ctrl+u")
+    await player.expect(CLOCK_PLACEHOLDER)
+    if clock:
+        await player.keys(clock)
+        await player.expect(clock)
+
+
 async def create_room(player: Terminal, clock: str | None = None) -> str:
     """Open Play a person, create a room (optionally with ``clock``); return its code."""
     await player.expect("Play a person")
     await player.keys("f2")
     await player.expect("Create room", "Open rooms")
     if clock is not None:  # focus is on the code field: back to the clock field
-        await player.keys("shift+tab", "shift+tab", "shift+tab", "ctrl+u", clock)
+        await to_clock_field(player, clock)
     await player.keys("f4")
     shown = await player.expect("Waiting for an opponent")
     match = CODE.search(shown)

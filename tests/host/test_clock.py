@@ -54,17 +54,23 @@ def test_clock_allot_keeps_a_reserve_and_spends_nothing_on_a_forced_move():
 
 
 def play_on_clock(game: str, specs: tuple[str, str], control: TimeControl) -> Clock:
-    """Two brains play ``game`` to the end on ``control``; returns the clock (flag checked)."""
+    """Two brains play ``game`` to the end on ``control``; returns the clock (flag checked).
+
+    The clock runs on this thread's CPU time, the time the brains (which search in the
+    thread that asks them) spend thinking. On a loaded machine the wall clock also counts
+    the time other jobs took from them, and a brain could lose on time it never had;
+    the budget a brain is given is in wall seconds, so by this clock it stops no later
+    than the budget, and a brain that thinks past its budget still loses."""
     state = new_game(game)
     brains = [make_brain(spec, game, seed=side) for side, spec in enumerate(specs)]
     clock = Clock(control)
-    clock.start(0, time.monotonic())
+    clock.start(0, time.thread_time())
     while state.outcome() is None:
         side = state.to_move
-        left = clock.remaining(side, time.monotonic())
+        left = clock.remaining(side, time.thread_time())
         budget = Budget(seconds=clock_allot(state, left, control.increment))
         move = brains[side].choose(state, budget)
-        now = time.monotonic()
+        now = time.thread_time()
         assert clock.flagged(now) is None, f"{specs[side]} lost on time at ply {state.ply}"
         clock.press(now)
         state = state.play(move)

@@ -7,7 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.host.conftest import WAIT, Player, asyncssh, create_room, join_room, move
+from tests.host.conftest import (
+    WAIT,
+    Player,
+    asyncssh,
+    create_room,
+    join_room,
+    move,
+    to_clock_field,
+)
 from tui.host.rooms import user_history
 from tui.store import read_records
 
@@ -36,8 +44,9 @@ async def test_two_players_play_a_clocked_game_to_the_end_while_a_third_watches(
             await move(mover, text)
             if ply < len(line):
                 side = "O" if ply % 2 else "X"
-                await waiting.expect(f"Move {ply // 2 + 1}: your move")
-                await carol.expect(f"Move {ply // 2 + 1}: {side} to move", text)
+                number = ply // 2 + 1  # a move is one of each side's: X's and O's move 1
+                await waiting.expect(f"Move {number}: your move")
+                await carol.expect(f"Move {number}: {side} to move", text)
         for player in (alice, bob, carol):
             await player.expect("Game over: X wins 1-0 (three in a row)")
         for player in (alice, bob):  # leave the room, back Home, open Saved games
@@ -67,7 +76,7 @@ async def test_a_dropped_player_reconnects_with_the_same_key_and_lands_on_the_ga
         code = await create_room(alice)
         await join_room(bob, code)
         await move(alice, "b2")
-        await bob.expect("Move 1: your move")
+        await bob.expect("Move 1: your move")  # O's half of move 1
         await bob.close()
         await alice.expect("bob left; their seat is kept")
         bob = await Player.connect(host.port, "bob", keys[1])
@@ -263,8 +272,15 @@ async def test_a_player_meets_a_brain_in_a_room_by_keys_and_finds_the_game_saved
         await alice.expect("Play a person")
         await alice.keys("f2")
         await alice.expect("Create room", "Open rooms")
-        # from the code field back to the opponent picker, open it, find the level, pick it
-        await alice.keys(*["shift+tab"] * 5, "enter")
+        # From the code field back to the opponent picker, open it, find the level, pick
+        # it. A key typed before a Shift+Tab has moved the focus can reach the field it
+        # leaves, so the way goes by what the screen shows: the clock field (its time
+        # typed again, after Ctrl+U showed the field emptied), then two fields back, the
+        # picker, the first field that is no text field: the footer shows q Quit again.
+        await to_clock_field(alice, "5+3")
+        await alice.keys("shift+tab", "shift+tab")
+        await alice.expect("q Quit")
+        await alice.keys("enter")
         await alice.expect("a person (share", "level:8")
         await alice.keys("level:8", "enter", "f4")
         await alice.expect("(you play X)", "O: level:8", "Move 1: your move")

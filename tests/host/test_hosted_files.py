@@ -7,8 +7,10 @@ a player read and write.
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +37,17 @@ def hosted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv(client.ENV_SOCKET, str(tmp_path / "rooms.sock"))
     monkeypatch.setenv(client.ENV_TOKEN, "token")
     return home
+
+
+async def until(condition: Callable[[], object], what: str) -> None:
+    """Let the app (a task in this loop) run until ``condition`` holds: a loaded machine
+    may take a while (the brain and the saving run in workers), so the safety net is
+    minutes, and the test goes on as soon as the condition holds."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 300
+    while not condition():
+        assert loop.time() < end, f"waited minutes for {what}"
+        await asyncio.sleep(0.02)
 
 
 def a_record() -> GameRecord:
@@ -85,29 +98,23 @@ async def test_a_hosted_player_who_cannot_leave_a_game_unsaved_is_asked_a_name_n
     app = ParlorApp(Launch(kind="play", game="tictactoe", players=("human", "random")),
                     seed=1)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(20):
-            await pilot.pause()
-            if isinstance(app.screen, PlayScreen):
-                break
+        # Enter plays the board's move: only once the board has the focus
+        await until(lambda: isinstance(app.screen, PlayScreen)
+                    and app.focused is app.screen.board, "the game's board")
         screen = app.screen
         assert isinstance(screen, PlayScreen)
         await pilot.press("enter")  # a move: its autosave fails
-        for _ in range(50):
-            await pilot.pause()
-            if screen.unsaved:
-                break
-        assert screen.unsaved
+        await until(lambda: screen.unsaved, "the failed autosave")
         await pilot.press("q")
-        await pilot.pause()
-        assert isinstance(app.screen, ChooseDialog)
+        await until(lambda: isinstance(app.screen, ChooseDialog), "the leave question")
         await pilot.press("home", "enter")  # the first choice: save
-        await pilot.pause()
+        await until(lambda: isinstance(app.screen, PromptDialog), "the name prompt")
         prompt = app.screen
         assert isinstance(prompt, PromptDialog)
-        assert "path" not in (prompt.title_text + prompt.placeholder).lower()
+        assert "path" not in (prompt.title_text + prompt.example).lower()
         prompt.query_one(Input).value = str(target)  # a path typed anyway is a name
         await pilot.press("enter")
-        await pilot.pause()
+        await until(lambda: not app.is_running, "the app to end")
     assert not app.is_running
     assert not target.parent.exists()
     [kept] = list(paths.saved_games_dir().glob("*.pgn"))

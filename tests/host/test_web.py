@@ -120,8 +120,9 @@ async def test_a_browser_plays_an_ssh_player_to_the_end_and_reloads_back_into_it
         line = [(dave, "a1"), (alice, "b1"), (dave, "c1"), (alice, "b3")]
         for ply, (mover, text) in enumerate(line, start=2):
             await move(mover, text)
-            if ply < 5:
-                await (dave if mover is alice else alice).expect(f"Move {ply // 2 + 1}: your move")
+            if ply < 5:  # a move is one of each side's: after O's a1 it is X's move 2
+                waiting = dave if mover is alice else alice
+                await waiting.expect(f"Move {ply // 2 + 1}: your move")
         for player in (alice, dave):
             await player.expect("Game over: X wins 1-0 (three in a row)")
         identity = dave.identity

@@ -23,6 +23,10 @@ import tui.app
 from tui.app import ParlorApp
 from tui.screens.home import HomeScreen
 
+LINK_WAIT = 120.0
+"""Seconds a session back to its game waits for the rooms screen to take its link (a
+safety net: it goes on as soon as the screen has it)."""
+
 
 class HostedApp(ParlorApp):
     """The app as served by ``parlor host``: rooms are one key away."""
@@ -54,9 +58,11 @@ class HostedApp(ParlorApp):
             return
         rooms = RoomsScreen()
         await self.push_screen(rooms)
-        for _ in range(200):  # its link, the same one, is taken when it mounts
-            if rooms.link is not None or not rooms.is_attached:
-                break
+        # its link, the same one, is taken when it mounts: wait for that however long a
+        # loaded machine takes, up to minutes (a count of tries gave up after 10 s)
+        loop = asyncio.get_running_loop()
+        given_up = loop.time() + LINK_WAIT
+        while rooms.link is None and rooms.is_attached and loop.time() < given_up:
             await asyncio.sleep(0.05)
         if rooms.link is not None and rooms.is_current:
             rooms.ask({"t": "join", "code": codes[0]})
