@@ -77,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", type=int, nargs="*", metavar="N",
                         help="only these problem numbers")
     parser.add_argument("--cap", type=float, default=120.0,
-                        help="seconds allowed to one position (default 120)")
+                        help="wall-clock seconds allowed to one position (default 120; 0: no "
+                             "limit)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     problems = [p for p in load() if not args.only or p.number in args.only]
@@ -90,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         print("FFO  empties  score  published  best  published   nodes        CPU s  "
               "nodes/s")
     for problem in problems:
-        row = run(problem, args.cap)
+        row = run(problem, args.cap or None)
         rows.append(row)
         if not args.json:
             score = "past cap" if row["score"] is None else f"{row['score']:+d}"

@@ -13,8 +13,9 @@ by the number of empty squares:
 
 - more than :data:`SHALLOW`: moves sorted fastest-first (fewest replies for the opponent,
   corners weighing double, a bonus for a square in a region with an odd number of
-  empties), the transposition table's move first; bounds kept in a transposition table
-  held in numpy arrays (:func:`new_table`);
+  empties; from :data:`DEEP_ORDER` empties also the mover's moves left after the
+  opponent's most restricting reply), the transposition table's move first; bounds kept
+  in a transposition table held in numpy arrays (:func:`new_table`);
 - 4 to :data:`SHALLOW`: no sorting and no table, empties tried in a fixed order (odd
   regions first; corners, then edges, then inner squares, squares next to corners last);
 - 3, 2 and 1 empties: unrolled code (the last move only counts the flips).
@@ -39,6 +40,9 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 SHALLOW = 7
+DEEP_ORDER = 15
+"""From this many empties, moves are also sorted by the replies they leave the opponent:
+the mover's moves after the opponent's most restricting reply (a two-ply look)."""
 """At or below this many empties: fixed order, no table."""
 TT_BITS = 20
 """The transposition table holds ``2 ** TT_BITS`` entries (about 20 MB)."""
@@ -379,6 +383,23 @@ def _slot(P: Any, O: Any, size: int) -> Any:
     return np.int64(h >> np.uint64(64 - bits))
 
 
+@njit(cache=True)
+def _worst_reply(O: Any, P: Any, replies: Any, cfg: Any) -> Any:
+    """The fewest moves (corners counting twice) the owner of ``P`` keeps after the
+    opponent's best reply among ``replies`` (the opponent, owner of ``O``, to move)."""
+    board = cfg[CFG_BOARD]
+    worst = 64
+    while replies:
+        sq = lowest(replies)
+        replies &= replies - ONE
+        o2, p2 = play(O, P, sq, cfg[CFG_DRAWN])
+        m = mobility(p2, o2, board)
+        k = popcount(m) + popcount(m & cfg[CFG_CLASS])
+        if k < worst:
+            worst = k
+    return worst
+
+
 # -- the search --------------------------------------------------------------------------
 @njit(cache=True)
 def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any,
@@ -433,9 +454,11 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any
             w = -1000
         else:
             reply = mobility(o2, p2, board)
-            w = 4 * (popcount(reply) + popcount(reply & corners))
+            w = 64 * (popcount(reply) + popcount(reply & corners))
+            if ne >= DEEP_ORDER:
+                w -= 32 * _worst_reply(o2, p2, reply, cfg)
             if bit & odd:
-                w -= 2
+                w -= 32
         i = count
         while i > 0 and buf_w[ne, i - 1] > w:
             buf_w[ne, i] = buf_w[ne, i - 1]
