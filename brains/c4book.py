@@ -28,8 +28,19 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from brains.c4solver import CELLS, WIDTH, Position, Solver
+from brains.c4solver import (  # the exact book is read by the solver, which uses it
+    CELLS,
+    MAX_EXACT_FILE,
+    WIDTH,
+    ExactBook,
+    Position,
+    Solver,
+    _mirror_bits,
+    canonical_key,
+    sha256_of,
+)
 from engine.files import read_capped
+from engine.protocol import ParlorError
 from saved import data_path, shipped_file
 
 BOOK_PATH = data_path("brains", "data", "connect4-book.txt")
@@ -41,13 +52,6 @@ MAX_GAMES_FILE = 16_000_000
 def mirror_moves(moves: str) -> str:
     """``moves`` reflected left to right (column c becomes 8 - c)."""
     return "".join(str(WIDTH + 1 - int(ch)) for ch in moves)
-
-
-def _mirror_bits(bits: int) -> int:
-    out = 0
-    for col in range(WIDTH):
-        out |= ((bits >> (col * 7)) & 0x7F) << ((WIDTH - 1 - col) * 7)
-    return out
 
 
 class Book:
@@ -71,9 +75,9 @@ class Book:
                 position = Position.from_moves("" if moves == "-" else moves)
             except ValueError as exc:
                 why = str(exc) if len(str(exc)) <= 60 else str(exc)[:57] + "..."
-                raise ValueError(f"book line {number}: {line[:60]!r}: {why}") from None
+                raise ParlorError(f"book line {number}: {line[:60]!r}: {why}") from None
             if not (0 <= col < WIDTH and position.can_play(col) and value in (-1, 0, 1)):
-                raise ValueError(f"book line {number}: {line[:60]!r}: not a legal entry")
+                raise ParlorError(f"book line {number}: {line[:60]!r}: not a legal entry")
             book.add(position.current, position.mask, col, value)
         return book
 
@@ -111,9 +115,9 @@ def book() -> Book:
             with open(path, encoding="utf-8") as handle:
                 _BOOK = Book.parse(handle)
         except UnicodeDecodeError as exc:
-            raise ValueError(f"{path.name}: not UTF-8 text ({exc.reason})") from None
+            raise ParlorError(f"{path.name}: not UTF-8 text ({exc.reason})") from None
         except ValueError as exc:
-            raise ValueError(f"{path.name}: {exc}") from None
+            raise ParlorError(f"{path.name}: {exc}") from None
     return _BOOK
 
 
@@ -205,120 +209,7 @@ MANIFEST_PATH = data_path("brains", "data", "connect4-book.json")
 """The books' manifest: each file's size and sha256, and how the exact book was built."""
 EXACT_DEPTH = 8
 """Stones in the layer the exact book is built from (``--build-book --depth``)."""
-MAX_EXACT_FILE = 20_000_000
-"""The largest exact book read (bytes)."""
 _HEADER = "# Parlor's Connect Four exact book (parlor solve connect4 --build-book): MOVES SCORE"
-
-
-def canonical_key(current: int, mask: int) -> int:
-    """The smaller of the keys of a position and its mirror image."""
-    return min(current + mask, _mirror_bits(current) + _mirror_bits(mask))
-
-
-class ExactBook:
-    """Exact Pons scores of opening positions, by position (mirror images share one).
-
-    The file holds one position a line, ``MOVES SCORE`` (``-`` for the empty board),
-    each score the exact one for the side to move. The deepest positions (``depth``
-    stones) were solved one by one by :class:`brains.c4solver.Solver`; the shallower
-    ones follow from their children by negamax, so a shallower position is listed only
-    when every one of its children is settled.
-    """
-
-    def __init__(self, scores: dict[int, int] | None = None, depth: int = 0) -> None:
-        self.scores: dict[int, int] = scores or {}
-        """Canonical key -> exact score for the side to move."""
-        self.depth = depth
-        """The most stones of a listed position."""
-        self.deepest: dict[int, int] = {}
-        """The entries of ``depth`` stones (what the compiled search looks up)."""
-        self._arrays: tuple[Any, Any] | None = None
-
-    @classmethod
-    def parse(cls, lines: Iterable[str]) -> ExactBook:
-        """A book from ``MOVES SCORE`` lines; ValueError (one line) on a bad one."""
-        book = cls()
-        for number, line in enumerate(lines, start=1):
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            try:
-                moves, text = line.split()
-                score = int(text)
-                position = Position.from_moves("" if moves == "-" else moves)
-            except ValueError as exc:
-                why = str(exc) if len(str(exc)) <= 60 else str(exc)[:57] + "..."
-                raise ValueError(f"book line {number}: {line[:60]!r}: {why}") from None
-            bound = (CELLS + 1 - position.moves) // 2
-            if not -bound <= score <= bound:
-                raise ValueError(f"book line {number}: {line[:60]!r}: score out of range")
-            key = canonical_key(position.current, position.mask)
-            if book.scores.setdefault(key, score) != score:
-                raise ValueError(f"book line {number}: {line[:60]!r}: contradicts an "
-                                 "earlier line")
-            if position.moves > book.depth:
-                book.depth, book.deepest = position.moves, {}
-            if position.moves == book.depth:
-                book.deepest[key] = score
-        return book
-
-    def kernel_arrays(self) -> tuple[Any, Any]:
-        """(book, bdepth) of :mod:`brains.kernels.connect4` for the deepest entries
-        (computed once)."""
-        if self._arrays is None:
-            from brains.kernels.connect4 import make_book
-
-            self._arrays = make_book(self.deepest, self.depth)
-        return self._arrays
-
-    def score(self, current: int, mask: int) -> int | None:
-        """The exact score of the position for the side to move, or None if not listed."""
-        if (current | mask).bit_count() > self.depth:
-            return None
-        return self.scores.get(canonical_key(current, mask))
-
-    def __len__(self) -> int:
-        return len(self.scores)
-
-
-def sha256_of(path: Path) -> str:
-    import hashlib
-
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-_EXACT: ExactBook | None = None
-
-
-def exact_book() -> ExactBook:
-    """The shipped exact book, read once and checked against the manifest's size and
-    sha256: a missing file raises saved.ShippedDataError, a damaged one ValueError (one
-    line each)."""
-    global _EXACT
-    if _EXACT is None:
-        import json
-
-        manifest_file = shipped_file("brains", "data", "connect4-book.json")
-        path = shipped_file("brains", "data", "connect4-book-exact.txt")
-        try:
-            manifest = json.loads(read_capped(manifest_file, 100_000).decode("utf-8"))
-            listed = manifest["files"][path.name]
-            size, digest = int(listed["bytes"]), str(listed["sha256"])
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ValueError(f"{manifest_file.name}: damaged ({type(exc).__name__})") from None
-        data = read_capped(path, MAX_EXACT_FILE)
-        import hashlib
-
-        if len(data) != size or hashlib.sha256(data).hexdigest() != digest:
-            raise ValueError(f"{path.name}: does not match {manifest_file.name} "
-                             "(size or sha256): reinstall Parlor or rebuild the book")
-        try:
-            _EXACT = ExactBook.parse(data.decode("utf-8").splitlines())
-        except UnicodeDecodeError as exc:
-            raise ValueError(f"{path.name}: not UTF-8 text ({exc.reason})") from None
-        except ValueError as exc:
-            raise ValueError(f"{path.name}: {exc}") from None
-    return _EXACT
 
 
 def layer(depth: int) -> list[str]:
@@ -414,7 +305,7 @@ def build_exact(depth: int, limit: int | None, out: Path,
         try:
             done = _read_work(text)
         except ValueError as exc:
-            raise ValueError(f"{work.name}: {exc}") from None
+            raise ParlorError(f"{work.name}: {exc}") from None
     left = [m for m in todo if m not in done]
     say(f"{len(positions)} positions of {depth} stones; solving {len(todo)}, "
         f"{len(todo) - len(left)} already done")

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
 
-from engine.protocol import quote
-
-if TYPE_CHECKING:
-    from brains.c4book import ExactBook
+from engine.files import read_capped
+from engine.protocol import ParlorError, quote
+from saved import shipped_file
 
 WIDTH = 7
 """Columns."""
@@ -84,7 +84,7 @@ def position_of(state: Any) -> Position:
     try:
         current, mask = state.cur, state.mask
     except AttributeError:
-        raise ValueError(f"not a Connect Four state: {type(state).__name__}") from None
+        raise ParlorError(f"not a Connect Four state: {type(state).__name__}") from None
     return Position.from_bitboards(current, mask)
 
 
@@ -124,12 +124,12 @@ class Position:
         pos = cls()
         for i, ch in enumerate(moves, start=1):
             if ch not in "1234567":
-                raise ValueError(f"move {i} of {quote(moves)}: {ch!r} is not a column 1-7")
+                raise ParlorError(f"move {i} of {quote(moves)}: {ch!r} is not a column 1-7")
             col = ord(ch) - 49
             if not pos.can_play(col):
-                raise ValueError(f"move {i} of {quote(moves)}: column {ch} is full")
+                raise ParlorError(f"move {i} of {quote(moves)}: column {ch} is full")
             if pos.is_winning_move(col):
-                raise ValueError(f"move {i} of {quote(moves)}: column {ch} completes four, "
+                raise ParlorError(f"move {i} of {quote(moves)}: column {ch} completes four, "
                                  "so the game is already over")
             pos = pos.play(col)
         return pos
@@ -140,7 +140,7 @@ class Position:
         digits = []
         for col in columns:
             if not (isinstance(col, int) and 0 <= col < WIDTH):
-                raise ValueError(f"{col!r} is not a column index 0-{WIDTH - 1}")
+                raise ParlorError(f"{col!r} is not a column index 0-{WIDTH - 1}")
             digits.append(str(col + 1))
         return cls.from_moves("".join(digits))
 
@@ -153,17 +153,17 @@ class Position:
         move has as many stones as the turn implies, and neither side has four already.
         """
         if mask & ~BOARD or current & ~mask:
-            raise ValueError("stones off the board, or side-to-move stones not in the mask")
+            raise ParlorError("stones off the board, or side-to-move stones not in the mask")
         for col in range(WIDTH):
             stack = mask & _COLUMN[col]
             if (stack + _BOTTOM_OF[col]) & stack:
-                raise ValueError(f"column {col + 1} has a gap under a stone")
+                raise ParlorError(f"column {col + 1} has a gap under a stone")
         moves = mask.bit_count()
         if current.bit_count() != moves // 2:
-            raise ValueError(f"the side to move should have {moves // 2} stones, "
+            raise ParlorError(f"the side to move should have {moves // 2} stones, "
                              f"not {current.bit_count()}")
         if _has_four(current) or _has_four(current ^ mask):
-            raise ValueError("someone already has four in a row: the game is over")
+            raise ParlorError("someone already has four in a row: the game is over")
         pos = cls()
         pos.current, pos.mask, pos.moves, pos.history = current, mask, moves, None
         return pos
@@ -310,10 +310,10 @@ class Solver:
                  book: bool = True) -> None:
         """A solver whose table has ``tt_size`` slots (rounded up to a prime of at least
         131,101; the memory is taken when the solver first searches). With ``book`` it
-        answers from the shipped exact opening book (:func:`brains.c4book.exact_book`)
+        answers from the shipped exact opening book (:func:`exact_book`)
         where that has the position, and its search looks up the book's deepest layer."""
         if tt_size < 2:
-            raise ValueError(f"transposition table size must be at least 2, not {tt_size}")
+            raise ParlorError(f"transposition table size must be at least 2, not {tt_size}")
         self.table_size = _prime_at_least(max(tt_size, 131101))
         """Slots in the transposition table."""
         self.stop = stop
@@ -331,8 +331,6 @@ class Solver:
         """The exact book in use (None without one)."""
         if not self.book:
             return None
-        from brains.c4book import exact_book
-
         return exact_book()
 
     def _tables(self) -> tuple[Any, Any]:
@@ -436,3 +434,129 @@ class Solver:
 def solve_moves(moves: str, weak: bool = False) -> int:
     """The Pons score of the position after ``moves`` (1-based column digits)."""
     return Solver().solve(Position.from_moves(moves), weak)
+
+
+# --------------------------------------------------------------------------- the exact book
+# Read here, beside the search that uses it; built by brains.c4book (which imports this).
+
+MAX_EXACT_FILE = 20_000_000
+"""The largest exact book read (bytes)."""
+
+
+def _mirror_bits(bits: int) -> int:
+    out = 0
+    for col in range(WIDTH):
+        out |= ((bits >> (col * 7)) & 0x7F) << ((WIDTH - 1 - col) * 7)
+    return out
+
+
+def canonical_key(current: int, mask: int) -> int:
+    """The smaller of the keys of a position and its mirror image."""
+    return min(current + mask, _mirror_bits(current) + _mirror_bits(mask))
+
+
+class ExactBook:
+    """Exact Pons scores of opening positions, by position (mirror images share one).
+
+    The file holds one position a line, ``MOVES SCORE`` (``-`` for the empty board),
+    each score the exact one for the side to move. The deepest positions (``depth``
+    stones) were solved one by one by :class:`brains.c4solver.Solver`; the shallower
+    ones follow from their children by negamax, so a shallower position is listed only
+    when every one of its children is settled.
+    """
+
+    def __init__(self, scores: dict[int, int] | None = None, depth: int = 0) -> None:
+        self.scores: dict[int, int] = scores or {}
+        """Canonical key -> exact score for the side to move."""
+        self.depth = depth
+        """The most stones of a listed position."""
+        self.deepest: dict[int, int] = {}
+        """The entries of ``depth`` stones (what the compiled search looks up)."""
+        self._arrays: tuple[Any, Any] | None = None
+
+    @classmethod
+    def parse(cls, lines: Iterable[str]) -> ExactBook:
+        """A book from ``MOVES SCORE`` lines; ValueError (one line) on a bad one."""
+        book = cls()
+        for number, line in enumerate(lines, start=1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            try:
+                moves, text = line.split()
+                score = int(text)
+                position = Position.from_moves("" if moves == "-" else moves)
+            except ValueError as exc:
+                why = str(exc) if len(str(exc)) <= 60 else str(exc)[:57] + "..."
+                raise ParlorError(f"book line {number}: {line[:60]!r}: {why}") from None
+            bound = (CELLS + 1 - position.moves) // 2
+            if not -bound <= score <= bound:
+                raise ParlorError(f"book line {number}: {line[:60]!r}: score out of range")
+            key = canonical_key(position.current, position.mask)
+            if book.scores.setdefault(key, score) != score:
+                raise ParlorError(f"book line {number}: {line[:60]!r}: contradicts an "
+                                 "earlier line")
+            if position.moves > book.depth:
+                book.depth, book.deepest = position.moves, {}
+            if position.moves == book.depth:
+                book.deepest[key] = score
+        return book
+
+    def kernel_arrays(self) -> tuple[Any, Any]:
+        """(book, bdepth) of :mod:`brains.kernels.connect4` for the deepest entries
+        (computed once)."""
+        if self._arrays is None:
+            from brains.kernels.connect4 import make_book
+
+            self._arrays = make_book(self.deepest, self.depth)
+        return self._arrays
+
+    def score(self, current: int, mask: int) -> int | None:
+        """The exact score of the position for the side to move, or None if not listed."""
+        if (current | mask).bit_count() > self.depth:
+            return None
+        return self.scores.get(canonical_key(current, mask))
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+
+def sha256_of(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+_EXACT: ExactBook | None = None
+
+
+
+def exact_book() -> ExactBook:
+    """The shipped exact book, read once and checked against the manifest's size and
+    sha256: a missing file raises saved.ShippedDataError, a damaged one ValueError (one
+    line each)."""
+    global _EXACT
+    if _EXACT is None:
+        import json
+
+        manifest_file = shipped_file("brains", "data", "connect4-book.json")
+        path = shipped_file("brains", "data", "connect4-book-exact.txt")
+        try:
+            manifest = json.loads(read_capped(manifest_file, 100_000).decode("utf-8"))
+            listed = manifest["files"][path.name]
+            size, digest = int(listed["bytes"]), str(listed["sha256"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ParlorError(f"{manifest_file.name}: damaged ({type(exc).__name__})") from None
+        data = read_capped(path, MAX_EXACT_FILE)
+        import hashlib
+
+        if len(data) != size or hashlib.sha256(data).hexdigest() != digest:
+            raise ParlorError(f"{path.name}: does not match {manifest_file.name} "
+                             "(size or sha256): reinstall Parlor or rebuild the book")
+        try:
+            _EXACT = ExactBook.parse(data.decode("utf-8").splitlines())
+        except UnicodeDecodeError as exc:
+            raise ParlorError(f"{path.name}: not UTF-8 text ({exc.reason})") from None
+        except ValueError as exc:
+            raise ParlorError(f"{path.name}: {exc}") from None
+    return _EXACT

@@ -7,7 +7,7 @@ Which games get which method is each game's decision (``PERFECT`` in its module 
 - ``search``: a memoized negamax to the end of the game (tic-tac-toe), scoring wins
   by their distance so that the brain wins fastest and loses slowest;
 - ``connect4``: Pascal Pons' solver (:mod:`brains.c4solver`, its search compiled, with
-  the exact opening book :func:`brains.c4book.exact_book`) through ``Solver.analyse``,
+  the exact opening book :func:`brains.c4solver.exact_book`) through ``Solver.analyse``,
   which gives each column's exact score (bigger = faster win). With no deadline the
   brain always solves the position (never falls back). With a deadline, a position
   that neither the book nor the search settles in time (the opening, below about 10

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from brains import c4book
+from brains import c4book, c4solver
 from brains.c4book import Book, best_move, mirror_moves, positions_of
 from brains.c4solver import Position, Solver, SolverStopped
 from brains.heuristics.connect4 import exact_outcomes
@@ -98,18 +98,18 @@ def test_deepest_book_entries_are_proven_by_the_solver():
 # --- the exact book ----------------------------------------------------------------------
 
 def test_exact_book_lines_are_checked():
-    book = c4book.ExactBook.parse(["# comment", "", "- 1", "4 -1", "44 0"])
+    book = c4solver.ExactBook.parse(["# comment", "", "- 1", "4 -1", "44 0"])
     position = Position.from_moves("44")
     assert book.score(position.current, position.mask) == 0 and book.depth == 2
     assert book.score(0, 0) == 1 and len(book) == 3
-    assert book.deepest == {c4book.canonical_key(position.current, position.mask): 0}
+    assert book.deepest == {c4solver.canonical_key(position.current, position.mask): 0}
     for bad in ["44 x", "48 1", "44 30", "44", "1212121 3", "43 1\n45 2"]:
         with pytest.raises(ValueError, match="book line"):
-            c4book.ExactBook.parse(bad.splitlines())
+            c4solver.ExactBook.parse(bad.splitlines())
 
 
 def test_mirror_images_share_an_entry():
-    book = c4book.ExactBook.parse(["4453 -2"])
+    book = c4solver.ExactBook.parse(["4453 -2"])
     mirrored = Position.from_moves(mirror_moves("4453"))
     assert book.score(mirrored.current, mirrored.mask) == -2
     deeper = Position.from_moves("44531")
@@ -124,11 +124,11 @@ def test_layer_lists_each_position_once_up_to_mirroring():
     keys = set()
     for moves in c4book.layer(5):
         position = Position.from_moves(moves)  # no finished game
-        key = c4book.canonical_key(position.current, position.mask)
+        key = c4solver.canonical_key(position.current, position.mask)
         assert key not in keys
         keys.add(key)
         mirrored = Position.from_moves(mirror_moves(moves))
-        assert c4book.canonical_key(mirrored.current, mirrored.mask) == key
+        assert c4solver.canonical_key(mirrored.current, mirrored.mask) == key
 
 
 def test_derive_is_negamax_over_the_layer():
@@ -138,13 +138,13 @@ def test_derive_is_negamax_over_the_layer():
     solved = {}
     for moves in c4book.layer(3):
         position = Position.from_moves(moves)
-        solved[c4book.canonical_key(position.current, position.mask)] = rng.randint(-5, 5)
+        solved[c4solver.canonical_key(position.current, position.mask)] = rng.randint(-5, 5)
     layers = c4book.derive(solved, 3)
 
     def value(moves):  # plain negamax over every child, mirror images looked up as such
         position = Position.from_moves(moves)
         if position.moves == 3:
-            return solved[c4book.canonical_key(position.current, position.mask)]
+            return solved[c4solver.canonical_key(position.current, position.mask)]
         return max(-value(moves + str(c + 1)) for c in range(7))
 
     assert set(layers) == {0, 1, 2}
@@ -165,7 +165,7 @@ def test_shipped_exact_book_matches_its_manifest():
     entry = manifest["files"]["connect4-book-exact.txt"]
     data = c4book.EXACT_PATH.read_bytes()
     assert len(data) == entry["bytes"] and hashlib.sha256(data).hexdigest() == entry["sha256"]
-    book = c4book.exact_book()
+    book = c4solver.exact_book()
     assert len(book) == entry["positions"] == sum(entry["by_stones"].values())
     assert book.depth == entry["depth"] and len(book.deepest) == entry["layer_solved"]
 
@@ -177,18 +177,18 @@ def test_a_damaged_exact_book_is_refused_in_one_line(tmp_path, monkeypatch):
     for name in ("connect4-book-exact.txt", "connect4-book.json"):
         (tmp_path / "data" / name).write_bytes((c4book.EXACT_PATH.parent / name).read_bytes())
     monkeypatch.setattr(saved, "data_path", lambda package, *parts: tmp_path.joinpath(*parts))
-    monkeypatch.setattr(c4book, "_EXACT", None)
-    assert len(c4book.exact_book()) > 0  # the copies are sound
+    monkeypatch.setattr(c4solver, "_EXACT", None)
+    assert len(c4solver.exact_book()) > 0  # the copies are sound
     book = tmp_path / "data" / "connect4-book-exact.txt"
     book.write_bytes(book.read_bytes().replace(b" ", b"  ", 1))
-    monkeypatch.setattr(c4book, "_EXACT", None)
+    monkeypatch.setattr(c4solver, "_EXACT", None)
     with pytest.raises(ValueError) as info:
-        c4book.exact_book()
+        c4solver.exact_book()
     assert "does not match connect4-book.json" in str(info.value)
     assert "\n" not in str(info.value)
     (tmp_path / "data" / "connect4-book.json").write_text("{not json")
     with pytest.raises(ValueError, match=r"connect4-book\.json: damaged"):
-        c4book.exact_book()
+        c4solver.exact_book()
 
 
 def _sample(entries, count):
@@ -197,7 +197,7 @@ def _sample(entries, count):
 
 
 def _deepest_entries():
-    book = c4book.exact_book()
+    book = c4solver.exact_book()
     lines = [ln.split() for ln in c4book.EXACT_PATH.read_text().splitlines()
              if ln and not ln.startswith("#")]
     return [(m, int(s)) for m, s in lines if len(m) == book.depth]
@@ -219,7 +219,7 @@ def test_a_larger_sample_of_the_exact_book_re_solved_without_it():
 
 
 def test_the_solver_answers_from_the_book_and_its_search_looks_up_the_layer(monkeypatch):
-    book = c4book.exact_book()
+    book = c4solver.exact_book()
     lines = [ln.split() for ln in c4book.EXACT_PATH.read_text().splitlines()
              if ln and not ln.startswith("#")]
     shallow = [(m, int(s)) for m, s in lines if len(m) == book.depth - 1]
@@ -236,9 +236,9 @@ def test_the_solver_answers_from_the_book_and_its_search_looks_up_the_layer(monk
             assert -book.score(child.current, child.mask) == value
     # the deepest layer alone: the position above it is now found by a search that
     # looks its children up in the compiled kernel
-    layer_only = c4book.ExactBook(dict(book.deepest), book.depth)
+    layer_only = c4solver.ExactBook(dict(book.deepest), book.depth)
     layer_only.deepest = dict(book.deepest)
-    monkeypatch.setattr(c4book, "_EXACT", layer_only)
+    monkeypatch.setattr(c4solver, "_EXACT", layer_only)
     searched = Solver()
     assert searched.solve(position) == score
     assert 0 < searched.nodes < 200  # one node per null window and child: no deeper
@@ -258,7 +258,7 @@ def test_build_is_resumable_and_reproducible(tmp_path):
     entry = first["files"]["book.txt"]
     assert entry["layer_solved"] == 2 and entry["command"].endswith("--depth 8 --limit 2")
     layer = c4book.layer(8)[:2]
-    book = c4book.ExactBook.parse((tmp_path / "a" / "book.txt").read_text().splitlines())
+    book = c4solver.ExactBook.parse((tmp_path / "a" / "book.txt").read_text().splitlines())
     for moves in layer:
         position = Position.from_moves(moves)
         assert book.score(position.current, position.mask) == \

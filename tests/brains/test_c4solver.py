@@ -375,7 +375,7 @@ def test_command_analyse(capsys: pytest.CaptureFixture[str]) -> None:
     assert max(int(f) for f in fields[1:] if f != "-") == score
 
 
-@pytest.mark.parametrize("argv", [["solve", "reversi", "12"], ["solve", "connect4"]])
+@pytest.mark.parametrize("argv", [["solve", "gomoku", "12"], ["solve", "connect4"]])
 def test_command_refuses(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2
     err = capsys.readouterr().err
@@ -425,7 +425,8 @@ def c4book_layer(depth: int) -> list[str]:
 
 def test_command_answers_book_positions_without_a_warning(
         capsys: pytest.CaptureFixture[str]) -> None:
-    from brains.c4book import EXACT_PATH, exact_book
+    from brains.c4book import EXACT_PATH
+    from brains.c4solver import exact_book
 
     book = exact_book()
     entries = [line.split() for line in EXACT_PATH.read_text().splitlines()

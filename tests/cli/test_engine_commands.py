@@ -49,8 +49,9 @@ def test_validate_reports_each_file(capsys):
     assert capsys.readouterr().out.strip() == f"{good}: ok (2 games)"
     assert main(["validate", str(good), str(bad), str(RECORDS / "nope.pgn")]) == 1
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1].startswith(f"{bad}: line 4: ")
-    assert lines[2].startswith(f"{RECORDS / 'nope.pgn'}: line 1: cannot read")
+    assert lines[1].startswith(f"{bad}: game 1: line 4: ")
+    assert lines[2] == f"{bad}: 0 of 1 games read, 1 damaged"
+    assert lines[3].startswith(f"{RECORDS / 'nope.pgn'}: line 1: cannot read")
 
 
 def test_games_lists_every_game(capsys):

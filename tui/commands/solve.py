@@ -191,7 +191,7 @@ def _in_book(position: Any, args: argparse.Namespace) -> bool:
     """Whether the exact opening book settles ``position`` (for --analyse, its children)."""
     if args.no_book:
         return False
-    from brains.c4book import exact_book
+    from brains.c4solver import exact_book
 
     book = exact_book()
     if not args.analyse:
