@@ -60,9 +60,9 @@ async def list_seconds(path: Path) -> tuple[float, float]:
     Saved games, listing the folder holding it, does."""
     from textual.widgets import DataTable
 
-    from tui.app import ParlorApp
-    from tui.screens.browser import BrowserScreen
-    from tui.screens.collection import GameList
+    from tui.app.main import ParlorApp
+    from tui.app.screens.browser import BrowserScreen
+    from tui.app.screens.collection import GameList
 
     drawn: dict[str, float] = {}
 

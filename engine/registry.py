@@ -10,7 +10,7 @@ import importlib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from engine.protocol import Game, State, UnknownGameError, quote
+from engine.protocol import Game, OptionError, State, UnknownGameError, quote
 
 _GAME_CLASSES: dict[str, str] = {
     "checkers": "engine.games.checkers:Checkers",
@@ -60,3 +60,13 @@ def get_game(game_id: str) -> Game:
 def new_game(game_id: str, **options: Any) -> State:
     """The initial state of ``game_id`` with ``options`` (validated)."""
     return get_game(game_id).initial(**options)
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    """``["size=6", "variant=flipcolor"]`` -> a dict; a pair without ``=`` is an OptionError."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise OptionError(f"option {quote(pair)} is not KEY=VALUE")
+        out[name.strip()] = value.strip()
+    return out

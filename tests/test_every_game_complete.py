@@ -11,7 +11,7 @@ from engine.formats import load_records
 from engine.perftdata import read_perft_file
 from engine.registry import GAMES, new_game
 from tests.conftest import DATA
-from tui.widgets import BOARDS, MissingBoardError, board_class
+from tui.app.widgets import BOARDS, MissingBoardError, board_class
 
 ROOT = DATA.parent.parent
 

@@ -24,6 +24,11 @@ FORBIDDEN = {
 }
 """What each package must never import (its own code, at any depth)."""
 
+TUI_LAYERS = ("tui.link", "tui.player", "tui.app", "tui.host", "tui.cli")
+"""The folders of tui/, lowest first: the link to the room service, the player's data,
+the Textual app, the host (which runs the app per session), the command line. A module
+imports only from its own folder and the ones before it."""
+
 
 def modules() -> dict[str, Path]:
     """Every module of the four packages, by dotted name."""
@@ -99,9 +104,27 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
 
 def test_no_module_imports_itself_back_through_others() -> None:
     edges = graph()
-    assert edges["tui.app"] >= {"tui.screens.home", "tui.screens.play"}  # the check sees them
-    assert "brains.ladder" in edges["tui.opponents"]  # function-level imports count too
+    assert edges["tui.app.main"] >= {"tui.app.screens.home", "tui.app.screens.play"}  # seen
+    assert "brains.ladder" in edges["tui.app.opponents"]  # function-level imports count too
     assert cycles(edges) == []
+
+
+def tui_layer(name: str) -> int | None:
+    """The index of ``name``'s folder in :data:`TUI_LAYERS` (None: not in one)."""
+    for index, layer in enumerate(TUI_LAYERS):
+        if name == layer or name.startswith(f"{layer}."):
+            return index
+    return None
+
+
+def test_inside_tui_imports_run_only_down() -> None:
+    edges = graph()
+    tui = [name for name in edges if name.startswith("tui.") and name != "tui"]
+    assert {tui_layer(name) for name in tui} == set(range(len(TUI_LAYERS)))  # all placed
+    assert [name for name in tui if tui_layer(name) is None] == []
+    upward = sorted(f"{name} imports {target}" for name in tui for target in edges[name]
+                    if (tui_layer(target) or 0) > (tui_layer(name) or 0))
+    assert upward == []
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:

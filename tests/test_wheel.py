@@ -97,7 +97,7 @@ def test_wheel_carries_models_manifest_book_and_examples(wheel: Path):
     assert any(name.startswith("saved/games/") for name in expected)
     missing = expected - names
     assert not missing, f"shipped data missing from the wheel: {sorted(missing)}"
-    assert "saved/__init__.py" in names and "tui/parlor.tcss" in names
+    assert "saved/__init__.py" in names and "tui/app/parlor.tcss" in names
 
 
 CHECK_DATA = """
@@ -111,7 +111,7 @@ from brains import c4book
 from brains.registry import make_brain
 from engine.formats import load_records
 from engine.registry import new_game
-from tui import paths
+from tui.player import paths
 book = c4book.book()
 assert len(book) > 0 and c4book.BOOK_PATH.resolve().is_relative_to(target)
 state = new_game("connect4")

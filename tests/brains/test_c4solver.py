@@ -328,7 +328,7 @@ def test_node_limit_stops_each_call_and_leaves_the_solver_sound() -> None:
 
 
 def test_importing_the_app_does_not_import_numba() -> None:
-    code = ("import sys, tui.app, brains.registry, brains.c4solver, brains.perfect, "
+    code = ("import sys, tui.app.main, brains.registry, brains.c4solver, brains.perfect, "
             "brains.analysis\nprint('numba' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=Path(__file__).parents[2])

@@ -14,7 +14,7 @@ from brains.perfect import morris_score
 from brains.registry import make_brain
 from engine.formats import load_records
 from engine.registry import new_game
-from tui.paths import examples_dir
+from tui.player.paths import examples_dir
 
 
 def positions(seed: int, count: int = 6) -> list:

@@ -9,7 +9,7 @@ import pytest
 import saved
 from brains import c4book
 from brains.learned import store
-from tui import paths
+from tui.player import paths
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tui.cli import COMMANDS, build_parser, main
-from tui.commands.common import max_jobs
+from tui.cli.common import max_jobs
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str,
@@ -98,7 +98,7 @@ def test_every_registered_command_exists():
 
 
 def test_a_missing_command_module_is_an_error(monkeypatch):
-    monkeypatch.setitem(COMMANDS, "ghost", "tui.commands.ghost")
+    monkeypatch.setitem(COMMANDS, "ghost", "tui.cli.ghost")
     with pytest.raises(ModuleNotFoundError):
         build_parser()
 
@@ -163,7 +163,7 @@ def test_an_unreadable_model_file_is_one_line(capsys, tmp_path, kind):
 
 
 def test_a_system_refusal_from_a_command_is_one_line(capsys, monkeypatch):
-    from tui.commands import perft
+    from tui.cli import perft
 
     def refused(args: argparse.Namespace) -> int:
         raise OSError(13, "Permission denied", "m.joblib")
@@ -179,7 +179,7 @@ def test_a_system_refusal_from_a_command_is_one_line(capsys, monkeypatch):
 def test_a_bug_in_a_command_is_reported_as_a_bug(capsys, monkeypatch, tmp_path, error):
     """Only ParlorError (and OSError) are the user's failures; anything else a command
     raises is a bug: a short message that says so, the traceback kept in a file."""
-    from tui.commands import perft
+    from tui.cli import perft
 
     def broken(args: argparse.Namespace) -> int:
         raise error

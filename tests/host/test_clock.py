@@ -10,7 +10,7 @@ from brains.protocol import Budget
 from brains.registry import make_brain
 from brains.timeman import clock_allot
 from engine.registry import new_game
-from tui.host.clock import Clock, TimeControl, TimeControlError, show
+from tui.player.clock import Clock, TimeControl, TimeControlError, show
 
 
 @pytest.mark.parametrize(("text", "initial", "increment"), [

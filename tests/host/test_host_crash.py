@@ -16,7 +16,7 @@ from pathlib import Path
 from tests.host.conftest import ROOT, WAIT, Player
 from tests.host.test_host_ssh import create_room, fingerprint, join_room, move
 from tui.host.rooms import user_history
-from tui.store import read_records
+from tui.player.store import read_records
 
 
 async def start_host(data: Path, log: Path, *options: str,

@@ -17,7 +17,7 @@ from tests.host.conftest import (
     to_clock_field,
 )
 from tui.host.rooms import user_history
-from tui.store import read_records
+from tui.player.store import read_records
 
 
 def fingerprint(key: asyncssh.SSHKey) -> str:

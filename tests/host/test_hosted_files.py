@@ -20,12 +20,13 @@ from textual.widgets import Input
 from engine.formats import load_records
 from engine.protocol import ParlorError
 from engine.record import GameRecord
-from tui import paths, store
-from tui.app import Launch, ParlorApp
-from tui.dialogs.choose import ChooseDialog
-from tui.dialogs.prompt import PromptDialog
-from tui.host import client
-from tui.screens.play import PlayScreen
+from tui.app.dialogs.choose import ChooseDialog
+from tui.app.dialogs.prompt import PromptDialog
+from tui.app.main import Launch, ParlorApp
+from tui.app.screens.home import HomeScreen
+from tui.app.screens.play import PlayScreen
+from tui.link import client
+from tui.player import paths, store
 
 
 @pytest.fixture
@@ -113,9 +114,8 @@ async def test_a_hosted_player_who_cannot_leave_a_game_unsaved_is_asked_a_name_n
         assert isinstance(prompt, PromptDialog)
         assert "path" not in (prompt.title_text + prompt.example).lower()
         prompt.query_one(Input).value = str(target)  # a path typed anyway is a name
-        await pilot.press("enter")
-        await until(lambda: not app.is_running, "the app to end")
-    assert not app.is_running
+        await pilot.press("enter")  # saved by name, and q goes Home (it quits only there)
+        await until(lambda: isinstance(app.screen, HomeScreen), "Home")
     assert not target.parent.exists()
     [kept] = list(paths.saved_games_dir().glob("*.pgn"))
     assert load_records(kept)[0].game == "tictactoe"

@@ -11,10 +11,10 @@ import pytest
 
 from brains.glicko import Glicko, update
 from tests.host.test_rooms import Line, pair
+from tui.app.opponents import rated_level
 from tui.host import brainseat, roomfile
 from tui.host.rooms import RoomService, user_history, user_ratings
-from tui.opponents import rated_level
-from tui.store import read_records
+from tui.player.store import read_records
 
 
 async def moves_at_least(line: Line, count: int) -> dict:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from textual.widgets import Select
 
-from tui.host.brainseat import room_brains
-from tui.host.client import ENV_SOCKET, ENV_TOKEN
+from tui.app.opponents import room_brains
+from tui.link.client import ENV_SOCKET, ENV_TOKEN
 
 
 async def test_the_opponent_picker_offers_the_chosen_games_brains(tmp_path, monkeypatch):
-    from tui.app import ParlorApp
-    from tui.screens.rooms import PERSON, RoomsScreen
+    from tui.app.main import ParlorApp
+    from tui.app.screens.rooms import PERSON, RoomsScreen
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from tui.host import wire
 from tui.host.rooms import RoomService, user_history
-from tui.store import read_records
+from tui.link import wire
+from tui.player.store import read_records
 
 WAIT = 10.0
 
@@ -182,7 +182,7 @@ async def test_brain_searches_across_the_host_wait_for_a_free_slot(tmp_path):
 
 
 async def test_a_sessions_brain_search_waits_for_a_host_slot(tmp_path, monkeypatch):
-    from tui.host import client
+    from tui.link import client
 
     rooms = RoomService(tmp_path / "r.sock", tmp_path / "users", brain_slots=1)
     await rooms.start()
@@ -210,7 +210,7 @@ async def test_a_sessions_brain_search_waits_for_a_host_slot(tmp_path, monkeypat
 
 
 def test_outside_the_host_a_brain_slot_holds_nothing(monkeypatch):
-    from tui.host import client
+    from tui.link import client
 
     monkeypatch.delenv(client.ENV_SOCKET, raising=False)
     assert not client.available()

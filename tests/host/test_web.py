@@ -25,7 +25,7 @@ from tests.host.conftest import (
 )
 from tui.host.rooms import user_history
 from tui.host.web import GUEST_COOKIE, SECRET_NAME, GuestPass, is_guest
-from tui.store import read_records
+from tui.player.store import read_records
 
 
 class Browser(Terminal):

@@ -7,10 +7,10 @@ import asyncio
 
 from engine.formats import load_records
 from tests.tui.conftest import enter_move, settle
-from tui.app import Launch, ParlorApp
-from tui.host.clock import TimeControl
-from tui.screens.play import PlayScreen
-from tui.widgets.clock import ClockPanel
+from tui.app.main import Launch, ParlorApp
+from tui.app.screens.play import PlayScreen
+from tui.app.widgets.clock import ClockPanel
+from tui.player.clock import TimeControl
 
 SIZE = (100, 32)
 

@@ -9,11 +9,11 @@ import pytest
 
 from engine.registry import new_game
 from tests.tui.conftest import settle
-from tui import app as tui_app
-from tui.app import Launch, ParlorApp
-from tui.host import client
-from tui.screens.home import HomeScreen
-from tui.screens.play import PlayScreen
+from tui.app import main as tui_app
+from tui.app.main import Launch, ParlorApp
+from tui.app.screens.home import HomeScreen
+from tui.app.screens.play import PlayScreen
+from tui.link import client
 
 SIZE = (80, 24)
 
@@ -44,7 +44,7 @@ def room_snapshot(moves: list[str], **extra: Any) -> dict[str, Any]:
 
 def room_status(snapshot: dict[str, Any]) -> str:
     """The status a room screen shows for ``snapshot`` (not mounted: no service)."""
-    from tui.screens.room_play import RoomPlayScreen
+    from tui.app.screens.room_play import RoomPlayScreen
 
     screen = RoomPlayScreen(snapshot)
     states = [screen.initial]
@@ -75,8 +75,8 @@ def test_a_rooms_end_reason_is_said_once() -> None:
 
 
 def test_counts_are_singular_for_one() -> None:
-    from tui.screens.rooms import describe_room
-    from tui.widgets.gomoku_board import GomokuBoard
+    from tui.app.screens.rooms import describe_room
+    from tui.app.widgets.gomoku_board import GomokuBoard
 
     line = describe_room({"code": "ABCD", "game": "tictactoe", "names": ["ann", ""],
                           "moves": 1})
@@ -86,7 +86,7 @@ def test_counts_are_singular_for_one() -> None:
 
 
 def test_the_analysis_footer_names_the_search_in_words() -> None:
-    from tui.commands.analyse import search_words
+    from tui.cli.analyse import search_words
 
     assert search_words("alphabeta,depth=none,seconds=none", 0.5) == \
         "alphabeta, up to 0.5 s a position"
@@ -96,7 +96,7 @@ def test_the_analysis_footer_names_the_search_in_words() -> None:
 
 
 def test_an_elo_difference_of_nothing_has_no_sign() -> None:
-    from tui.commands.match import signed
+    from tui.cli.match import signed
 
     assert signed(-0.3) == "0" and signed(0.4) == "0"
     assert signed(-12.6) == "-13" and signed(7.5) == "+8"
@@ -107,7 +107,7 @@ def test_parlor_brains_shows_an_external_engines_command_and_protocol(
 ) -> None:
     import argparse
 
-    from tui.commands import brains
+    from tui.cli import brains
 
     config = tmp_path / "config" / "parlor"
     config.mkdir(parents=True)
@@ -165,7 +165,7 @@ async def test_saving_says_so_in_the_status() -> None:
 async def test_the_move_prompt_shows_an_example_beside_the_field_not_in_it() -> None:
     from textual.widgets import Input
 
-    from tui.dialogs.prompt import PromptDialog
+    from tui.app.dialogs.prompt import PromptDialog
 
     app = ParlorApp(Launch(kind="play", game="tictactoe", players=("human", "human")), seed=1)
     async with app.run_test(size=SIZE) as pilot:
@@ -190,7 +190,7 @@ async def test_the_move_prompt_shows_an_example_beside_the_field_not_in_it() -> 
 # -- a refused point says why, in a room too ---------------------------------------------
 async def test_choosing_a_taken_square_in_a_room_says_why(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from tui.screens.room_play import RoomPlayScreen
+    from tui.app.screens.room_play import RoomPlayScreen
 
     link = FakeLink()
     monkeypatch.setattr(client, "_link", link)
@@ -213,7 +213,7 @@ async def test_choosing_a_taken_square_in_a_room_says_why(
 
 
 def test_a_taken_morris_or_gomoku_point_is_called_a_point() -> None:
-    from tui.widgets import board_class
+    from tui.app.widgets import board_class
 
     for game in ("morris", "gomoku"):
         state = new_game(game)
@@ -226,7 +226,7 @@ def test_a_taken_morris_or_gomoku_point_is_called_a_point() -> None:
 # -- keys pressed while the app starts ----------------------------------------------------
 def gated_app(monkeypatch: pytest.MonkeyPatch, name: str, keys: list[tuple[str, str]],
               launch: Launch | None = None) -> ParlorApp:
-    """An app whose screen ``name`` (``HomeScreen`` or ``PlayScreen`` of tui.app) is
+    """An app whose screen ``name`` (``HomeScreen`` or ``PlayScreen`` of tui.app.main) is
     still mounting when ``keys``, typed while the app loaded, reach the app."""
     from textual import events
 
@@ -243,7 +243,7 @@ def gated_app(monkeypatch: pytest.MonkeyPatch, name: str, keys: list[tuple[str, 
 
 async def test_a_key_pressed_while_the_app_starts_is_not_lost(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from tui.screens.help import HelpScreen
+    from tui.app.screens.help import HelpScreen
 
     app = gated_app(monkeypatch, "HomeScreen", [("question_mark", "?")])
     async with app.run_test(size=SIZE) as pilot:
@@ -315,8 +315,8 @@ async def test_back_from_a_room_the_focus_is_on_the_code_and_shown_without_colou
         monkeypatch: pytest.MonkeyPatch) -> None:
     from textual.widgets import Input, Label
 
-    from tui.screens.room_play import RoomPlayScreen
-    from tui.screens.rooms import RoomsScreen
+    from tui.app.screens.room_play import RoomPlayScreen
+    from tui.app.screens.rooms import RoomsScreen
 
     link = FakeLink()
     monkeypatch.setattr(client, "_link", link)
@@ -370,7 +370,7 @@ async def test_q_or_escape_in_a_game_goes_home_and_q_on_home_quits(key: str) -> 
 
 
 async def test_n_asks_first_while_the_game_is_unfinished() -> None:
-    from tui.dialogs.choose import ChooseDialog
+    from tui.app.dialogs.choose import ChooseDialog
 
     app = ParlorApp(Launch(kind="play", game="tictactoe", players=("human", "first")), seed=1)
     async with app.run_test(size=SIZE) as pilot:
@@ -489,7 +489,7 @@ async def test_enter_typed_while_home_starts_presses_play(
 @pytest.mark.parametrize("key", ["q", "escape"])
 async def test_q_or_escape_in_a_room_leaves_it_and_keeps_the_app(
         monkeypatch: pytest.MonkeyPatch, key: str) -> None:
-    from tui.screens.room_play import RoomPlayScreen
+    from tui.app.screens.room_play import RoomPlayScreen
 
     link = FakeLink()
     monkeypatch.setattr(client, "_link", link)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from tests.tui.conftest import settle
-from tui.app import Launch, ParlorApp
-from tui.screens.play import PlayScreen
-from tui.widgets import board_class
-from tui.widgets.gomoku_board import GomokuBoard
+from tui.app.main import Launch, ParlorApp
+from tui.app.screens.play import PlayScreen
+from tui.app.widgets import board_class
+from tui.app.widgets.gomoku_board import GomokuBoard
 
 SIZE = (80, 24)
 

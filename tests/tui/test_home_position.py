@@ -7,14 +7,14 @@ from typing import Any
 from engine.formats import load_records
 from engine.positions import parse_position
 from tests.tui.conftest import settle
-from tui import paths
-from tui.app import ParlorApp
-from tui.dialogs.error import ErrorDialog
-from tui.dialogs.prompt import PromptDialog
-from tui.screens.browser import BrowserScreen
-from tui.screens.home import HomeScreen
-from tui.screens.play import PlayScreen
-from tui.screens.replay import ReplayScreen
+from tui.app.dialogs.error import ErrorDialog
+from tui.app.dialogs.prompt import PromptDialog
+from tui.app.main import ParlorApp
+from tui.app.screens.browser import BrowserScreen
+from tui.app.screens.home import HomeScreen
+from tui.app.screens.play import PlayScreen
+from tui.app.screens.replay import ReplayScreen
+from tui.player import paths
 
 TTT = "3/1x1/o2 x"
 C4 = "7/7/7/7/3o3/2oxx2 x"

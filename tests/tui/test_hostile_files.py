@@ -22,10 +22,10 @@ from engine.protocol import ParlorError
 from engine.record import GameRecord
 from engine.registry import new_game
 from tests.tui.conftest import settle
-from tui import paths, store
-from tui.app import ParlorApp
-from tui.screens.browser import BrowserScreen
-from tui.screens.home import HomeScreen
+from tui.app.main import ParlorApp
+from tui.app.screens.browser import BrowserScreen
+from tui.app.screens.home import HomeScreen
+from tui.player import paths, store
 
 SIZE = (80, 24)
 HANG = 60.0

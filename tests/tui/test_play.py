@@ -12,10 +12,10 @@ from engine.protocol import State
 from engine.record import GameRecord
 from engine.registry import GAMES, new_game
 from tests.tui.conftest import enter_move, settle
-from tui.app import Launch, ParlorApp
-from tui.screens.play import PlayScreen
-from tui.widgets import board_class
-from tui.widgets.board import BoardWidget
+from tui.app.main import Launch, ParlorApp
+from tui.app.screens.play import PlayScreen
+from tui.app.widgets import board_class
+from tui.app.widgets.board import BoardWidget
 
 SIZE = (80, 24)
 SHORT = {"reversi": {"size": 6}}

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from brains.glicko import Glicko, update
-from tui import player_ratings
-from tui.player_ratings import (
+from tui.player import ratings as player_ratings
+from tui.player.ratings import (
     FORMAT,
     MAX_COUNTED,
     PlayerRating,

@@ -11,11 +11,11 @@ import pytest
 from textual.widgets import Select
 
 from tests.tui.conftest import settle
-from tui import settings
-from tui.app import Launch, ParlorApp
-from tui.opponents import brain_specs as REAL_BRAIN_SPECS  # before the fixtures patch it
-from tui.screens.home import HomeScreen
-from tui.screens.play import PlayScreen
+from tui.app.main import Launch, ParlorApp
+from tui.app.opponents import brain_specs as REAL_BRAIN_SPECS  # before the fixtures patch it
+from tui.app.screens.home import HomeScreen
+from tui.app.screens.play import PlayScreen
+from tui.player import settings
 
 SIZE = (80, 24)
 
@@ -299,7 +299,7 @@ async def test_flipped_discs_and_taken_pieces_are_marked() -> None:
         for text in ("11-15", "24-20", "15-19", "23x16"):
             screen.play(screen.state.parse_move(text))
         await settle(pilot)
-        from tui.widgets.checkers_board import square_cell
+        from tui.app.widgets.checkers_board import square_cell
         assert screen.board.gone == {square_cell(19)}
         assert "×" in screen.board.base_canvas().to_text().plain
 
@@ -335,7 +335,7 @@ async def test_the_cursor_keeps_the_other_mark_visible() -> None:
 
 
 async def test_the_checkers_cursor_stands_only_on_dark_squares() -> None:
-    from tui.widgets.checkers_board import CELL_SQUARE
+    from tui.app.widgets.checkers_board import CELL_SQUARE
     app = play_app("checkers", ("first", "human"))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -345,7 +345,7 @@ async def test_the_checkers_cursor_stands_only_on_dark_squares() -> None:
             await pilot.press(key)
             seen.add(board.cursor)
         assert seen <= set(CELL_SQUARE) and len(seen) > 4
-        from tui.widgets.checkers_board import square_cell
+        from tui.app.widgets.checkers_board import square_cell
         board.cursor = start = square_cell(22)
         await pilot.press("up")
         x0, y0 = board.coord(start)
@@ -403,7 +403,7 @@ async def test_a_refused_selection_says_why_in_words() -> None:
         for text in ("11-15", "22-18"):
             screen.play(screen.state.parse_move(text))
         await settle(pilot)  # Black must take 15x22
-        from tui.widgets.checkers_board import square_cell
+        from tui.app.widgets.checkers_board import square_cell
         jumps = [screen.state.format_move(m) for m in screen.state.legal_moves()]
         assert all("x" in j for j in jumps)
         why = await refused_text(pilot, app, square_cell(9))
@@ -429,7 +429,7 @@ async def test_the_hint_comes_from_the_solver_whatever_the_opponent() -> None:
 
 async def test_a_hint_the_solver_cannot_settle_in_time_says_it_is_not_proven(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from tui import hints
+    from tui.app import hints
     monkeypatch.setattr(hints, "SOLVER_SECONDS", 0.01)
     monkeypatch.setattr(hints, "SEARCH_SECONDS", 0.2)
     app = play_app("connect4", ("human", "human"))
@@ -459,7 +459,7 @@ async def test_the_record_says_who_played_which_moves_and_replay_shows_it() -> N
         assert "O is now last (was first)" in record.comments[2]
         text = record.to_text()
     from engine.formats import parse_records
-    from tui.screens.play import players_by_move
+    from tui.app.screens.play import players_by_move
     again = parse_records(text, source="test")[0]
     assert players_by_move(again, again.states()) == ["human", "first", "human", "last"]
     app = ParlorApp()
@@ -489,14 +489,14 @@ async def test_playing_on_from_a_replay_records_the_new_players() -> None:
         assert isinstance(screen, PlayScreen)
         screen.play(screen.state.legal_moves()[0])
         await settle(pilot)
-        from tui.screens.play import players_by_move
+        from tui.app.screens.play import players_by_move
         kept = screen.record()
         assert players_by_move(kept, kept.states()) == ["alice", "bob", "human", "first"]
 
 
 def test_help_gives_each_games_rules_in_short() -> None:
     from engine.registry import GAMES
-    from tui.screens.help import RULES
+    from tui.app.screens.help import RULES
     assert set(RULES) == set(GAMES)
     assert "fly" in RULES["morris"] and "compulsory" in RULES["checkers"]
     assert "flipcolor" in RULES["reversi"]
@@ -515,7 +515,7 @@ async def test_help_shows_the_rules() -> None:
 async def test_a_rule_change_is_announced_when_it_happens() -> None:
     from engine.registry import new_game
     from tests.tui.test_play import key_test_line
-    from tui.screens.play import rule_news
+    from tui.app.screens.play import rule_news
     states, moves = key_test_line("morris")
     flips = [(i, rule_news(states[i], states[i + 1])) for i in range(len(moves))]
     news = [(i, text) for i, text in flips if text]
@@ -531,8 +531,8 @@ async def test_a_rule_change_is_announced_when_it_happens() -> None:
 
 
 def test_the_opponent_chooser_is_grouped_and_described() -> None:
-    from tui import opponents
-    from tui.dialogs.choose import HEADING
+    from tui.app import opponents
+    from tui.app.dialogs.choose import HEADING
     specs = ["human", "random", "greedy", "minimax:easy", "minimax:hard", "alphabeta:easy",
              "alphabeta:hard", "mcts:medium", "perfect", "qlearn", "linear", "mlp", "newbrain"]
     choices = opponents.grouped_choices(specs, HEADING)
@@ -547,7 +547,7 @@ def test_the_opponent_chooser_is_grouped_and_described() -> None:
 
 
 async def open_browser(pilot: Any, app: ParlorApp) -> Any:
-    from tui.screens.browser import BrowserScreen
+    from tui.app.screens.browser import BrowserScreen
     await settle(pilot)
     await pilot.press("r")
     await settle(pilot)
@@ -558,7 +558,7 @@ async def open_browser(pilot: Any, app: ParlorApp) -> Any:
 async def test_the_browser_at_80_columns_tells_damaged_files_apart_and_end_goes_last() -> None:
     from textual.widgets import DataTable
 
-    from tui import paths
+    from tui.player import paths
     folder = paths.saved_games_dir()
     folder.mkdir(parents=True, exist_ok=True)
     for name in ("a-very-long-name-of-a-damaged-game-number-1.pgn",
@@ -578,7 +578,7 @@ async def test_the_browser_at_80_columns_tells_damaged_files_apart_and_end_goes_
 
 async def test_a_saved_game_is_deleted_and_renamed_after_asking_never_over_another() -> None:
     from tests.tui.test_replay import write_record
-    from tui import paths
+    from tui.player import paths
     folder = paths.saved_games_dir()
     write_record(folder / "one.pgn")
     write_record(folder / "two.pgn")
@@ -641,7 +641,7 @@ async def test_the_status_counts_full_moves_like_the_move_list() -> None:
 
 async def test_computer_against_computer_keeps_a_pace_and_pauses(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from tui.screens import play
+    from tui.app.screens import play
     monkeypatch.setattr(play, "DEFAULT_PACE", 4.0)  # far longer than the test takes
     app = play_app("tictactoe", ("first", "last"))
     async with app.run_test(size=SIZE) as pilot:
@@ -668,7 +668,7 @@ async def test_a_brain_that_moves_by_its_fallback_says_so_in_the_status_and_the_
         monkeypatch: pytest.MonkeyPatch) -> None:
     from brains.protocol import Brain, Budget, Thought
     from tests.tui import conftest
-    from tui import opponents
+    from tui.app import opponents
 
     class Noted(Brain):
         name = "noted"
@@ -709,7 +709,7 @@ def test_a_late_reversi_hint_is_exact_and_a_morris_hint_comes_from_the_database(
     from brains import reversi_endgame
     from brains.morrisdb import shared
     from engine.registry import new_game
-    from tui.hints import best_hint
+    from tui.app.hints import best_hint
 
     rng, state = random.Random(3), new_game("reversi", size=6)
     while reversi_endgame.empties_of(state) > 8 and state.outcome() is None:
@@ -729,8 +729,8 @@ def test_a_late_reversi_hint_is_exact_and_a_morris_hint_comes_from_the_database(
 
 
 def test_home_side_pickers_are_grouped_and_described() -> None:
-    from tui import opponents
-    from tui.screens.home import side_choices
+    from tui.app import opponents
+    from tui.app.screens.home import side_choices
 
     specs = [opponents.HUMAN, *REAL_BRAIN_SPECS("connect4")]
     choices = side_choices(specs)
@@ -744,8 +744,8 @@ def test_home_side_pickers_are_grouped_and_described() -> None:
 
 def test_the_opponent_pickers_show_each_rated_levels_rating() -> None:
     from brains import registry
-    from tui import opponents
-    from tui.screens.home import side_choices
+    from tui.app import opponents
+    from tui.app.screens.home import side_choices
 
     specs = [opponents.HUMAN, *REAL_BRAIN_SPECS("reversi")]
     labels = dict((value, label) for label, value in side_choices(specs, "reversi"))

@@ -18,15 +18,16 @@ from tests.tui.conftest import (
     fake_make_brain,
     settle,
 )
-from tui import opponents, paths, settings
-from tui.app import Launch, ParlorApp
-from tui.dialogs.error import ErrorDialog
-from tui.dialogs.prompt import PromptDialog
-from tui.host.clock import TimeControl
-from tui.player_ratings import PlayerRating, PlayerRatings, closest_level, start_rating
-from tui.screens.home import OTHER_CLOCK, HomeScreen
-from tui.screens.play import PlayScreen
-from tui.widgets.clock import ClockPanel
+from tui.app import opponents
+from tui.app.dialogs.error import ErrorDialog
+from tui.app.dialogs.prompt import PromptDialog
+from tui.app.main import Launch, ParlorApp
+from tui.app.screens.home import OTHER_CLOCK, HomeScreen
+from tui.app.screens.play import PlayScreen
+from tui.app.widgets.clock import ClockPanel
+from tui.player import paths, settings
+from tui.player.clock import TimeControl
+from tui.player.ratings import PlayerRating, PlayerRatings, closest_level, start_rating
 
 SIZE = (100, 32)
 WIN = (4, 2, 6)

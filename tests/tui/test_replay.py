@@ -13,14 +13,14 @@ from engine.protocol import RecordError
 from engine.record import GameRecord, save_records
 from engine.registry import new_game
 from tests.tui.conftest import settle
-from tui import paths
-from tui.app import Launch, ParlorApp
-from tui.dialogs.error import ErrorDialog
-from tui.screens.browser import BrowserScreen, FileEntry
-from tui.screens.collection import CollectionScreen, GameList, parse_query
-from tui.screens.play import PlayScreen
-from tui.screens.replay import ReplayScreen
-from tui.widgets.board import BoardWidget
+from tui.app.dialogs.error import ErrorDialog
+from tui.app.main import Launch, ParlorApp
+from tui.app.screens.browser import BrowserScreen, FileEntry
+from tui.app.screens.collection import CollectionScreen, GameList, parse_query
+from tui.app.screens.play import PlayScreen
+from tui.app.screens.replay import ReplayScreen
+from tui.app.widgets.board import BoardWidget
+from tui.player import paths
 
 SIZE = (80, 24)
 DATA = Path(__file__).parent.parent / "data" / "records"
@@ -71,7 +71,7 @@ async def test_replay_steps_and_plays_on_from_here(tmp_path: Path) -> None:
 
 
 async def test_autoplay_steps_forward(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("tui.screens.replay.AUTOPLAY_SECONDS", 0.2)
+    monkeypatch.setattr("tui.app.screens.replay.AUTOPLAY_SECONDS", 0.2)
     path = tmp_path / "c4.pgn"
     write_record(path)
     app = ParlorApp(Launch(kind="replay", path=path))

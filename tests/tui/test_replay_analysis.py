@@ -12,13 +12,13 @@ import pytest
 from brains import analysis
 from engine.formats import load_records
 from tests.tui.conftest import settle
-from tui import paths
-from tui.app import Launch, ParlorApp
-from tui.screens.replay import ReplayScreen
-from tui.widgets.analysis_panel import AnalysisPanel
-from tui.widgets.board import BoardWidget
-from tui.widgets.eval_graph import EvalGraph, index_at
-from tui.widgets.move_list import MoveList
+from tui.app.main import Launch, ParlorApp
+from tui.app.screens.replay import ReplayScreen
+from tui.app.widgets.analysis_panel import AnalysisPanel
+from tui.app.widgets.board import BoardWidget
+from tui.app.widgets.eval_graph import EvalGraph, index_at
+from tui.app.widgets.move_list import MoveList
+from tui.player import paths
 
 SIZE = (80, 24)
 
@@ -133,8 +133,8 @@ async def test_a_connect4_move_that_throws_a_win_away_is_marked_by_the_solver(
         return analysis.connect4_oracle(state, budget, cache) if state.ply >= 17 else None
 
     monkeypatch.setitem(analysis.ORACLES, "connect4", late)
-    monkeypatch.setattr("tui.widgets.analysis_panel.ANALYSIS_SECONDS", 30.0)
-    monkeypatch.setattr("tui.widgets.analysis_panel.ANALYSIS_SEARCH",
+    monkeypatch.setattr("tui.app.widgets.analysis_panel.ANALYSIS_SECONDS", 30.0)
+    monkeypatch.setattr("tui.app.widgets.analysis_panel.ANALYSIS_SEARCH",
                         "alphabeta,depth=2,seconds=none")
     app = replay_app(tmp_path, C4_TEXT)
     async with app.run_test(size=SIZE) as pilot:
@@ -176,7 +176,7 @@ async def test_stepping_works_while_the_analysis_runs_and_leaving_stops_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     gate, entered = threading.Event(), threading.Event()
     monkeypatch.setitem(analysis.ORACLES, "tictactoe", gated_oracle(gate, entered))
-    monkeypatch.setattr("tui.widgets.analysis_panel.ANALYSIS_SECONDS", 60.0)
+    monkeypatch.setattr("tui.app.widgets.analysis_panel.ANALYSIS_SECONDS", 60.0)
     app = replay_app(tmp_path, TTT_TEXT)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -214,7 +214,7 @@ async def test_e_while_running_stops_it_and_nothing_found_is_not_written(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     gate, entered = threading.Event(), threading.Event()
     monkeypatch.setitem(analysis.ORACLES, "tictactoe", gated_oracle(gate, entered))
-    monkeypatch.setattr("tui.widgets.analysis_panel.ANALYSIS_SECONDS", 60.0)
+    monkeypatch.setattr("tui.app.widgets.analysis_panel.ANALYSIS_SECONDS", 60.0)
     app = replay_app(tmp_path, TTT_TEXT)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -236,7 +236,7 @@ async def test_a_record_with_analysis_shows_it_without_running_one(
     def refuse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the analysis ran")
 
-    monkeypatch.setattr("tui.widgets.analysis_panel.iter_analysis", refuse)
+    monkeypatch.setattr("tui.app.widgets.analysis_panel.iter_analysis", refuse)
     app = replay_app(tmp_path, TTT_ANNOTATED)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -24,12 +24,13 @@ from engine.protocol import State
 from engine.registry import GAMES
 from tests.tui import conftest
 from tests.tui.conftest import settle
-from tui import opponents, paths, store
-from tui.app import Launch, ParlorApp
-from tui.screens.home import HomeScreen
-from tui.screens.play import PlayScreen
-from tui.screens.replay import ReplayScreen
-from tui.widgets.board import BoardWidget
+from tui.app import opponents
+from tui.app.main import Launch, ParlorApp
+from tui.app.screens.home import HomeScreen
+from tui.app.screens.play import PlayScreen
+from tui.app.screens.replay import ReplayScreen
+from tui.app.widgets.board import BoardWidget
+from tui.player import paths, store
 
 SIZE = (80, 24)
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,7 +97,7 @@ async def test_a_brain_that_raises_while_thinking_is_a_message() -> None:
 
 
 async def test_a_hint_that_fails_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tui import hints
+    from tui.app import hints
 
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("analysis blew up")

@@ -10,10 +10,10 @@ import pytest
 
 from tests.tui.conftest import key_path, settle
 from tests.tui.test_replay import write_record
-from tui import player_ratings
-from tui.app import Launch, ParlorApp
-from tui.widgets.board import BoardWidget
-from tui.widgets.checkers_board import square_cell
+from tui.app.main import Launch, ParlorApp
+from tui.app.widgets.board import BoardWidget
+from tui.app.widgets.checkers_board import square_cell
+from tui.player import ratings as player_ratings
 
 SIZE = (80, 24)
 

@@ -11,8 +11,8 @@ from engine.positions import format_position, parse_position
 from engine.registry import new_game
 from tests.tui.conftest import settle
 from tui import cli
-from tui.app import Launch, ParlorApp
-from tui.screens.play import PlayScreen
+from tui.app.main import Launch, ParlorApp
+from tui.app.screens.play import PlayScreen
 
 C4 = "7/7/7/7/3o3/2oxx2 x"
 """Connect Four after 4 4 5 3: Red to move."""

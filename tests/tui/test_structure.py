@@ -1,9 +1,9 @@
-"""The TUI's structure: a typed path from screens to the app, no import cycles, games and
+"""The TUI's structure: a typed path from screens to the app (import cycles and directions:
+tests/test_layers.py), games and
 their options read from the engine's registry, no stand-in brains."""
 
 from __future__ import annotations
 
-import ast
 import re
 from pathlib import Path
 from typing import Any
@@ -18,65 +18,25 @@ from engine.games.tictactoe import TicTacToe
 from engine.protocol import Option
 from engine.registry import GAMES
 from tests.tui.conftest import settle
-from tui import opponents
-from tui.api import ParlorApi
-from tui.app import ParlorApp
-from tui.dialogs.error import ErrorDialog
-from tui.opponents import brain_specs as real_brain_specs
-from tui.opponents import make_brain as real_make_brain
-from tui.screens.home import HomeScreen, option_widget_id
-from tui.screens.play import PlayScreen
+from tui.app import opponents
+from tui.app.api import ParlorApi
+from tui.app.dialogs.error import ErrorDialog
+from tui.app.main import ParlorApp
+from tui.app.opponents import brain_specs as real_brain_specs
+from tui.app.opponents import make_brain as real_make_brain
+from tui.app.screens.home import HomeScreen, option_widget_id
+from tui.app.screens.play import PlayScreen
 
 TUI = Path(__file__).resolve().parents[2] / "tui"
 SIZE = (80, 24)
 
 
-def module_name(path: Path) -> str:
-    """``tui/screens/home.py`` -> ``tui.screens.home``."""
-    parts = path.relative_to(TUI.parent).with_suffix("").parts
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-
-def tui_imports(path: Path) -> set[str]:
-    """Every tui module ``path`` imports, at any level (functions included)."""
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
-            found.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return {name for name in found if name.split(".")[0] == "tui"}
-
-
-def test_the_tui_modules_import_each_other_without_a_cycle() -> None:
-    modules = {module_name(p): p for p in TUI.rglob("*.py")}
-    graph = {name: {m for m in tui_imports(path) if m in modules and m != name}
-             for name, path in modules.items()}
-    state: dict[str, int] = {}  # 1: on the current path, 2: done
-
-    def visit(name: str, trail: list[str]) -> None:
-        state[name] = 1
-        for nxt in sorted(graph[name]):
-            if state.get(nxt) == 1:
-                cycle = [*trail[trail.index(nxt):], nxt] if nxt in trail else [name, nxt]
-                raise AssertionError(f"import cycle: {' -> '.join(cycle)}")
-            if nxt not in state:
-                visit(nxt, [*trail, nxt])
-        state[name] = 2
-
-    for name in sorted(graph):
-        if name not in state:
-            visit(name, [name])
-    assert graph["tui.app"] >= {"tui.screens.home", "tui.screens.play"}  # the check sees them
-
-
 def test_screens_reach_the_app_only_through_its_typed_interface() -> None:
-    for path in [*TUI.glob("screens/*.py"), *TUI.glob("dialogs/*.py")]:
+    for path in [*TUI.glob("app/screens/*.py"), *TUI.glob("app/dialogs/*.py")]:
         text = path.read_text(encoding="utf-8")
         assert "type: ignore" not in text, path.name
         assert not re.search(r"getattr\(self\.app", text), path.name
-        assert "tui.app" not in text, path.name
+        assert "tui.app.main" not in text, path.name
     assert isinstance(ParlorApp(), ParlorApi)
 
 

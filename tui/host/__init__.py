@@ -4,9 +4,9 @@
   own process on a pseudo-terminal.
 - :mod:`tui.host.rooms`: the room service (one per host) that holds every room's game,
   checks its moves with the engine, runs its clock and records it.
-- :mod:`tui.host.wire`: the small line-delimited JSON protocol between the two.
-- :mod:`tui.host.clock`: time controls and game clocks.
-- :mod:`tui.host.client`: what a session uses to talk to the room service.
+- :mod:`tui.link.wire`: the small line-delimited JSON protocol between the two.
+- :mod:`tui.player.clock`: time controls and game clocks.
+- :mod:`tui.link.client`: what a session uses to talk to the room service.
 - :mod:`tui.host.web`: ``--web``, the same app and rooms for web browsers (guests).
 - :mod:`tui.host.roomfile`: rooms in progress kept on disk, so a killed host loses none.
 - :mod:`tui.host.brainseat`: the brains a room may seat, their ratings, their search.

@@ -9,35 +9,23 @@ listed: no options, so no spec can name a model file. External engines are not o
 
 from __future__ import annotations
 
-import functools
 import math
 
 from brains import registry
 from brains.protocol import Budget
 from engine.protocol import ParlorError, quote
 from engine.registry import get_game
+from tui.app.opponents import room_brains
 
 NO_CLOCK_SECONDS = 30.0
 """Longest a brain thinks on one move in a room without a clock (its own budget, when it
 has a time limit, is used as is)."""
-NOT_OFFERED = frozenset({"external"})
 
 
 class BrainSeatError(ParlorError):
     """A brain a room cannot have."""
 
 
-@functools.cache
-def room_brains(game_id: str) -> tuple[str, ...]:
-    """The brain specs a room of ``game_id`` may put in a seat, as the chooser lists them
-    (an empty tuple when the game's brains cannot be listed)."""
-    from tui.opponents import brain_specs
-
-    try:
-        specs = brain_specs(game_id)
-    except ValueError:
-        return ()
-    return tuple(s for s in specs if registry.parse_spec(s)[0] not in NOT_OFFERED)
 
 
 def check_brain(spec: str, game_id: str) -> str:

@@ -32,7 +32,7 @@ from engine.files import FileReadError, read_capped, write_atomic
 from engine.protocol import ParlorError, State, quote
 from engine.registry import GAMES, get_game
 from tui.host.brainseat import check_brain
-from tui.host.clock import MAX_MINUTES, TimeControl
+from tui.player.clock import MAX_MINUTES, TimeControl
 
 log = logging.getLogger("parlor.host.rooms")
 

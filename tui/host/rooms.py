@@ -1,12 +1,12 @@
 """The room service: every room's game lives here, in the host process.
 
 Sessions (each a Parlor app in its own process) connect over a Unix socket and speak
-:mod:`tui.host.wire`. A session proves who it is with the token the SSH server issued
+:mod:`tui.link.wire`. A session proves who it is with the token the SSH server issued
 for it (:meth:`RoomService.issue`), so the identity is the one the server checked, never
 one a client claims. The service checks every move with the engine, runs the clocks,
 sends every change to both players and every spectator at once, and records each
 finished game into both players' finished games (``history/`` of each player's data
-directory, through :func:`tui.store.save_new`), and updates both players' ratings.
+directory, through :func:`tui.player.store.save_new`), and updates both players' ratings.
 
 No game is lost when the host is killed: every room in progress is written to disk
 after each change (:mod:`tui.host.roomfile`) and restored when the service starts
@@ -41,14 +41,15 @@ from brains.timeman import clock_allot
 from engine.protocol import ParlorError, Result, State
 from engine.record import EARLY_TERMINATIONS, GameRecord
 from engine.registry import GAMES, get_game
-from tui import store
-from tui.host import brainseat, roomfile, wire
-from tui.host.clock import Clock, TimeControl
+from tui.app.opponents import rated_level
+from tui.host import brainseat, roomfile
 from tui.host.db import ArchivedGame, HostData, Seat
 from tui.host.limits import Bucket
-from tui.opponents import rated_level
-from tui.player_ratings import FILE_NAME as RATINGS_FILE
-from tui.player_ratings import PlayerRatings
+from tui.link import wire
+from tui.player import store
+from tui.player.clock import Clock, TimeControl
+from tui.player.ratings import FILE_NAME as RATINGS_FILE
+from tui.player.ratings import PlayerRatings
 
 log = logging.getLogger("parlor.host.rooms")
 

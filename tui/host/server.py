@@ -46,10 +46,10 @@ import asyncssh
 
 from engine.files import read_capped
 from engine.protocol import ParlorError
-from tui.host import client
 from tui.host.db import HostData
 from tui.host.limits import Bucket, LogLimiter
 from tui.host.rooms import RoomService, user_home
+from tui.link import client
 
 if TYPE_CHECKING:
     from tui.host.web import WebFront

@@ -19,9 +19,9 @@ from typing import ClassVar
 
 from textual.binding import Binding, BindingType
 
-import tui.app
-from tui.app import ParlorApp
-from tui.screens.home import HomeScreen
+import tui.app.main
+from tui.app.main import ParlorApp
+from tui.app.screens.home import HomeScreen
 
 LINK_WAIT = 120.0
 """Seconds a session back to its game waits for the rooms screen to take its link (a
@@ -31,7 +31,7 @@ safety net: it goes on as soon as the screen has it)."""
 class HostedApp(ParlorApp):
     """The app as served by ``parlor host``: rooms are one key away."""
 
-    CSS_PATH = str(Path(tui.app.__file__).with_name("parlor.tcss"))
+    CSS_PATH = str(Path(tui.app.main.__file__).with_name("parlor.tcss"))
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f2", "rooms(False)", "Play a person", tooltip="Create or join a room"),
@@ -46,8 +46,8 @@ class HostedApp(ParlorApp):
         """A player whose seat in a game in progress waits for them (back after a dropped
         line, or after the host's restart) lands on that game, not on Home: the room
         service names those games when the session's link says who it is."""
-        from tui.host import client
-        from tui.screens.rooms import RoomsScreen
+        from tui.app.screens.rooms import RoomsScreen
+        from tui.link import client
 
         try:
             link = await client.get_link()
@@ -69,7 +69,7 @@ class HostedApp(ParlorApp):
 
     def action_rooms(self, watch: bool) -> None:
         """Open the room lists (to play, or to watch)."""
-        from tui.screens.rooms import RoomsScreen
+        from tui.app.screens.rooms import RoomsScreen
 
         if not isinstance(self.screen, RoomsScreen):
             self.push_screen(RoomsScreen(watch=watch))

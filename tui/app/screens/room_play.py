@@ -1,0 +1,323 @@
+"""RoomPlayScreen: a game in a host room, as a player or a spectator.
+
+The game lives in the room service; this screen only shows it and sends what the
+player does (a move, resign, a draw or takeback offer, an answer). Every position shown
+is rebuilt here with the engine from the service's move list, and the clocks tick down
+locally between the service's updates.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Footer, Header, Static
+
+from engine.protocol import ParlorError, State
+from engine.registry import get_game
+from tui.app.dialogs.choose import ChooseDialog
+from tui.app.dialogs.prompt import PromptDialog
+from tui.app.messages import MoveEntered, SelectionRefused
+from tui.app.screens.base import ParlorScreen
+from tui.app.screens.play import TO_MOVE
+from tui.app.widgets import board_class
+from tui.app.widgets.board import BoardWidget
+from tui.app.widgets.move_list import MoveList, move_number
+from tui.link import client
+from tui.player import store
+from tui.player.clock import LOW_TIME, show
+
+TICK_SECONDS = 0.25
+"""How often the clocks are redrawn (only when the text shown changes)."""
+
+
+class RoomPlayScreen(ParlorScreen):
+    """A room's game: board, clocks, whose turn, offers and the result."""
+
+    DEFAULT_CSS = """
+    RoomPlayScreen { layout: horizontal; }
+    RoomPlayScreen #clocks { height: auto; padding: 0 1; border: round $secondary; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("m", "type_move", "Move", tooltip="Enter a move in notation"),
+        Binding("x", "resign", "Resign", tooltip="Resign this game (asks first)"),
+        Binding("d", "offer('draw')", "Offer draw", tooltip="Offer a draw"),
+        Binding("u", "offer('takeback')", "Take back", tooltip="Ask to take back your move"),
+        Binding("y", "answer(True)", "Accept", tooltip="Accept the offer"),
+        Binding("n", "answer(False)", "Decline", tooltip="Decline the offer"),
+        Binding("e,q,escape", "leave", "Leave",
+                tooltip="Leave the room (a player keeps the seat); q and Esc too, as in a game"),
+    ]
+
+    def __init__(self, snapshot: dict[str, Any]) -> None:
+        super().__init__()
+        self.snap: dict[str, Any] = {}
+        self.received = time.monotonic()
+        self.initial: State = get_game(str(snapshot.get("game"))).initial(
+            **dict(snapshot.get("options") or {}))
+        self.states: list[State] = [self.initial]
+        self.texts: list[str] = []
+        self.first = snapshot
+        self.clock_shown: Text | None = None
+        self.message = ""
+        """Why the board refused the last point chosen (until the room changes)."""
+        self.link = client.current_link()
+        if self.link is not None:  # from now on, so no update is missed before mounting
+            self.link.subscribe(self.on_service)
+
+    @property
+    def state(self) -> State:
+        return self.states[-1]
+
+    @property
+    def you(self) -> int:
+        """0 or 1 for a player, -1 for a spectator."""
+        you = self.snap.get("you", -1)
+        return you if you in (0, 1) else -1
+
+    @property
+    def board(self) -> BoardWidget[Any, Any]:
+        return self.query_one(BoardWidget)
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="board-panel"):
+            yield board_class(self.initial.GAME)(self.initial, ascii=self.parlor.ascii_board,
+                                                 id="board")
+            yield Static(id="summary", markup=False)
+        with Vertical(id="side"):
+            yield Static(id="clocks", markup=False)
+            yield Static(id="status", markup=False)
+            with VerticalScroll(id="moves-scroll", can_focus=False):
+                yield MoveList(id="moves")
+        yield Footer(compact=True, show_command_palette=False)
+
+    async def on_mount(self) -> None:
+        self.title = get_game(self.initial.GAME).name
+        self.board.focus()
+        if self.link is None:
+            self.link = await client.get_link()
+            self.link.subscribe(self.on_service)
+        self.apply(self.first)
+        self.set_interval(TICK_SECONDS, self.show_clocks)
+
+    def on_unmount(self) -> None:
+        if self.link is not None:
+            self.link.unsubscribe(self.on_service)
+
+    # -- from the service -----------------------------------------------------------
+    def on_service(self, message: dict[str, Any]) -> None:
+        kind = message.get("t")
+        if kind == "room" and message.get("code") == self.first.get("code"):
+            if self.is_mounted:
+                self.apply(message)
+            else:
+                self.first = message
+        elif kind == "error" and self.is_current:
+            self.notify(store.short(message.get("message", "error"), 120), severity="error")
+            self.refresh_views()
+        elif kind == "left":
+            self.notify(store.short(message.get("why", "left the room"), 120), severity="warning")
+            self.snap = {**self.snap, "you": -1}
+            self.refresh_views()
+        elif kind == "closed":
+            self.snap = {**self.snap, "note": "the host's room service has gone away"}
+            self.refresh_views()
+
+    def apply(self, snap: dict[str, Any]) -> None:
+        """Show the room as the service sent it (moves replayed with the engine)."""
+        moves = snap.get("moves")
+        moves = [m for m in moves if isinstance(m, str)] if isinstance(moves, list) else []
+        common = 0
+        while common < min(len(moves), len(self.texts)) and moves[common] == self.texts[common]:
+            common += 1
+        states, texts = self.states[: common + 1], self.texts[:common]
+        try:
+            for text in moves[common:]:
+                states.append(states[-1].play_text(text))
+                texts.append(text)
+        except ParlorError as exc:
+            self.notify(store.short(exc, 120), title="Bad move from the host", severity="error")
+        self.states, self.texts = states, texts
+        self.snap = snap
+        self.message = ""
+        self.received = time.monotonic()
+        self.refresh_views()
+
+    # -- views ------------------------------------------------------------------------
+    def my_turn(self) -> bool:
+        return (self.you == self.state.to_move and not self.snap.get("result")
+                and bool(self.snap.get("started")) and self.state.outcome() is None)
+
+    def refresh_views(self) -> None:
+        board = self.board
+        board.state = self.state
+        board.last_move = (self.states[-2].parse_move(self.texts[-1]) if self.texts else None)
+        board.interactive = self.my_turn()
+        self.query_one("#summary", Static).update(board.summary())
+        self.query_one("#status", Static).update(self.status_text())
+        self.query_one(MoveList).show(list(self.texts))
+        self.show_clocks()
+
+    def clock_left(self) -> list[float] | None:
+        clock = self.snap.get("clock")
+        if not isinstance(clock, dict):
+            return None
+        left = clock.get("left")
+        if not (isinstance(left, list) and len(left) == 2
+                and all(isinstance(x, (int, float)) for x in left)):
+            return None
+        out = [float(left[0]), float(left[1])]
+        running = clock.get("running")
+        if running in (0, 1) and not self.snap.get("result"):
+            out[running] -= time.monotonic() - self.received
+        return out
+
+    def show_clocks(self) -> None:
+        """The two clocks, the running one marked, low time flagged."""
+        left = self.clock_left()
+        if left is None:
+            self.show_clock_text(Text("No clock"))
+            return
+        names = self.state.PLAYERS
+        running = (self.snap.get("clock") or {}).get("running")
+        lines = []
+        for side in (0, 1):
+            mark = ">" if side == running and not self.snap.get("result") else " "
+            low = left[side] < LOW_TIME
+            lines.append(Text(f"{mark} {names[side]:<6} {show(left[side]):>7}"
+                              f"{'  LOW TIME' if low else ''}",
+                              "bold reverse" if low and side == running
+                              else ("bold" if mark == ">" else "")))
+        self.show_clock_text(Text("\n").join(lines))
+
+    def show_clock_text(self, text: Text) -> None:
+        """Update the clocks only when what they show changes (a second, or a tenth)."""
+        if text != self.clock_shown:
+            self.clock_shown = text
+            self.query_one("#clocks", Static).update(text)
+
+    def status_text(self) -> Text:
+        snap = self.snap
+        names = self.state.PLAYERS
+        people = snap.get("names") or ["", ""]
+        present = snap.get("present") or [True, True]
+        text = Text()
+        code = store.short(snap.get("code", ""), 8)
+        role = ("spectator" if self.you < 0 else f"you play {names[self.you]}")
+        text.append(f"Room {code} ({role})\n", "bold")
+        moving = self.state.to_move if snap.get("started") and not snap.get("result") else -1
+        for side in (0, 1):
+            who = store.short(people[side] or "(open seat)", 24)
+            away = "" if present[side] or not people[side] else " (away)"
+            mark = TO_MOVE if side == moving else "  "
+            text.append(f"{mark}{names[side]}: {who}{away}\n", "bold" if side == moving else "")
+        result = snap.get("result")
+        if result:
+            outcome = {"1-0": f"{names[0]} wins", "0-1": f"{names[1]} wins"}.get(result, "Draw")
+            text.append(f"Game over: {outcome} {result} ({snap.get('termination', '')})",
+                        "bold reverse")
+            if snap.get("rating"):
+                text.append(f"\nYour rating now: {store.short(snap['rating'], 30)}", "bold")
+        elif not snap.get("started"):
+            text.append(f"Waiting for an opponent: share the code {code}", "bold")
+        elif self.my_turn():
+            text.append(f"Move {move_number(self.state.ply)}: your move", "bold")
+        else:
+            thinking = " (thinking)" if snap.get("brain") == self.state.to_move else ""
+            text.append(f"Move {move_number(self.state.ply)}: {names[self.state.to_move]} to move"
+                        f"{thinking}")
+        if snap.get("rated") is False and not result:
+            text.append("\nNot rated: a move was taken back", "italic")
+        offer = snap.get("offer")
+        if isinstance(offer, dict) and not result:
+            what = "for a draw" if offer.get("kind") == "draw" else "to take back a move"
+            if offer.get("by") == self.you:
+                text.append(f"\nYou asked {what}: waiting for the answer", "italic")
+            elif self.you >= 0:
+                text.append(f"\nYour opponent asks {what}: y accepts, n declines", "bold")
+        if self.message:
+            text.append(f"\n{self.message}", "italic")
+        note = str(snap.get("note") or "")
+        if note and not (result and note == snap.get("termination")):  # said once
+            text.append(f"\n{store.short(note, 80)}", "italic")
+        return text
+
+    # -- what the player does -----------------------------------------------------------
+    def send(self, message: dict[str, Any]) -> None:
+        if self.link is None or not self.link.send(message):
+            self.notify("not connected to the room service", severity="error")
+
+    @on(MoveEntered)
+    def on_move_entered(self, event: MoveEntered) -> None:
+        event.stop()
+        if not self.my_turn():
+            self.app.bell()
+            return
+        self.board.interactive = False
+        self.send({"t": "move", "move": self.state.format_move(event.move)})
+
+    @on(SelectionRefused)
+    def on_selection_refused(self, event: SelectionRefused) -> None:
+        """Say why the point chosen cannot be played (a taken square, not your turn)."""
+        event.stop()
+        self.message = event.why
+        self.query_one("#status", Static).update(self.status_text())
+
+    def example_move(self) -> str:
+        """A legal move here in notation, as an example ("" when there is none)."""
+        legal = self.state.legal_moves()
+        return self.state.format_move(legal[0]) if legal else ""
+
+    def action_type_move(self) -> None:
+        """Enter a move in the game's notation."""
+        if not self.my_turn():
+            self.app.bell()
+            return
+
+        def entered(text: str | None) -> None:
+            if text and self.my_turn():
+                self.send({"t": "move", "move": text.strip()[:64]})
+
+        self.app.push_screen(PromptDialog("Your move in notation",
+                                          placeholder=self.example_move()), entered)
+
+    def action_resign(self) -> None:
+        """Resign, after asking."""
+        if self.you < 0 or self.snap.get("result"):
+            self.app.bell()
+            return
+
+        def chosen(choice: str | None) -> None:
+            if choice == "resign":
+                self.send({"t": "resign"})
+
+        self.app.push_screen(ChooseDialog("Resign this game?", [("Play on", "play"),
+                                                                ("Resign", "resign")],
+                                          current="play"), chosen)
+
+    def action_offer(self, kind: str) -> None:
+        """Offer a draw, or ask to take back a move."""
+        if self.you < 0 or self.snap.get("result"):
+            self.app.bell()
+            return
+        self.send({"t": "offer", "kind": kind})
+
+    def action_answer(self, accept: bool) -> None:
+        """Accept or decline the opponent's offer."""
+        offer = self.snap.get("offer")
+        if self.you < 0 or not isinstance(offer, dict) or offer.get("by") == self.you:
+            self.app.bell()
+            return
+        self.send({"t": "answer", "accept": accept})
+
+    def action_leave(self) -> None:
+        """Back to the room lists (a player's seat is kept for a few minutes)."""
+        self.send({"t": "leave"})
+        self.app.pop_screen()

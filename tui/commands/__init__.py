@@ -1,1 +1,0 @@
-"""One module per ``parlor`` subcommand: ``add_arguments(parser)`` and ``run(args)``."""
