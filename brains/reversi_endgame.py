@@ -39,15 +39,16 @@ _NONE = 100
 _UNLIMITED = 1 << 62
 
 REACH: dict[int, tuple[tuple[int, float], ...]] = {
-    8: ((10, 0.05), (12, 0.25), (13, 0.5), (14, 1.5), (15, 2.5), (16, 8.0), (17, 20.0),
-        (18, 60.0), (20, 600.0)),
+    8: ((12, 0.05), (14, 0.3), (16, 1.0), (18, 1.0), (19, 2.0), (20, 3.0), (22, 30.0),
+        (24, 120.0), (26, 600.0)),
     6: ((12, 0.15), (15, 1.0), (16, 5.0), (18, 7.0), (19, 25.0), (20, 60.0), (22, 600.0)),
     4: ((12, 0.1),),
 }
 """Per board size: (empties, seconds) rows, the slowest solve measured at up to that many
-empties, rounded up (``python -m benchmarks.reversi_endgame``, docs/STRENGTH.md, "Exact
-Reversi endgames"); rows where some solve passed the benchmark's 12 s cap (8x8 from 17
-empties, 6x6 from 19) are extrapolated, about three times the time per extra empty."""
+empties, rounded up (8x8: ``python -m benchmarks.reversi_endgame --games 6 --empties
+16-24 --cap 5`` and the FFO test, docs/STRENGTH.md, "Exact Reversi endgames"; rows past
+the measured ones are extrapolated). The 6x6 rows are still those of the slower Python
+search that came before, so they are cautious."""
 
 
 @dataclass(frozen=True)

@@ -31,3 +31,15 @@ def test_a_solve_past_the_cap_ends_the_game_row(capsys: pytest.CaptureFixture[st
     assert main(["--size", "8", "--games", "1", "--empties", "30-31", "--cap", "0"]) == 0
     out = capsys.readouterr().out
     assert "past cap" in out and "settled within 1s: median 29" in out
+
+
+def test_ffo_boards_become_parlor_positions_and_bad_ones_are_refused() -> None:
+    from benchmarks.reversi_ffo import to_position
+    from engine.positions import parse_position
+
+    board = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27
+    state = parse_position("reversi", to_position(board, "X"))
+    assert state.to_position() == parse_position("reversi", "8/8/8/3ox3/3xo3/8/8/8 x").to_position()
+    for bad, side in ((board[:-1], "X"), (board.replace("-", "?", 1), "X"), (board, "B")):
+        with pytest.raises(ValueError, match="not an FFO board"):
+            to_position(bad, side)
