@@ -110,22 +110,14 @@ def run(args: argparse.Namespace) -> int:
         from brains.morrisdb.__main__ import main as morrisdb
 
         return morrisdb(["build"])
-    if args.game == "morris":
-        if args.build_book:
-            print("parlor solve: --build-book is for connect4", file=sys.stderr)
-            return 2
+    if args.build_book and args.game != "connect4":
+        print("parlor solve: --build-book is for connect4", file=sys.stderr)
+        return 2
+    if args.game in ("morris", "reversi"):
         if not args.moves and not args.stdin:
             print("parlor solve: give MOVES or --stdin", file=sys.stderr)
             return 2
-        return _solve_morris(args)
-    if args.game == "reversi":
-        if args.build_book:
-            print("parlor solve: --build-book is for connect4", file=sys.stderr)
-            return 2
-        if not args.moves and not args.stdin:
-            print("parlor solve: give MOVES or --stdin", file=sys.stderr)
-            return 2
-        return _solve_reversi(args)
+        return _solve_morris(args) if args.game == "morris" else _solve_reversi(args)
     if sys.stderr.isatty():  # "preparing the Connect Four solver…" for a person waiting
         from brains.kernels import listen
 
