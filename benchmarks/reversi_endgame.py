@@ -68,6 +68,9 @@ def timed(state: Any, cap: float) -> tuple[float, int | None, int]:
 def run(size: int, games: int, low: int, high: int, seed: int, how: str, cap: float,
         verbose: bool) -> dict[str, Any]:
     """Solve every game's positions from ``low`` to ``high`` empties; times and reach."""
+    # the first solve in a process compiles (or loads) the kernel: no figure counts it
+    warm = [s for s in play_game(size, random.Random(seed), how) if s.outcome() is None]
+    timed(warm[-1], cap)
     rng = random.Random(seed)
     per_count: dict[int, list[float]] = {}
     capped: dict[int, int] = {}
