@@ -16,7 +16,7 @@ ARGV: dict[str, list[str]] = {
     "benchmarks.reversi_endgame": ["--games", "8", "--empties", "14-26", "--cap", "12"],
 }
 """Arguments for modules whose defaults take too long for ``make bench`` (the figures in
-docs/STRENGTH.md come from longer runs, with the commands given there)."""
+docs/STRENGTH-NOTEBOOK.md come from longer runs, with the commands given there)."""
 
 
 def main() -> int:

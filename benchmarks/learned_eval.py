@@ -7,7 +7,7 @@ For each game with a shipped value network: the microseconds one evaluation take
 path), then the nodes per second ``alphabeta`` searches with each evaluation over the
 same positions at ``--seconds`` a move. A learned evaluation has to be nearly as cheap
 per node as the heuristic, or clearly more accurate, to win at equal time; the match
-figures themselves are in docs/STRENGTH.md.
+figures themselves are in docs/STRENGTH-NOTEBOOK.md.
 """
 
 from __future__ import annotations

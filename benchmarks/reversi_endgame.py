@@ -30,7 +30,7 @@ from engine import new_game
 PYTHON_NODES_PER_S = 100_000
 PYTHON_REACH_1S = 14
 """The figures of the Python search before the compiled kernels (measured with this
-benchmark, 8 random games, 8x8; docs/STRENGTH.md's history)."""
+benchmark, 8 random games, 8x8; docs/STRENGTH-NOTEBOOK.md's history)."""
 LIMITS = (1.0, 10.0)
 """The times whose reach is reported."""
 
@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
               f"min {row['min']}, max {row['max']} (per game {row['per_game']})")
     print(f"{report['nodes_per_s']} nodes/s (the Python search the compiled one replaced: "
           f"about {PYTHON_NODES_PER_S:,} nodes/s and a 1 s reach of {PYTHON_REACH_1S} empties "
-          f"on 8x8, docs/STRENGTH.md)")
+          f"on 8x8, docs/STRENGTH-NOTEBOOK.md)")
     return 0
 
 

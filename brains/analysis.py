@@ -263,7 +263,7 @@ def connect4_oracle(state: State, budget: Budget, cache: dict[str, Any]) -> dict
 
 REVERSI_EXACT_EMPTIES = 14
 """Reversi positions with at most this many empty squares are solved exactly (about a
-second each on these machines, docs/STRENGTH.md, "Exact Reversi endgames")."""
+second each on these machines, docs/STRENGTH-NOTEBOOK.md, "Exact Reversi endgames")."""
 
 
 def reversi_oracle(state: State, budget: Budget,

@@ -46,7 +46,7 @@ REACH: dict[int, tuple[tuple[int, float], ...]] = {
 }
 """Per board size: (empties, seconds) rows, the slowest solve measured at up to that many
 empties, rounded up (8x8: ``python -m benchmarks.reversi_endgame --games 6 --empties
-16-24 --cap 5`` and the FFO test, docs/STRENGTH.md, "Exact Reversi endgames"; rows past
+16-24 --cap 5`` and the FFO test, docs/STRENGTH-NOTEBOOK.md, "Exact Reversi endgames"; rows past
 the measured ones are extrapolated). The 6x6 rows are still those of the slower Python
 search that came before, so they are cautious."""
 

@@ -276,7 +276,7 @@ ENDGAME = True
 """``alphabeta:hard`` asks ``exact_outcomes`` which moves keep the best outcome."""
 EXACT_EMPTIES = 14
 """``exact_outcomes`` tries the endgame solver from this many empty squares on (about a
-second on these machines, docs/STRENGTH.md, "Exact Reversi endgames")."""
+second on these machines, docs/STRENGTH-NOTEBOOK.md, "Exact Reversi endgames")."""
 
 
 def exact_outcomes(state: State, stop: Callable[[], bool],
