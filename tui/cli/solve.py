@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from tui.cli.common import MAX_SECONDS, int_range, seconds_type
@@ -85,15 +85,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print nodes and seconds per position on stderr")
 
 
-def _stdin_positions(lines: Iterable[Any]) -> Iterator[str | Exception]:
-    """The first field of each line; a line that cannot be read comes as its error."""
-    for line in lines:
-        if isinstance(line, Exception):
-            yield line
-            continue
-        fields = line.split()
-        if fields:
-            yield fields[0]
+def _inputs(args: argparse.Namespace,
+            position_of: Callable[[str], str | None]) -> Iterable[str | Exception]:
+    """The positions given as arguments, then (with ``--stdin``) one from each line of
+    standard input as ``position_of`` reads it (None: the line holds none); a line that
+    cannot be read comes as its error."""
+    import itertools
+
+    from engine.files import read_lines, stream_reader
+
+    if not args.stdin:
+        return list(args.moves)
+
+    def from_stdin() -> Iterator[str | Exception]:
+        for line in read_lines(stream_reader(sys.stdin)):
+            if isinstance(line, Exception):
+                yield line
+                continue
+            position = position_of(line)
+            if position is not None:
+                yield position
+
+    return itertools.chain(args.moves, from_stdin())
+
+
+def _first_field(line: str) -> str | None:
+    """The first field of a line (Pons' ``MOVES SCORE`` files), None for a blank line."""
+    fields = line.split()
+    return fields[0] if fields else None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -128,19 +147,14 @@ def run(args: argparse.Namespace) -> int:
         print("parlor solve: give MOVES or --stdin", file=sys.stderr)
         return 2
 
-    import itertools
     import time
 
     from brains.c4solver import Position, Solver, SolverStopped
-    from engine.files import read_lines, stream_reader
     from engine.protocol import quote
 
     deadline: list[float] = [float("inf")]
     solver = Solver(stop=lambda: time.monotonic() >= deadline[0], book=not args.no_book)
-    positions: Iterable[str | Exception] = args.moves
-    if args.stdin:
-        positions = itertools.chain(args.moves,
-                                    _stdin_positions(read_lines(stream_reader(sys.stdin))))
+    positions = _inputs(args, _first_field)
     failed = False
     for moves in positions:
         if isinstance(moves, Exception):
@@ -216,10 +230,8 @@ def _build_book(args: argparse.Namespace) -> int:
 def _solve_morris(args: argparse.Namespace) -> int:
     """One line per position: ``MOVES: VALUE; MOVE VALUE, …`` (best moves first), values
     from the side to move's view, ignoring the 100-ply and repetition draws."""
-    import itertools
 
     from brains.morrisdb import MorrisDBError, shared
-    from engine.files import read_lines, stream_reader
     from engine.games.morris import MorrisState
     from engine.protocol import ParlorError
     from engine.registry import new_game
@@ -229,11 +241,7 @@ def _solve_morris(args: argparse.Namespace) -> int:
     except MorrisDBError as exc:
         print(f"parlor solve: {exc}", file=sys.stderr)
         return 2
-    positions: Iterable[str | Exception] = args.moves
-    if args.stdin:
-        positions = itertools.chain(args.moves, (
-            line if isinstance(line, Exception) else line.strip()
-            for line in read_lines(stream_reader(sys.stdin))))
+    positions = _inputs(args, str.strip)  # a blank line is the start
     failed = False
     for moves in positions:
         if isinstance(moves, Exception):
@@ -265,20 +273,13 @@ def _solve_reversi(args: argparse.Namespace) -> int:
     first). SCORE is the final disc difference for the side to move with best play, the
     empty squares of a game that ends early counted for the winner (as the FFO test and
     WTHOR count; Parlor's own result counts discs only, and has the same sign)."""
-    import itertools
     import time
 
     from brains import reversi_endgame
-    from engine.files import read_lines, stream_reader
     from engine.positions import parse_position
     from engine.protocol import ParlorError, quote
 
-    positions: Iterable[str | Exception] = args.moves
-    if args.stdin:
-        positions = itertools.chain(args.moves, (
-            line if isinstance(line, Exception) else line.strip()
-            for line in read_lines(stream_reader(sys.stdin)) if not isinstance(line, str)
-            or line.strip()))
+    positions = _inputs(args, lambda line: line.strip() or None)
     failed = False
     for text in positions:
         if isinstance(text, Exception):
