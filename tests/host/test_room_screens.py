@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import Select
 
-from tui.app.opponents import room_brains
+from tui.game.opponents import room_brains
 from tui.link.client import ENV_SOCKET, ENV_TOKEN
 
 

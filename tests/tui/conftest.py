@@ -12,7 +12,7 @@ from textual.worker import WorkerCancelled, WorkerState
 
 from brains.protocol import Brain, Budget, Thought
 from engine.protocol import State
-from tui.app import opponents
+from tui.game import opponents
 from tui.app.screens import play
 from tui.app.widgets.board import BoardWidget
 

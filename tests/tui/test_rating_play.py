@@ -18,7 +18,7 @@ from tests.tui.conftest import (
     fake_make_brain,
     settle,
 )
-from tui.app import opponents
+from tui.game import opponents
 from tui.app.dialogs.error import ErrorDialog
 from tui.app.dialogs.prompt import PromptDialog
 from tui.app.main import Launch, ParlorApp

@@ -28,7 +28,7 @@ from textual.screen import ModalScreen, Screen
 from engine.protocol import ParlorError, State
 from engine.record import GameRecord
 from engine.registry import new_game
-from tui.app import opponents
+from tui.game import opponents
 from tui.app.dialogs.choose import ChooseDialog
 from tui.app.dialogs.error import ErrorDialog
 from tui.app.dialogs.prompt import PromptDialog

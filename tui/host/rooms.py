@@ -41,7 +41,7 @@ from brains.timeman import clock_allot
 from engine.protocol import ParlorError, Result, State
 from engine.record import EARLY_TERMINATIONS, GameRecord
 from engine.registry import GAMES, get_game
-from tui.app.opponents import rated_level
+from tui.game.opponents import rated_level
 from tui.host import brainseat, roomfile
 from tui.host.db import ArchivedGame, HostData, Seat
 from tui.host.limits import Bucket

@@ -28,7 +28,8 @@ from brains.protocol import Brain, Budget
 from engine.protocol import IllegalMoveError, Outcome, ParlorError, Result, State
 from engine.record import GameRecord
 from engine.registry import GAMES, get_game
-from tui.app import hints, opponents
+from tui.app import hints
+from tui.game import opponents
 from tui.app.dialogs.choose import HEADING, ChooseDialog
 from tui.app.dialogs.prompt import PromptDialog
 from tui.app.messages import (

@@ -14,7 +14,7 @@ from textual.widgets import Footer, Header, Static
 
 from engine.record import GameRecord
 from engine.registry import get_game
-from tui.app import opponents
+from tui.game import opponents
 from tui.app.dialogs.choose import HEADING, ChooseDialog
 from tui.app.screens.base import ParlorScreen
 from tui.app.screens.play import players_by_move
