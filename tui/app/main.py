@@ -28,7 +28,6 @@ from textual.screen import ModalScreen, Screen
 from engine.protocol import ParlorError, State
 from engine.record import GameRecord
 from engine.registry import new_game
-from tui.game import opponents
 from tui.app.dialogs.choose import ChooseDialog
 from tui.app.dialogs.error import ErrorDialog
 from tui.app.dialogs.prompt import PromptDialog
@@ -38,6 +37,7 @@ from tui.app.screens.help import HelpScreen
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.play import PlayScreen, change_comment, join_comments, unrated_reason
 from tui.app.screens.replay import ReplayScreen
+from tui.game import opponents
 from tui.player import paths, settings, store
 from tui.player.clock import TimeControl
 

@@ -29,7 +29,6 @@ from engine.protocol import IllegalMoveError, Outcome, ParlorError, Result, Stat
 from engine.record import GameRecord
 from engine.registry import GAMES, get_game
 from tui.app import hints
-from tui.game import opponents
 from tui.app.dialogs.choose import HEADING, ChooseDialog
 from tui.app.dialogs.prompt import PromptDialog
 from tui.app.messages import (
@@ -45,6 +44,7 @@ from tui.app.widgets import board_class
 from tui.app.widgets.board import BoardWidget
 from tui.app.widgets.clock import ClockPanel
 from tui.app.widgets.move_list import MoveList, move_number
+from tui.game import opponents
 from tui.link.client import brain_slot
 from tui.player import paths, store
 from tui.player.clock import TimeControl

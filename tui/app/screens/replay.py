@@ -14,7 +14,6 @@ from textual.widgets import Footer, Header, Static
 
 from engine.record import GameRecord
 from engine.registry import get_game
-from tui.game import opponents
 from tui.app.dialogs.choose import HEADING, ChooseDialog
 from tui.app.screens.base import ParlorScreen
 from tui.app.screens.play import players_by_move
@@ -23,6 +22,7 @@ from tui.app.widgets.analysis_panel import AnalysisPanel
 from tui.app.widgets.board import BoardWidget
 from tui.app.widgets.eval_graph import EvalGraph
 from tui.app.widgets.move_list import MoveList
+from tui.game import opponents
 from tui.player import paths, store
 
 AUTOPLAY_SECONDS = 0.8
