@@ -16,13 +16,13 @@ from engine.record import GameRecord
 from engine.registry import get_game
 from tui.app.dialogs.choose import HEADING, ChooseDialog
 from tui.app.screens.base import ParlorScreen
-from tui.app.screens.play import players_by_move
 from tui.app.widgets import board_class
 from tui.app.widgets.analysis_panel import AnalysisPanel
 from tui.app.widgets.board import BoardWidget
 from tui.app.widgets.eval_graph import EvalGraph
 from tui.app.widgets.move_list import MoveList
 from tui.game import opponents
+from tui.game.session import players_by_move
 from tui.player import paths, store
 
 AUTOPLAY_SECONDS = 0.8
