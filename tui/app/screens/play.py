@@ -323,6 +323,8 @@ class PlayScreen(ParlorScreen):
         board.flipped = humans == [board.TOP_SIDE]
         for attribute in ("path", "cursor", "ascii"):
             self.watch(board, attribute, self.update_summary, init=False)
+        if self.moves:  # resumed: the side to move's clock runs from now (a new game's
+            self.session.start_clock(self.now())  # clocks start with its first move)
         self.next_turn()
 
     def update_summary(self) -> None:
