@@ -7,6 +7,9 @@ one a client claims. The service checks every move with the engine, runs the clo
 sends every change to both players and every spectator at once, and records each
 finished game into both players' finished games (``history/`` of each player's data
 directory, through :func:`tui.player.store.save_new`), and updates both players' ratings.
+Each room's game itself (positions, clock, ending, record, takebacks, rating, the brain
+seat's turns) is a :class:`tui.game.session.Session`, as a local game's is; the service
+keeps the network, the timers, the rooms on disk and the seats.
 
 No game is lost when the host is killed: every room in progress is written to disk
 after each change (:mod:`tui.host.roomfile`) and restored when the service starts
