@@ -7,12 +7,15 @@ from __future__ import annotations
 import pytest
 
 from engine.formats import load_records
+from engine.record import GameRecord
+from engine.registry import new_game
 from tests.tui.conftest import enter_move, settle
 from tui.app.main import Launch, ParlorApp
 from tui.app.screens import play
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.play import PlayScreen
 from tui.game.session import CLOCK_TAG, ClockReadings
+from tui.player import store
 from tui.player.clock import TimeControl
 
 SIZE = (100, 32)
@@ -64,3 +67,37 @@ async def test_a_clocked_game_left_and_resumed_keeps_its_clocks(
     [saved] = load_records(resumed.store.unfinished_path)
     assert saved.moves == ["b2", "a1"] and saved.tags["TimeControl"] == "2+2"
     assert ClockReadings.parse(saved.tags[CLOCK_TAG]) == ClockReadings((120.0, 112.5), 0)
+
+
+def keep_clocked(tags: dict[str, str]) -> store.GameFile:
+    """An unfinished human-against-human tic-tac-toe game (b2 played) with ``tags``."""
+    start = new_game("tictactoe")
+    kept = store.GameFile()
+    kept.save(GameRecord.from_moves(start, [start.parse_move("b2")], First="human",
+                                    Second="human", **tags))
+    return kept
+
+
+@pytest.mark.parametrize(("tags", "control", "warning"), [
+    ({"TimeControl": "2+2", CLOCK_TAG: "lots of time"}, TimeControl(120.0, 2.0),
+     "clock readings could not be read"),
+    ({"TimeControl": "forever", CLOCK_TAG: "1 2 1"}, None, "without a clock"),
+    ({"TimeControl": "2+2"}, TimeControl(120.0, 2.0), ""),  # kept before readings were
+])
+async def test_a_resumed_game_with_damaged_clock_tags_goes_on_with_one_warning(
+        monkeypatch: pytest.MonkeyPatch, tags: dict[str, str], control: TimeControl | None,
+        warning: str) -> None:
+    fake = FakeTime(50.0)
+    monkeypatch.setattr(play, "monotonic", fake)
+    keep_clocked(tags)
+    app = ParlorApp(Launch(kind="resume"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PlayScreen) and screen.moves == [4]
+        assert screen.clock == control
+        if control is not None:  # full time on both clocks, O's running from now
+            assert screen.session.readings(fake.now) == ClockReadings((120.0, 120.0), 1)
+        about_clocks = [n.message for n in app._notifications if "clock" in n.message]
+        assert len(about_clocks) == (1 if warning else 0)
+        assert all(warning in m and "\n" not in m for m in about_clocks)
