@@ -31,6 +31,7 @@ from tui.app.dialogs.choose import ChooseDialog
 from tui.app.dialogs.prompt import PromptDialog
 from tui.app.screens.base import ParlorScreen
 from tui.app.screens.collection import CollectionScreen
+from tui.app.screens.play import ALL_PLAYERS_TAGS
 from tui.player import paths, store
 from tui.player.store import Entry, scan
 
@@ -217,8 +218,13 @@ class BrowserScreen(ParlorScreen):
         elif entry.record is None:
             what = f"damaged: {entry.error}"
         else:
-            when = entry.record.tags.get("Date", "")
+            tags = entry.record.tags
+            when = tags.get("Date", "")
             what = f"{where}, {when}" if when else where
+            for side, tag in enumerate(ALL_PLAYERS_TAGS):  # a side others played earlier
+                everyone = tags.get(tag, "").strip()
+                if everyone:
+                    what += f"; {('first', 'second')[side]} side played by {everyone}"
         self.query_one("#browser-intro", Static).update(f"{INTRO}\n{store.short(what, 150)}")
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
