@@ -42,7 +42,7 @@ from engine.protocol import ParlorError, Result, State
 from engine.record import EARLY_TERMINATIONS, GameRecord
 from engine.registry import GAMES, get_game
 from tui.app.opponents import rated_level
-from tui.host import brainseat, roomfile
+from tui.host import accounts, brainseat, roomfile
 from tui.host.db import ArchivedGame, HostData, Seat
 from tui.host.limits import Bucket
 from tui.link import wire
@@ -325,6 +325,8 @@ class RoomService:
         self.server: asyncio.AbstractServer | None = None
         self.recorded: list[Path] = []
         """Every record written (for the host's log and for tests)."""
+        self.accounts = accounts.Accounts(self)
+        """Names, keys, profiles, leaderboards, challenges (:mod:`tui.host.accounts`)."""
 
     # -- lifecycle ------------------------------------------------------------------
     async def start(self) -> None:
@@ -476,6 +478,8 @@ class RoomService:
             self.brain_acquire(conn)
         elif kind == "brain_done":
             self.brain_release(conn)
+        elif kind in accounts.KINDS:
+            self.accounts.handle(conn, msg)
         elif kind in ("move", "resign", "offer", "answer"):
             room = conn.room
             side = room.side_of(conn.identity) if room else None
