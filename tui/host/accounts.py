@@ -13,7 +13,8 @@ the room service's own:
 
 - ``account``: who this session is (the claimed name, if any, and the player's rank on
   each game's leaderboard); it also marks the session as present, so it can be
-  challenged, and brings the challenges still waiting for it;
+  challenged, and (with ``"invitations": true``, as a session's first one says) brings
+  the challenges still waiting for it;
 - ``profile``: name, keys, rating and deviation per game, record (wins, draws, losses)
   per game, recent games from the archive;
 - ``leaders``: one game's leaderboard (players with at least :data:`MIN_GAMES` rated
@@ -145,6 +146,8 @@ class Accounts:
         """The sessions that said who they are (``account``), in order: these are
         online and can be challenged (a brain-slot connection never is)."""
         self.tasks: set[asyncio.Task[None]] = set()
+        self.min_games = MIN_GAMES
+        """Rated games a player needs in a game to be on its leaderboard."""
 
     # -- plumbing -----------------------------------------------------------------------
     def data(self) -> HostData:
@@ -193,7 +196,7 @@ class Accounts:
         self.data()
         if kind == "account":
             self.present[conn] = None
-            self.later(conn, self.on_account(conn))
+            self.later(conn, self.on_account(conn, wire.flag(msg, "invitations")))
         elif kind == "profile":
             self.later(conn, self.on_profile(conn))
         elif kind == "leaders":
@@ -215,17 +218,19 @@ class Accounts:
         else:
             raise wire.WireError(f"unknown request {kind[:30]!r}")
 
-    async def on_account(self, conn: Member) -> None:
+    async def on_account(self, conn: Member, invitations: bool) -> None:
         data = self.data()
         player = await self.player(conn)
         account = data.player(player)
         ranks = {}
         for rating in data.ratings_of(player):
-            place = data.rank(player, rating.game, MIN_GAMES)
+            place = data.rank(player, rating.game, self.min_games)
             ranks[rating.game] = ([place[0], place[1]] if place is not None
                                   else [0, rating.games])
         conn.send({"t": "account", "name": (account.name or "") if account else "",
-                   "shown": conn.name, "ranks": ranks, "min_games": MIN_GAMES})
+                   "shown": conn.name, "ranks": ranks, "min_games": self.min_games})
+        if not invitations:
+            return
         for invitation in data.invitations_for(player):
             room = self.service.rooms.get(invitation.room)
             if room is None or room.started or room.over:
@@ -250,18 +255,18 @@ class Accounts:
                    "ratings": [[r.game, round(r.rating, 1), round(r.deviation, 1), r.games]
                                for r in data.ratings_of(player)],
                    "record": [[game, *tally] for game, tally in data.record_of(player).items()],
-                   "recent": recent, "min_games": MIN_GAMES})
+                   "recent": recent, "min_games": self.min_games})
 
     def on_leaders(self, conn: Member, game: str) -> None:
         data = self.data()
         me = data.player_for_key(conn.identity)
         rows = []
-        for place, (player, rating) in enumerate(data.leaderboard(game, MIN_GAMES, LEADERS),
+        for place, (player, rating) in enumerate(data.leaderboard(game, self.min_games, LEADERS),
                                                  start=1):
             rows.append([place, player.name or f"(no name #{player.id})",
                          round(rating.rating, 1), round(rating.deviation, 1), rating.games,
                          me is not None and player.id == me.id])
-        conn.send({"t": "leaders", "game": game, "min_games": MIN_GAMES, "rows": rows})
+        conn.send({"t": "leaders", "game": game, "min_games": self.min_games, "rows": rows})
 
     async def on_claim(self, conn: Member, name: str) -> None:
         data = self.data()

@@ -1,0 +1,98 @@
+"""Accounts end to end: real SSH clients against a host on 127.0.0.1 claim names, add a
+key and come back with it as the same account, challenge a named player who accepts,
+play a rated game and find it on their profiles, the leaderboard and Home."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from tests.host.conftest import Player, asyncssh, move
+from tui.host.rooms import user_history, user_home
+from tui.player.store import read_records
+
+F6, F7 = "\x1b[17~", "\x1b[18~"
+CODE = re.compile(r"Room ([A-Z2-9]{5}) \(you play")
+
+
+def fingerprint(key: asyncssh.SSHKey) -> str:
+    return key.get_fingerprint("sha256")
+
+
+async def test_names_keys_a_challenge_and_the_leaderboard(host, keys):
+    host.rooms.accounts.min_games = 1  # one rated game puts a player on the board
+    laptop = asyncssh.generate_private_key("ssh-ed25519")
+    alice = await Player.connect(host.port, "alice", keys[0])
+    bob = await Player.connect(host.port, "bob", keys[1])
+    players = [alice, bob]
+    try:
+        # two accounts claim names; a name taken, in any case, is refused
+        await alice.expect("Play a person")
+        await alice.send(F6)
+        await alice.expect("No name claimed yet")
+        await alice.keys("Alice", "enter")
+        await alice.expect("Name: Alice")
+        await bob.expect("Play a person")
+        await bob.send(F6)
+        await bob.expect("No name claimed yet")
+        await bob.keys("ALICE", "enter")
+        await bob.expect("the name ALICE is taken")
+        await bob.keys("ctrl+u", "Bob", "enter")
+        await bob.expect("Name: Bob")
+        # alice adds her laptop's key (pasted), then logs in with it alone
+        await alice.send(laptop.export_public_key().decode().strip() + " alice@laptop")
+        await alice.keys("enter")
+        await alice.expect("Key added", "Keys: 2")
+        await alice.close()
+        alice = await Player.connect(host.port, "alice-laptop", laptop)
+        players.append(alice)
+        await alice.expect("Play a person")
+        await alice.send(F6)
+        await alice.expect("Name: Alice", "Keys: 2")
+        assert not user_home(host.users, fingerprint(laptop)).exists()  # the same folder
+        # bob challenges Alice by name; the challenge pops up on her screen
+        await bob.keys("escape")
+        await bob.expect("Saved games")  # Home's button
+        await bob.keys("f2")
+        await bob.expect("Create room", "Open rooms")
+        await bob.keys("tab", "tab")  # from the code field, past Join, to the challenge
+        await bob.expect("Type the name of a player who is online")  # the focus is there
+        await bob.keys("Alice")
+        await bob.expect("Enter challenges Alice")
+        await bob.keys("enter")
+        shown = await bob.expect("waiting for Alice to answer your challenge")
+        match = CODE.search(shown)
+        assert match, shown[-500:]
+        code = match.group(1)
+        await alice.expect("Bob challenges you to Tic-tac-toe", "clock 5+3")
+        await alice.keys("y")
+        await alice.expect(f"Room {code} (you play O)")
+        await bob.expect("Alice joined")
+        line = [(bob, "b2"), (alice, "a1"), (bob, "b1"), (alice, "c1"), (bob, "b3")]
+        for ply, (mover, text) in enumerate(line, start=1):
+            await move(mover, text)
+            if ply < len(line):
+                await (alice if mover is bob else bob).expect(
+                    f"Move {ply // 2 + 1}: your move")
+        for player in (alice, bob):
+            await player.expect("Game over: X wins 1-0")
+        await asyncio.to_thread(host.rooms.host_data.sync)  # the ratings are in the database
+        # the profile: her rating, record and recent game; under her first key's identity
+        await alice.keys("e")
+        await alice.expect("Open rooms")
+        await alice.keys("escape")  # back on her account
+        await alice.expect("1 rated games; 0 won, 0 drawn, 1 lost", "v Bob: lost 1-0")
+        [path] = user_history(host.users, fingerprint(keys[0])).glob("*.pgn")
+        [record] = read_records(path)
+        assert (record.tags["First"], record.tags["Second"]) == ("Bob", "Alice")
+        # Home shows bob's rank; the leaderboard lists both, the winner first
+        await bob.keys("e")
+        await bob.expect("Open rooms")
+        await bob.keys("escape")
+        await bob.expect("#1 of 2 on this host")
+        await bob.send(F7)
+        await bob.expect("players with at least 1 rated games", "1  Bob", "<- you",
+                         "2  Alice")
+    finally:
+        for player in players:
+            await player.close()
