@@ -260,12 +260,11 @@ class RoomsScreen(ParlorScreen):
             f"Enter challenges {name} to the game chosen above" if name else
             "Type the name of a player who is online: Enter challenges them")
 
-    def on_descendant_focus(self) -> None:
+    def mark_focused_field(self) -> None:
+        """The focus moved: mark its form row, and say what the challenge field does."""
+        super().mark_focused_field()
         for _ in self.query("#challenge-help"):  # none when watching
             self.challenge_typed()
-
-    def on_descendant_blur(self) -> None:
-        self.on_descendant_focus()
 
     @on(Input.Submitted, "#challenge-name")
     def challenge_entered(self, event: Input.Submitted) -> None:
