@@ -39,10 +39,10 @@ async def test_names_keys_a_challenge_and_the_leaderboard(host, keys):
         await bob.expect("the name ALICE is taken")
         await bob.keys("ctrl+u", "Bob", "enter")
         await bob.expect("Name: Bob")
-        # alice adds her laptop's key (pasted), then logs in with it alone
+        # alice adds her laptop's key (pasted), then logs in with it, which makes it hers
         await alice.send(laptop.export_public_key().decode().strip() + " alice@laptop")
         await alice.keys("enter")
-        await alice.expect("Key added", "Keys: 2")
+        await alice.expect("Key noted", "1 more waiting for its first login")
         await alice.close()
         alice = await Player.connect(host.port, "alice-laptop", laptop)
         players.append(alice)

@@ -4,6 +4,7 @@ through the room service's wire, as a session's app reaches them."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -43,7 +44,7 @@ def public_line(key: asyncssh.SSHKey) -> str:
 
 async def session(service: RoomService, key: str, name: str) -> Line:
     """A session of the account of ``key``, logged in as the SSH server logs it in."""
-    identity, claimed = await accounts.login(service.host_data, key)
+    identity, claimed = await service.accounts.login(key)
     line = await Line.open(service, service.issue(identity, claimed or name))
     line.send({"t": "account"})
     await line.next("account")
@@ -97,7 +98,7 @@ def test_leaderboard_rank_and_record(tmp_path: Path):
 # --- the wire -----------------------------------------------------------------------------
 
 async def test_names_are_claimed_once_unique_whatever_the_case_and_checked(served):
-    service, data = served
+    service, _ = served
     ann = await session(service, "key-ann", "ann")
     ben = await session(service, "key-ben", "ben")
     ann.send({"t": "claim", "name": "Annie"})
@@ -115,10 +116,10 @@ async def test_names_are_claimed_once_unique_whatever_the_case_and_checked(serve
     # the name is the one shown in rooms from now on, and the next login's
     ann.send({"t": "create", "game": "tictactoe"})
     assert (await ann.room())["names"][0] == "Annie"
-    assert await accounts.login(data, "key-ann") == ("key-ann", "Annie")
+    assert await service.accounts.login("key-ann") == ("key-ann", "Annie")
 
 
-async def test_a_second_key_is_the_same_account_and_a_taken_key_is_refused(served):
+async def test_a_second_key_joins_the_account_at_its_first_login(served):
     service, data = served
     first, second, other = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(3))
     fp = [k.get_fingerprint("sha256") for k in (first, second, other)]
@@ -126,10 +127,16 @@ async def test_a_second_key_is_the_same_account_and_a_taken_key_is_refused(serve
     await session(service, fp[2], "olga")  # the third key is another account's already
     ann.send({"t": "add_key", "key": public_line(second) + " laptop"})
     added = await ann.next()
-    assert added == {"t": "key_added", "fingerprint": fp[1], "keys": 2}
-    assert await accounts.login(data, fp[1]) == (fp[0], "")  # the first key's identity
+    assert added["t"] == "key_added" and added["fingerprint"] == fp[1]
+    assert added["keys"] == 1  # noted, not yet the account's: it must log in first
+    ann.send({"t": "profile"})
+    assert (await ann.next("profile"))["pending"] == 1
+    assert await service.accounts.login(fp[1]) == (fp[0], "")  # the first key's identity
+    ann_id = data.player_for_key(fp[0])
+    assert ann_id is not None and data.keys_of(ann_id.id) == [fp[0], fp[1]]
+    assert await service.accounts.login(fp[1]) == (fp[0], "")  # and ever after
     for text, says in [(public_line(second), "yours already"),
-                       (public_line(other), "another account"),
+                       (public_line(other), "account of its own"),
                        ("ssh-ed25519 AAAAnotbase64", "not an OpenSSH public key"),
                        ("-----BEGIN OPENSSH PRIVATE KEY-----", "private key"),
                        ("", "one public key line")]:
@@ -138,6 +145,33 @@ async def test_a_second_key_is_the_same_account_and_a_taken_key_is_refused(serve
         assert answer["t"] == "error" and says in answer["message"], (text, answer)
     ann.send({"t": "add_key", "key": "x" * 10_000})  # over the cap on a key line
     assert (await ann.next())["t"] == "error"
+
+
+async def test_a_pasted_key_not_logged_in_soon_stays_its_own(tmp_path: Path):
+    now = [100.0]
+    data = HostData.open(tmp_path / "data", now=Clock())
+    service = RoomService(tmp_path / "rooms.sock", tmp_path / "users", host_data=data,
+                          clock=lambda: now[0])
+    await service.start()
+    try:
+        late, taken = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
+        ann = await session(service, "key-ann", "ann")
+        ben = await session(service, "key-ben", "ben")
+        ann.send({"t": "add_key", "key": public_line(late)})
+        await ann.next("key_added")
+        ann.send({"t": "add_key", "key": public_line(taken)})
+        await ann.next("key_added")
+        ben.send({"t": "add_key", "key": public_line(taken)})  # offered to ann already
+        assert "another account" in (await ben.next("error"))["message"]
+        now[0] += accounts.PENDING_SECONDS + 1
+        fingerprint = late.get_fingerprint("sha256")
+        assert await service.accounts.login(fingerprint) == (fingerprint, "")
+        await asyncio.to_thread(data.sync)  # its account is made without holding up login
+        owner = data.player_for_key(fingerprint)
+        assert owner is not None and owner.id != data.player_for_key("key-ann").id
+    finally:
+        await service.stop()
+        data.close()
 
 
 async def test_profile_and_leaderboard_come_from_the_database(served):
@@ -242,7 +276,7 @@ async def test_without_a_database_accounts_say_so_in_one_line(tmp_path: Path):
     service = RoomService(tmp_path / "rooms.sock", tmp_path / "users")
     await service.start()
     try:
-        assert await accounts.login(None, "key") == ("key", "")
+        assert await service.accounts.login("key") == ("key", "")
         line = await Line.open(service, service.issue("key", "ann"))
         line.send({"t": "profile"})
         assert "keeps no accounts" in (await line.next("error"))["message"]

@@ -2,7 +2,7 @@
 leaderboards and challenges.
 
 A player's account is a row of the host's database (:mod:`tui.host.db`), made the first
-time one of their keys logs in (:func:`login`). An account may hold several keys; every
+time one of their keys logs in (:meth:`Accounts.login`). An account may hold several keys; every
 session of the account, whichever key logged in, goes by ONE identity: the account's
 first key's fingerprint (so a player's data folder, rooms, seats and ``ratings.json``
 stay where that key has always had them, and a second key reaches the same ones).
@@ -20,8 +20,12 @@ the room service's own:
 - ``leaders``: one game's leaderboard (players with at least :data:`MIN_GAMES` rated
   games): rank, name, rating, deviation, games;
 - ``claim``: claim a display name, once (unique whatever the case, kept);
-- ``add_key``: add another key to the account, given as an OpenSSH public key line
-  (a key another account holds is refused);
+- ``add_key``: add another key to the account, given as an OpenSSH public key line (a
+  key another account holds is refused). A public key is no secret, so pasting one
+  proves nothing: the key is only *noted* for the account, and becomes one of its keys
+  when it first logs in, within :data:`PENDING_SECONDS` (a key that has logged in
+  before is an account of its own already, and is refused). So no one can add a
+  stranger's key to their own account and have the stranger land in it later;
 - ``challenge``: create a room (as ``create`` does) and invite a named player who is
   online; the invitation is kept in the database and shown on their screen;
 - ``reply``: accept or decline an invitation (accepting, the app then joins its room).
@@ -30,9 +34,10 @@ the room service's own:
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 import re
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
 from engine.protocol import ParlorError
@@ -53,6 +58,11 @@ RECENT = 10
 """Recent games shown on a profile."""
 MAX_KEYS = 8
 """Keys one account may hold."""
+PENDING_SECONDS = 600.0
+"""How long a key pasted on the account screen waits for its first login (which makes
+it one of the account's keys)."""
+MAX_PENDING = 1000
+"""Keys waiting for their first login, host-wide (the oldest are forgotten)."""
 MAX_KEY_TEXT = 8192
 """Longest public key line taken (an RSA 16384-bit key's line fits)."""
 NAME_RULE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{1,23}")
@@ -76,6 +86,7 @@ class Service(Protocol):
     host_data: HostData | None
     rooms: Any
     tokens: dict[str, tuple[str, str, str]]
+    now: Callable[[], float]
 
     def create(self, conn: Any, msg: dict[str, Any]) -> None: ...
 
@@ -84,22 +95,6 @@ class Service(Protocol):
 
 class AccountError(ParlorError):
     """A request about accounts that cannot be done (one line, for the player)."""
-
-
-async def login(data: HostData | None, key: str) -> tuple[str, str]:
-    """The identity of the account ``key`` belongs to (the account made on first sight,
-    with ``key`` its first key) and the name claimed by that account ("" if none). Without
-    a database, or when it cannot be used, the key is its own identity (one log line)."""
-    if data is None:
-        return key, ""
-    try:
-        player = await asyncio.wrap_future(data.ensure_player(key))
-        identity = data.first_key(player) or key
-        account = data.player(player)
-    except (HostDataError, ValueError) as exc:
-        log.error("cannot find the account of a key: %s", str(exc)[:100])
-        return key, ""
-    return identity, (account.name or "") if account is not None else ""
 
 
 def check_name(name: str) -> str:
@@ -148,6 +143,44 @@ class Accounts:
         self.tasks: set[asyncio.Task[None]] = set()
         self.min_games = MIN_GAMES
         """Rated games a player needs in a game to be on its leaderboard."""
+        self.pending: dict[str, tuple[int, float]] = {}
+        """Keys pasted on an account screen: fingerprint -> (the account, when the offer
+        ends), until the key first logs in (see ``add_key`` in the module's doc)."""
+
+    async def login(self, key: str) -> tuple[str, str]:
+        """The identity of the account ``key`` belongs to and the name it claimed ("" if
+        none). A key never seen joins the account it was pasted in (within
+        :data:`PENDING_SECONDS`), or else is an account of its own, made now with ``key``
+        its first key. Without a database, or when it cannot be used, the key is its own
+        identity (one log line)."""
+        data = self.service.host_data
+        if data is None:
+            return key, ""
+        try:
+            found = data.player_for_key(key)
+            offer = self.pending.pop(key, None)
+            if found is not None:
+                player = found.id
+            elif offer is not None and offer[1] > self.service.now() \
+                    and await asyncio.wrap_future(data.add_key(offer[0], key)):
+                player = offer[0]
+                log.info("a key joined account %d at its first login", player)
+            else:  # a new account, with this key its first: no need to wait for it
+                data.ensure_player(key).add_done_callback(self.made)
+                return key, ""
+            identity = data.first_key(player) or key
+            account = data.player(player)
+        except (HostDataError, ValueError) as exc:
+            log.error("cannot find the account of a key: %s", str(exc)[:100])
+            return key, ""
+        return identity, (account.name or "") if account is not None else ""
+
+    @staticmethod
+    def made(future: concurrent.futures.Future[int]) -> None:
+        """Log an account that could not be made (the write is not waited for)."""
+        error = future.exception()
+        if error is not None:
+            log.error("cannot make an account for a key: %s", str(error)[:100])
 
     # -- plumbing -----------------------------------------------------------------------
     def data(self) -> HostData:
@@ -252,6 +285,7 @@ class Accounts:
                            "rated": game.rated})
         conn.send({"t": "profile", "name": (account.name or "") if account else "",
                    "shown": conn.name, "keys": len(data.keys_of(player)),
+                   "pending": sum(1 for p, _ in self.pending.values() if p == player),
                    "ratings": [[r.game, round(r.rating, 1), round(r.deviation, 1), r.games]
                                for r in data.ratings_of(player)],
                    "record": [[game, *tally] for game, tally in data.record_of(player).items()],
@@ -298,13 +332,23 @@ class Accounts:
         owner = data.player_for_key(fingerprint)
         if owner is not None:
             raise AccountError("that key is yours already" if owner.id == player
-                               else "that key belongs to another account; it stays there")
-        if len(data.keys_of(player)) >= MAX_KEYS:
+                               else "that key has logged in here already, so it is an "
+                               "account of its own; it stays there")
+        now = self.service.now()
+        for key, (_, ends) in list(self.pending.items()):
+            if ends <= now:
+                del self.pending[key]
+        offer = self.pending.get(fingerprint)
+        if offer is not None and offer[0] != player:
+            raise AccountError("that key was offered to another account; it stays there")
+        waiting = sum(1 for p, _ in self.pending.values() if p == player)
+        if len(data.keys_of(player)) + waiting >= MAX_KEYS:
             raise AccountError(f"an account holds at most {MAX_KEYS} keys")
-        if not await asyncio.wrap_future(data.add_key(player, fingerprint)):
-            raise AccountError("that key belongs to another account; it stays there")
+        while len(self.pending) >= MAX_PENDING:
+            del self.pending[next(iter(self.pending))]
+        self.pending[fingerprint] = (player, now + PENDING_SECONDS)
         conn.send({"t": "key_added", "fingerprint": fingerprint,
-                   "keys": len(data.keys_of(player))})
+                   "keys": len(data.keys_of(player)), "minutes": PENDING_SECONDS / 60})
 
     def on_challenge(self, conn: Member, msg: dict[str, Any]) -> None:
         data = self.data()

@@ -46,7 +46,6 @@ import asyncssh
 
 from engine.files import read_capped
 from engine.protocol import ParlorError
-from tui.host import accounts
 from tui.host.db import HostData
 from tui.host.limits import Bucket, LogLimiter
 from tui.host.rooms import RoomService, user_home
@@ -530,8 +529,7 @@ class Session(asyncssh.SSHServerSession[bytes]):
     async def spawn(self) -> None:
         # The key is the account: a player's sessions, whichever of their keys logged
         # in, all go by the account's identity (its first key), with its claimed name.
-        self.identity, claimed = await accounts.login(self.host.rooms.host_data,
-                                                      self.identity)
+        self.identity, claimed = await self.host.rooms.accounts.login(self.identity)
         if claimed:
             self.username = claimed
         if self.closing:

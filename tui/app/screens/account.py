@@ -189,7 +189,10 @@ class AccountScreen(HostScreen):
             self.action_refresh()
         elif kind == "key_added":
             self.query_one("#add-key", Input).value = ""
-            self.notify(f"Key added: {store.short(message.get('fingerprint'), 60)}")
+            minutes = int(number(message.get("minutes"), 10))
+            self.notify(f"Key noted: {store.short(message.get('fingerprint'), 60)}. Log in "
+                        f"with it within {minutes} minutes and it is one of this "
+                        "account's keys.", timeout=30)
             self.action_refresh()
 
     def show(self, profile: dict[str, Any]) -> None:
@@ -209,10 +212,11 @@ class AccountScreen(HostScreen):
                 f"No name claimed yet (others see {shown!r}). Claim one: it is yours for "
                 "good, and no one else can take it.")
             claim.display = True
-        keys = int(number(profile.get("keys")))
+        keys, pending = int(number(profile.get("keys"))), int(number(profile.get("pending")))
+        waiting = f" ({pending} more waiting for its first login)" if pending > 0 else ""
         self.query_one("#account-keys", Static).update(
-            f"Keys: {keys}. Any of them logs in to this account. Add one by pasting its "
-            "public key line (the .pub file):")
+            f"Keys: {keys}{waiting}. Any of them logs in to this account. Add one by "
+            "pasting its public key line (the .pub file), then log in with it:")
         self.query_one("#account-text", Static).update(profile_text(profile))
 
     @on(Button.Pressed, "#claim")
