@@ -159,13 +159,15 @@ class Accounts:
         try:
             found = data.player_for_key(key)
             offer = self.pending.pop(key, None)
-            if found is not None:
-                player = found.id
-            elif offer is not None and offer[1] > self.service.now() \
-                    and await asyncio.wrap_future(data.add_key(offer[0], key)):
-                player = offer[0]
-                log.info("a key joined account %d at its first login", player)
-            else:  # a new account, with this key its first: no need to wait for it
+            player = found.id if found is not None else None
+            if player is None and offer is not None and offer[1] > self.service.now():
+                if await asyncio.wrap_future(data.add_key(offer[0], key)):
+                    player = offer[0]
+                    log.info("a key joined account %d at its first login", player)
+                else:  # it logged in meanwhile, as an account of its own
+                    found = data.player_for_key(key)
+                    player = found.id if found is not None else None
+            if player is None:  # a new account, with this key its first: no need to wait
                 data.ensure_player(key).add_done_callback(self.made)
                 return key, ""
             identity = data.first_key(player) or key
@@ -228,6 +230,7 @@ class Accounts:
         kind = msg["t"]
         self.data()
         if kind == "account":
+            self.online("")  # forget the sessions gone
             self.present[conn] = None
             self.later(conn, self.on_account(conn, wire.flag(msg, "invitations")))
         elif kind == "profile":
