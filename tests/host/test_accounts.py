@@ -44,11 +44,16 @@ async def test_names_keys_a_challenge_and_the_leaderboard(host, keys):
         await alice.keys("enter")
         await alice.expect("Key noted", "1 more waiting for its first login")
         await alice.close()
+        data = host.rooms.host_data
+        first = data.player_for_key(fingerprint(keys[0]))
+        assert first is not None  # a rating of the account's, as a rated game leaves one
+        await asyncio.wrap_future(data.set_rating(first.id, "connect4", 1555.0, 88.0, 0.06, 3))
         alice = await Player.connect(host.port, "alice-laptop", laptop)
         players.append(alice)
         await alice.expect("Play a person")
         await alice.send(F6)
-        await alice.expect("Name: Alice", "Keys: 2")
+        await alice.expect("Name: Alice", "Keys: 2",
+                           "Connect Four: 1555 (deviation 88), 3 rated games")
         assert not user_home(host.users, fingerprint(laptop)).exists()  # the same folder
         # bob challenges Alice by name; the challenge pops up on her screen
         await bob.keys("escape")
