@@ -220,6 +220,9 @@ async def test_a_challenge_reaches_the_named_player_online_and_is_kept(served):
     invited = await ben.next("invited")
     assert invited["from"] == "ann" and invited["code"] == waiting["code"]
     assert invited["game"] == "tictactoe" and invited["clock"] == "5+3"
+    cat = await session(service, "key-cat", "cat")  # knows the code, was not challenged
+    cat.send({"t": "join", "code": invited["code"]})
+    assert "waits for the player challenged" in (await cat.next("error"))["message"]
     ben.send({"t": "reply", "id": invited["id"], "accept": True})
     assert (await ben.next("replied"))["accept"] is True
     ben.send({"t": "join", "code": invited["code"]})
@@ -250,8 +253,10 @@ async def test_a_declined_challenge_is_told_and_bad_challenges_are_refused(serve
     ann.send({"t": "challenge", "name": "ben", "game": "tictactoe"})
     invited = await ben.next("invited")
     ben.send({"t": "reply", "id": invited["id"], "accept": False})
-    assert "ben declined" in (await ann.room(started=False, note="ben declined your "
-                                             "challenge"))["note"]
+    declined = await ann.room(started=False, note="ben declined your challenge")
+    cat = await session(service, "key-cat", "cat")  # the code may go to another now
+    cat.send({"t": "join", "code": declined["code"]})
+    assert (await ann.room(started=True))["names"] == ["ann", "cat"]
     ben.send({"t": "reply", "id": "1", "accept": False})
     assert (await ben.next("error"))["message"].startswith("bad request")
 

@@ -27,7 +27,8 @@ the room service's own:
   before is an account of its own already, and is refused). So no one can add a
   stranger's key to their own account and have the stranger land in it later;
 - ``challenge``: create a room (as ``create`` does) and invite a named player who is
-  online; the invitation is kept in the database and shown on their screen;
+  online; the invitation is kept in the database and shown on their screen, and the
+  room's open seat is theirs until they decline;
 - ``reply``: accept or decline an invitation (accepting, the app then joins its room).
 """
 
@@ -143,6 +144,9 @@ class Accounts:
         self.tasks: set[asyncio.Task[None]] = set()
         self.min_games = MIN_GAMES
         """Rated games a player needs in a game to be on its leaderboard."""
+        self.reserved: dict[str, tuple[Any, str]] = {}
+        """A challenge's room code -> the room and the identity of the player challenged:
+        until they decline, no one else may take the seat."""
         self.pending: dict[str, tuple[int, float]] = {}
         """Keys pasted on an account screen: fingerprint -> (the account, when the offer
         ends), until the key first logs in (see ``add_key`` in the module's doc)."""
@@ -183,6 +187,21 @@ class Accounts:
         error = future.exception()
         if error is not None:
             log.error("cannot make an account for a key: %s", str(error)[:100])
+
+    def may_join(self, room: Any, conn: Member) -> None:
+        """AccountError unless ``conn`` may take the open seat of ``room``: a challenge's
+        room is kept for the player challenged until they decline (or it is gone)."""
+        self.forget_gone()
+        waiting = self.reserved.get(room.code)
+        if waiting is not None and waiting[0] is room and waiting[1] != conn.identity:
+            raise AccountError(f"room {room.code} waits for the player challenged")
+
+    def forget_gone(self) -> None:
+        """Forget the reservations of rooms gone (a code may come back, for another)."""
+        rooms = self.service.rooms
+        for code, (room, _) in list(self.reserved.items()):
+            if rooms.get(code) is not room or room.started:
+                del self.reserved[code]
 
     # -- plumbing -----------------------------------------------------------------------
     def data(self) -> HostData:
@@ -372,6 +391,8 @@ class Accounts:
         room = getattr(conn, "room", None)
         if room is None:
             raise AccountError("the room could not be made")
+        self.forget_gone()
+        self.reserved[room.code] = (room, identity)
         room.note = f"room {room.code}: waiting for {shown} to answer your challenge"
         self.service.broadcast(room)
         self.later(conn, self.invite(conn, room, target.id, identity))
@@ -398,6 +419,7 @@ class Accounts:
             raise AccountError("that challenge was answered already, or withdrawn")
         room = self.service.rooms.get(invitation.room)
         if not accept and room is not None and not room.started and not room.over:
+            self.reserved.pop(room.code, None)  # the code may be shared with another now
             room.note = f"{self.shown_name(conn)} declined your challenge"
             self.service.broadcast(room)
         conn.send({"t": "replied", "id": number, "accept": accept, "code": invitation.room})

@@ -601,6 +601,7 @@ class RoomService:
             return
         if room.over or None not in room.seats:
             raise ParlorError(f"room {code} is full; watch it instead")
+        self.accounts.may_join(room, conn)  # a challenge's room waits for the one challenged
         self.leave(conn)
         side = room.seats.index(None)
         self.seat(room, side, conn)
