@@ -1,6 +1,8 @@
 """Accounts end to end: real SSH clients against a host on 127.0.0.1 claim names, add a
 key and come back with it as the same account, challenge a named player who accepts,
-play a rated game and find it on their profiles, the leaderboard and Home."""
+play a rated game and find it on their profiles, the leaderboard and Home; a challenge
+to a name nobody claimed is refused in one line, and one declined is told to the
+challenger."""
 
 from __future__ import annotations
 
@@ -101,3 +103,38 @@ async def test_names_keys_a_challenge_and_the_leaderboard(host, keys):
     finally:
         for player in players:
             await player.close()
+
+
+async def test_a_challenge_to_nobody_is_refused_and_one_declined_is_told(host, keys):
+    data = host.rooms.host_data
+    ids = []
+    for key, name in ((keys[0], "Ann"), (keys[1], "Ben")):  # accounts named before
+        player = await asyncio.wrap_future(data.ensure_player(fingerprint(key)))
+        assert await asyncio.wrap_future(data.claim_first_name(player, name)) == "claimed"
+        ids.append(player)
+    ann = await Player.connect(host.port, "ann-ssh", keys[0])
+    ben = await Player.connect(host.port, "ben-ssh", keys[1])
+    try:
+        await ben.expect("Play a person")
+        await ann.expect("Play a person")
+        await ann.keys("f2")
+        await ann.expect("Create room", "Open rooms")
+        await ann.keys("tab", "tab")
+        await ann.expect("Type the name of a player who is online")
+        await ann.keys("carl")
+        await ann.expect("Enter challenges carl")
+        await ann.keys("enter")
+        await ann.expect("no player has claimed the name 'carl'")
+        await ann.keys("ctrl+u", "Ben")
+        await ann.expect("Enter challenges Ben")
+        await ann.keys("enter")
+        await ann.expect("waiting for Ben to answer your challenge")
+        await ben.expect("Ann challenges you to Tic-tac-toe")  # the name claimed, shown
+        await ben.keys("n")
+        await ann.expect("Ben declined your challenge")
+        await asyncio.to_thread(data.sync)
+        [invitation] = data.invitations_for(ids[1], open_only=False)
+        assert invitation.sender == ids[0] and invitation.accepted is False
+    finally:
+        await ann.close()
+        await ben.close()
