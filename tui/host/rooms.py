@@ -44,7 +44,7 @@ from engine.protocol import ParlorError, Result, State
 from engine.record import GameRecord
 from engine.registry import GAMES, get_game
 from tui.game.session import TAKEBACK, Session
-from tui.host import brainseat, roomfile
+from tui.host import accounts, brainseat, roomfile
 from tui.host.db import ArchivedGame, HostData, Seat
 from tui.host.limits import Bucket
 from tui.link import wire
@@ -379,6 +379,8 @@ class RoomService:
         self.server: asyncio.AbstractServer | None = None
         self.recorded: list[Path] = []
         """Every record written (for the host's log and for tests)."""
+        self.accounts = accounts.Accounts(self)
+        """Names, keys, profiles, leaderboards, challenges (:mod:`tui.host.accounts`)."""
 
     # -- lifecycle ------------------------------------------------------------------
     async def start(self) -> None:
@@ -530,6 +532,8 @@ class RoomService:
             self.brain_acquire(conn)
         elif kind == "brain_done":
             self.brain_release(conn)
+        elif kind in accounts.KINDS:
+            self.accounts.handle(conn, msg)
         elif kind in ("move", "resign", "offer", "answer"):
             room = conn.room
             side = room.side_of(conn.identity) if room else None
@@ -651,6 +655,7 @@ class RoomService:
             return
         if room.over or None not in room.seats:
             raise ParlorError(f"room {code} is full; watch it instead")
+        self.accounts.may_join(room, conn)  # a challenge's room waits for the one challenged
         self.leave(conn)
         side = room.seats.index(None)
         self.seat(room, side, conn)
