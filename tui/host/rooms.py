@@ -43,6 +43,7 @@ from engine.record import EARLY_TERMINATIONS, GameRecord
 from engine.registry import GAMES, get_game
 from tui.app.opponents import rated_level
 from tui.host import brainseat, roomfile
+from tui.host.chat import RoomChat
 from tui.host.db import ArchivedGame, HostData, Seat
 from tui.host.limits import Bucket
 from tui.link import wire
@@ -325,6 +326,8 @@ class RoomService:
         self.server: asyncio.AbstractServer | None = None
         self.recorded: list[Path] = []
         """Every record written (for the host's log and for tests)."""
+        self.chat = RoomChat(lambda: self.host_data, clock)
+        """The rooms' chat (:mod:`tui.host.chat`)."""
 
     # -- lifecycle ------------------------------------------------------------------
     async def start(self) -> None:
@@ -472,6 +475,10 @@ class RoomService:
             self.watch(conn, wire.text(msg, "code").strip().upper())
         elif kind == "leave":
             self.leave(conn)
+        elif kind == "say":
+            self.chat.on_say(conn, conn.room, msg)
+        elif kind == "chat_log":
+            self.chat.on_log(conn, conn.room)
         elif kind == "brain":
             self.brain_acquire(conn)
         elif kind == "brain_done":
