@@ -47,6 +47,8 @@ class ChatRefused(ParlorError):
 def clean(text: str) -> str:
     """``text`` as a chat line may show it (see the module's notes); "" when nothing of
     it is left. It is not cut: :func:`check` refuses a line too long."""
+    if text.isascii() and text.isprintable():  # the usual line: nothing but spaces to do
+        return " ".join(text.split())
     text = _ESCAPES.sub("", text)
     out: list[str] = []
     marks = 0
