@@ -1,9 +1,10 @@
 """Chat in rooms: the room service's handlers for ``say`` and ``chat_log``.
 
 A player or a spectator in a room says a line (``{"t": "say", "text": ...}``); it is
-cleaned (:mod:`tui.link.chat`: text only, at most 200 characters), refused with one line
-when empty, too long or said too fast (each connection: a burst of :data:`BURST` lines,
-then one a second), kept in the host's database (:meth:`tui.host.db.HostData.say`) and
+refused with one line when said too fast (each connection: a burst of :data:`BURST`
+lines, then one a second; a line refused for another reason counts too), cleaned
+(:mod:`tui.link.chat`: text only, at most 200 characters) and refused when empty or too
+long, kept in the host's database (:meth:`tui.host.db.HostData.say`) and
 sent as ``{"t": "chat", "code": ..., "lines": [...], "log": false}``:
 
 - a player's line to everyone in the room;
@@ -196,10 +197,11 @@ class RoomChat:
     def on_say(self, conn: ChatConn, room: ChatRoom | None, msg: dict[str, Any]) -> None:
         """``conn`` says a line in its room (ParlorError, one line, when it cannot)."""
         room, spectator = self.where(conn, room)
-        text = check(wire.text(msg, "text", limit=MAX_RAW))
+        raw = wire.text(msg, "text", limit=MAX_RAW)
         bucket = self.bucket(self.buckets, conn, BURST, PER_SECOND)
-        if not bucket.take():
+        if not bucket.take():  # before the cleaning: a refused line costs no more
             raise ChatRefused(f"too many chat lines; wait {max(1, round(bucket.wait()))} s")
+        text = check(raw)
         line = ChatLine(clean(conn.name)[:MAX_NAME] or "someone", spectator, text)
         self.keep(room, line)
         message = {"t": "chat", "code": room.code, "lines": [line.to_wire()], "log": False}
