@@ -140,6 +140,29 @@ async def test_t_mutes_the_chat_counts_what_came_and_the_choice_is_kept(link):
         assert settings.load().chat_muted is False
 
 
+async def test_page_up_and_down_scroll_the_chat_back_and_on(link):
+    from textual.containers import VerticalScroll
+
+    from tui.app.screens.room_play import RoomPlayScreen
+
+    app = ParlorApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await app.push_screen(RoomPlayScreen(snapshot()))
+        await pilot.pause()
+        link.deliver(chat(*[("ann", False, f"line {n}") for n in range(40)], log=True))
+        await settle(pilot)
+        scroll = app.screen.query_one("#chat-scroll", VerticalScroll)
+        end = scroll.max_scroll_y
+        assert end > 0 and scroll.scroll_y == end  # the last lines are shown
+        await pilot.press("pageup")
+        await pilot.pause()
+        assert scroll.scroll_y < end
+        await pilot.press("pagedown", "pagedown")
+        await pilot.pause()
+        assert scroll.scroll_y == end
+
+
 def test_a_damaged_muted_setting_counts_as_not_muted():
     assert settings.from_json({"chat_muted": "yes"}).chat_muted is False
     assert settings.from_json({"chat_muted": True}).chat_muted is True

@@ -66,6 +66,10 @@ class RoomPlayScreen(ParlorScreen):
         Binding("c", "chat", "Chat", show=False, tooltip="Say a line in the room's chat"),
         Binding("t", "mute", "Mute chat", show=False,
                 tooltip="Hide the room's chat, or show it again"),
+        Binding("pageup", "chat_page(-1)", "Chat back", show=False,
+                tooltip="Scroll the chat back a page"),
+        Binding("pagedown", "chat_page(1)", "Chat on", show=False,
+                tooltip="Scroll the chat on a page"),
         Binding("e,q,escape", "leave", "Leave",
                 tooltip="Leave the room (a player keeps the seat); q and Esc too, as in a game"),
     ]
@@ -211,7 +215,8 @@ class RoomPlayScreen(ParlorScreen):
             text = Text("\n").join(Text(line.shown()) for line in self.chat)
         self.query_one("#chat", Static).update(text)
         panel = self.query_one("#chat-scroll", VerticalScroll)
-        panel.border_title = "Chat muted: t shows it" if self.muted else "Chat: c says, t mutes"
+        panel.border_title = ("Chat muted: t shows it" if self.muted
+                              else "Chat: c says, t mutes, PgUp PgDn")
         panel.call_after_refresh(panel.scroll_end, animate=False)
 
     # -- views ------------------------------------------------------------------------
@@ -401,6 +406,14 @@ class RoomPlayScreen(ParlorScreen):
             self.send({"t": "say", "text": line})
 
         self.app.push_screen(PromptDialog(title), entered)
+
+    def action_chat_page(self, direction: int) -> None:
+        """Scroll the chat panel a page back (-1) or on (1)."""
+        panel = self.query_one("#chat-scroll", VerticalScroll)
+        if direction < 0:
+            panel.scroll_page_up(animate=False)
+        else:
+            panel.scroll_page_down(animate=False)
 
     def action_mute(self) -> None:
         """Mute the chat (only a count of the lines hidden is shown), or show it again;
