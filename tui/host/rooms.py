@@ -45,6 +45,7 @@ from engine.record import GameRecord
 from engine.registry import GAMES, get_game
 from tui.game.session import TAKEBACK, Session
 from tui.host import accounts, brainseat, roomfile
+from tui.host.chat import RoomChat
 from tui.host.db import ArchivedGame, HostData, Seat
 from tui.host.limits import Bucket
 from tui.link import wire
@@ -381,6 +382,8 @@ class RoomService:
         """Every record written (for the host's log and for tests)."""
         self.accounts = accounts.Accounts(self)
         """Names, keys, profiles, leaderboards, challenges (:mod:`tui.host.accounts`)."""
+        self.chat = RoomChat(lambda: self.host_data, clock)
+        """The rooms' chat (:mod:`tui.host.chat`)."""
 
     # -- lifecycle ------------------------------------------------------------------
     async def start(self) -> None:
@@ -528,6 +531,10 @@ class RoomService:
             self.watch(conn, wire.text(msg, "code").strip().upper())
         elif kind == "leave":
             self.leave(conn)
+        elif kind == "say":
+            self.chat.on_say(conn, conn.room, msg)
+        elif kind == "chat_log":
+            self.chat.on_log(conn, conn.room)
         elif kind == "brain":
             self.brain_acquire(conn)
         elif kind == "brain_done":
