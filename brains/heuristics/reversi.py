@@ -25,6 +25,8 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from brains.exact import Exact, ExactSolver
+from brains.protocol import Budget
 from engine.games.reversi import Geometry, ReversiState, geometry
 from engine.protocol import State
 
@@ -316,3 +318,33 @@ LADDER: tuple[str, ...] = (
     "alphabeta,depth=6",
 )
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/reversi.json)."""
+
+
+# --------------------------------------------------------------------------- exact solver
+
+
+class ReversiSolver(ExactSolver):
+    """Late Reversi by the endgame solver (:mod:`brains.reversi_endgame`): every move
+    valued by the exact final disc difference with best play."""
+
+    def values(self, state: State, budget: Budget,
+               cache: dict[str, Any]) -> dict[Any, Exact] | None:
+        """None when there are more than :data:`EXACT_EMPTIES` empty squares or time runs
+        out."""
+        from brains import reversi_endgame
+
+        if reversi_endgame.empties_of(state) > EXACT_EMPTIES:
+            return None
+        out: dict[Any, Exact] = {}
+        for move in state.legal_moves():
+            child = state.play(move)
+            result = reversi_endgame.solve(child, stop=budget.expired)
+            if not result.exact or result.score is None:
+                return None
+            score = result.score if child.to_move == state.to_move else -result.score
+            out[move] = Exact.of(score, score=score)
+        return out
+
+
+EXACT = ReversiSolver()
+"""The exact hook (brains.exact): analysis, hints and ``parlor solve``."""
