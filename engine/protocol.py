@@ -108,6 +108,11 @@ def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
     return f"{value[:limit]!r}… ({len(value)} characters)"
 
 
+def cut(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters (the last one an ellipsis) for a short message."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 # --------------------------------------------------------------------------- states
 
 
@@ -190,6 +195,16 @@ class State:
             f"illegal move {quote(text.strip())} for {self.PLAYERS[self.to_move]} "
             f"at ply {self.ply}"
         )
+
+    def why_illegal(self, text: str) -> str:
+        """Why the well-formed move ``text`` cannot be played here, in a player's words
+        (one short line): the game is over, or a few of the legal moves. A game with a
+        rule a player may not see (checkers' compulsory capture) overrides it."""
+        if self.outcome() is not None:
+            return "the game is over"
+        legal = [self.format_move(m) for m in self.legal_moves()]
+        examples = ", ".join(legal[:4]) + (" …" if len(legal) > 4 else "")
+        return f"{cut(text.strip(), 20)} is not a legal move here; legal are {examples}"
 
     def play_text(self, text: str) -> State:
         """Parse ``text`` in this position and play it (text too long to be a move is

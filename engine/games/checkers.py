@@ -388,6 +388,14 @@ class CheckersState(State):
         return out
 
     # -- notation ----------------------------------------------------------------------
+    def why_illegal(self, text: str) -> str:
+        """Capturing is compulsory: a plain move while a capture is there says so."""
+        jumps = [self.format_move(m) for m in self.legal_moves()]
+        jumps = [m for m in jumps if "x" in m]
+        if jumps and "x" not in text:
+            return f"you must capture: {', '.join(jumps[:3])}" + (" …" if len(jumps) > 3 else "")
+        return super().why_illegal(text)
+
     def format_move(self, move: tuple[int, ...]) -> str:
         return ("x" if is_capture(move) else "-").join(map(str, move))
 
