@@ -277,6 +277,9 @@ class Game:
     id: str = ""
     name: str = ""
     description: str = ""
+    rules_summary: str = ""
+    """The rules in short for Help: a few lines of at most 62 characters, broken where
+    they should be (docs/RULES.md has the rules in full)."""
     options: tuple[Option, ...] = ()
 
     def initial(self, **options: Any) -> State:

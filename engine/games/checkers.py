@@ -498,6 +498,13 @@ class Checkers(Game):
     id = "checkers"
     name = "English checkers"
     description = "8×8 draughts, Black first, compulsory capture, 40-move rule"
+    rules_summary = (
+        "Men move one square diagonally forward, kings (crowned on the\n"
+        "far row) forward and back. Capturing is compulsory and a\n"
+        "capture goes on while it can (multi-jump); any capture may be\n"
+        "chosen. No move left loses. Draws: the same position three\n"
+        "times, or 40 moves each without a capture or a man's move."
+    )
 
     def _initial(self) -> CheckersState:
         return CheckersState.setup(black=range(1, 13), white=range(21, 33))
