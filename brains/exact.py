@@ -117,14 +117,29 @@ class SolveOptions:
 
 
 @dataclass(frozen=True)
+class BuildOptions:
+    """What ``parlor solve``'s build flag asks for (each game reads the ones it uses)."""
+
+    depth: int | None = None
+    limit: int | None = None
+    jobs: int = 1
+    out: str | None = None
+
+
+@dataclass(frozen=True)
 class Solved:
     """One position solved (or not) by ``parlor solve``: the line to print, whether it
-    failed, notes for standard error (warnings; ``verbose`` ones only when asked)."""
+    failed, and a note on the work done (nodes, seconds) for ``--verbose``."""
 
     line: str
     failed: bool = False
-    warnings: tuple[str, ...] = ()
     verbose: str = ""
+
+
+Say = Callable[[str], None]
+"""Where a solver's notes for a person go (a line on standard error, at once)."""
+PositionSolver = Callable[[str], Solved]
+"""``parlor solve``'s solver of one position given as text (see :meth:`ExactSolver.solver`)."""
 
 
 class ExactSolver:
@@ -166,17 +181,29 @@ class ExactSolver:
         yield Thought(move, best, state.ply, 0, (move,), final=True)
 
     # -- parlor solve --------------------------------------------------------------------
+    build_flag: ClassVar[str] = ""
+    """The ``parlor solve`` flag that builds this solver's data (``--build``,
+    ``--build-book``), empty where there is none (see :meth:`build`)."""
+
     def position_of(self, line: str) -> str | None:
         """The position a line of standard input holds (None: none, skip the line)."""
         return line.strip() or None
 
-    def prepare(self, options: SolveOptions) -> str | None:
-        """Ready the solver for ``parlor solve``; an error line where it cannot be."""
-        return None
-
-    def solve(self, text: str, options: SolveOptions) -> Solved:
-        """``parlor solve``'s line for the position ``text`` (bad text: its error line)."""
+    def solver(self, options: SolveOptions, say: Say) -> PositionSolver:
+        """``parlor solve``'s solver of this game's positions, one at a time, each given as
+        text (bad text gives its error line, failed); ``say`` takes warnings (a position
+        that may take very long). A ParlorError where the solver cannot be had."""
         raise NotImplementedError
+
+    def build(self, options: BuildOptions, say: Say) -> tuple[int, str]:
+        """Build the solver's data (:attr:`build_flag`): the exit status and a line for
+        standard output (empty: none); ``say`` takes progress."""
+        raise NotImplementedError
+
+
+def cut(text: str, limit: int = 60) -> str:
+    """``text`` as echoed before an error: cut to ``limit`` characters."""
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def exact_solver(game_id: str) -> ExactSolver | None:

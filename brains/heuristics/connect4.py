@@ -23,7 +23,16 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from brains.c4solver import BOARD, BOTTOM, winning_cells
-from brains.exact import Exact, ExactSolver
+from brains.exact import (
+    BuildOptions,
+    Exact,
+    ExactSolver,
+    PositionSolver,
+    Say,
+    Solved,
+    SolveOptions,
+    cut,
+)
 from brains.protocol import Budget, Thought
 from engine.games.connect4 import ConnectFourState, bit
 from engine.protocol import State
@@ -324,6 +333,19 @@ class ConnectFourSolver(ExactSolver):
     1988) and needs no search."""
 
     method = "connect4"
+    solves = True
+    build_flag = "--build-book"
+
+    def position_of(self, line: str) -> str | None:
+        """The first field of a line (Pons' ``MOVES SCORE`` files), None for a blank one."""
+        fields = line.split()
+        return fields[0] if fields else None
+
+    def solver(self, options: SolveOptions, say: Say) -> PositionSolver:
+        return _solve_command(options, say)
+
+    def build(self, options: BuildOptions, say: Say) -> tuple[int, str]:
+        return _build_book(options, say)
 
     def values(self, state: State, budget: Budget,
                cache: dict[str, Any]) -> dict[Any, Exact] | None:
@@ -393,3 +415,82 @@ class ConnectFourSolver(ExactSolver):
 
 EXACT = ConnectFourSolver()
 """The exact hook (brains.exact): analysis, hints, ``perfect`` and ``parlor solve``."""
+
+
+# --------------------------------------------------------------------------- parlor solve
+
+SLOW_BELOW = 10
+"""Positions with fewer stones than this may take very long to solve (``parlor solve``
+warns), unless the opening book settles them."""
+
+
+def _in_book(position: Any, options: SolveOptions) -> bool:
+    """Whether the exact opening book settles ``position`` (for ``analyse``, its children)."""
+    if not options.book:
+        return False
+    from brains.c4solver import exact_book
+
+    book = exact_book()
+    if not options.analyse:
+        return book.score(position.current, position.mask) is not None
+    children = [position.play(c) for c in range(7)
+                if position.can_play(c) and not position.is_winning_move(c)]
+    return all(book.score(c.current, c.mask) is not None for c in children)
+
+
+def _solve_command(options: SolveOptions, say: Say) -> PositionSolver:
+    """Pons' solver for ``parlor solve``: ``MOVES SCORE`` (Pons' score; ``analyse``: the
+    score of each column 1-7, ``-`` where full; ``weak``: 1, 0 or -1)."""
+    import time
+
+    from brains.c4solver import Position, Solver, SolverStopped
+    from engine.protocol import quote
+
+    deadline: list[float] = [float("inf")]
+    solver = Solver(stop=lambda: time.monotonic() >= deadline[0], book=options.book)
+
+    def solve(moves: str) -> Solved:
+        try:
+            position = Position.from_moves(moves)
+        except ValueError as exc:
+            return Solved(f"{cut(moves)} error: {exc}", failed=True)
+        if position.moves < SLOW_BELOW and not _in_book(position, options):
+            limit = (f"stopping after {options.seconds:g} s" if options.seconds
+                     else "no time limit; --seconds T sets one")
+            say(f"{quote(moves)} has {position.moves} stones; solving it "
+                f"may take very long ({limit})")
+        nodes, start = solver.nodes, time.perf_counter()
+        if options.seconds:
+            deadline[0] = time.monotonic() + options.seconds
+        failed = False
+        try:
+            if options.analyse:
+                scores = solver.analyse(position, weak=options.weak)
+                text = " ".join("-" if s is None else str(s) for s in scores)
+            else:
+                text = str(solver.solve(position, weak=options.weak))
+        except SolverStopped:
+            text = f"stopped: not solved within {options.seconds:g} s"
+            failed = True
+        finally:
+            deadline[0] = float("inf")
+        return Solved(f"{moves} {text}", failed,
+                      f"{moves}: {solver.nodes - nodes} nodes, "
+                      f"{time.perf_counter() - start:.3f} s")
+
+    return solve
+
+
+def _build_book(options: BuildOptions, say: Say) -> tuple[int, str]:
+    """``--build-book``: the exact opening book (:func:`brains.c4book.build_exact`)."""
+    from pathlib import Path
+
+    from brains import c4book
+
+    depth = c4book.EXACT_DEPTH if options.depth is None else options.depth
+    out = Path(options.out) if options.out else c4book.EXACT_PATH
+    manifest = c4book.build_exact(depth, options.limit, out, jobs=options.jobs, say=say)
+    entry = manifest["files"][out.name]
+    return 0, (f"{out.name}: {entry['positions']} positions ({entry['layer_solved']} of the "
+               f"{entry['layer_positions']} of {depth} stones solved), {entry['bytes']} "
+               f"bytes, sha256 {entry['sha256']}")

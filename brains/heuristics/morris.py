@@ -15,7 +15,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from brains.exact import Exact, ExactSolver
+from brains.exact import (
+    BuildOptions,
+    Exact,
+    ExactSolver,
+    PositionSolver,
+    Say,
+    Solved,
+    SolveOptions,
+    cut,
+)
 from brains.protocol import Budget, Thought
 from engine.games.morris import ADJACENT, MILL_MASKS, MorrisState, completes_mill
 from engine.protocol import State
@@ -253,6 +262,42 @@ class MorrisSolver(ExactSolver):
     100-ply and repetition draws (the game is a draw from the start either way)."""
 
     method = "morrisdb"
+    solves = True
+    build_flag = "--build"
+
+    def position_of(self, line: str) -> str | None:
+        return line.strip()  # a blank line is the start
+
+    def solver(self, options: SolveOptions, say: Say) -> PositionSolver:
+        """One line per position (its moves from the start): ``MOVES: VALUE; MOVE VALUE,
+        …`` (best moves first), values from the side to move's view, ignoring the
+        100-ply and repetition draws. A MorrisDBError where the database cannot be used."""
+        from brains.morrisdb import MorrisDBError, shared
+        from engine.protocol import ParlorError
+        from engine.registry import new_game
+
+        db = shared()
+
+        def solve(moves: str) -> Solved:
+            shown = cut(" ".join(moves.split())) or "start"
+            try:
+                state = new_game(MorrisState.GAME).play_line(moves)
+                assert isinstance(state, MorrisState)
+                value = db.value(state)
+                values = db.move_values(state)
+            except (ParlorError, MorrisDBError) as exc:
+                return Solved(f"{shown} error: {exc}", failed=True)
+            ranked = sorted(values.items(), key=lambda mv: mv[1].rank, reverse=True)
+            listed = ", ".join(f"{state.format_move(m)} {v}" for m, v in ranked)
+            return Solved(f"{shown}: {value}" + (f"; {listed}" if listed else ""))
+
+        return solve
+
+    def build(self, options: BuildOptions, say: Say) -> tuple[int, str]:
+        """Solve the game and write the database (``python -m brains.morrisdb build``)."""
+        from brains.morrisdb.__main__ import main as morrisdb
+
+        return morrisdb(["build"]), ""
 
     def values(self, state: State, budget: Budget,
                cache: dict[str, Any]) -> dict[Any, Exact] | None:
