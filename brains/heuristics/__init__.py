@@ -36,7 +36,9 @@ The parts of a game module (all required; the types are checked):
   listed does not play the game.
 
 Optional hooks, used when present: ``moves_left(state)`` and ``time_factor(state)``
-(:mod:`brains.timeman`), ``exact_outcomes`` (see ``ENDGAME``).
+(:mod:`brains.timeman`), ``exact_outcomes`` (see ``ENDGAME``), and ``EXACT``, the game's
+exact solver (a :class:`brains.exact.ExactSolver`: the analysis' and hints' exact
+values, the ``perfect`` brain's method where ``PERFECT`` names it, ``parlor solve``).
 
 Search code never imports a game: it asks :func:`get_heuristic` for a function.
 """
@@ -131,6 +133,12 @@ def game_module(game_id: str) -> ModuleType:
         problems.append(f"DEFAULT {module.DEFAULT!r} is not one of HEURISTICS")
     if not problems and module.ENDGAME and not callable(getattr(module, "exact_outcomes", None)):
         problems.append("ENDGAME is True but there is no exact_outcomes hook")
+    exact = getattr(module, "EXACT", None)
+    if exact is not None and not callable(getattr(exact, "values", None)):
+        problems.append("EXACT must be an exact solver (brains.exact.ExactSolver)")
+    method = (module.PERFECT or {}).get("method", "search") if not problems else "search"
+    if method != "search" and getattr(exact, "method", None) != method:
+        problems.append(f"PERFECT's method {method!r} is not the method of its EXACT hook")
     if problems:
         raise GameKnowledgeError(f"{module.__name__} ({game_id}): " + "; ".join(problems))
     _checked[game_id] = module
