@@ -32,7 +32,8 @@ Reporter = Callable[[str, int], AbstractContextManager[Any]]
 callback (or None)."""
 
 
-def _report(reporter: Reporter | None, label: str, total: int) -> AbstractContextManager[Any]:
+def reporting(reporter: Reporter | None, label: str, total: int) -> AbstractContextManager[Any]:
+    """``reporter(label, total)``, or a context giving no callback where ``reporter`` is None."""
     return reporter(label, total) if reporter is not None else nullcontext(None)
 
 
@@ -82,7 +83,7 @@ def measure(game: str, games: int, *, seed: int = 0, jobs: int = 1, span: int | 
     wanted = set(pairs)
     reused_games = sum(sum(c) for pair, c in taken.items() if pair in wanted)
     started = time.monotonic()
-    with _report(reporter, f"calibrate {game}",
+    with reporting(reporter, f"calibrate {game}",
                  len(pairs) * games - reused_games) as progress:
         result = tournament(game, players, games, seed=seed, jobs=jobs,
                             progress=progress, pairs=pairs, reuse=taken)
@@ -172,7 +173,7 @@ def check_pairs(game: str, pairs: Sequence[tuple[int, int]], games: int, *, seed
             raise ParlorError(f"{game}'s ladder has {len(rungs)} rungs, not {max(a, b)}")
         expected, lo, hi = predict(game, a, b, bootstrap)
         started = time.monotonic()
-        with _report(reporter, f"check {game} {a}:{b}", games) as progress:
+        with reporting(reporter, f"check {game} {a}:{b}", games) as progress:
             result = match(game, rungs[a - 1], rungs[b - 1], games, seed=seed,
                            jobs=jobs, progress=progress)
         wins, draws, losses = result.counts()
@@ -217,7 +218,7 @@ def probe(game: str, specs: Sequence[str], games: int, *, against: Sequence[int]
         counts = []
         started = time.monotonic()
         for k in rungs:
-            with _report(reporter, f"probe {spec[:40]} vs {k}", games) as progress:
+            with reporting(reporter, f"probe {spec[:40]} vs {k}", games) as progress:
                 m = match(game, spec, players[k], games, seed=seed, jobs=jobs,
                           progress=progress)
             counts.append(m.counts())
