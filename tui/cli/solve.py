@@ -110,11 +110,10 @@ def run(args: argparse.Namespace) -> int:
     from engine.protocol import ParlorError, quote
     from engine.registry import GAMES
 
-    solvable = solvable_games()
-    hook = exact_solver(args.game) if args.game in solvable else None
-    if hook is None:
-        print(f"parlor solve: cannot solve {quote(args.game)}; solvable: {', '.join(solvable)}",
-              file=sys.stderr)
+    hook = exact_solver(args.game) if args.game in GAMES else None
+    if hook is None or not hook.solves:  # only now every game's hook is looked at
+        print(f"parlor solve: cannot solve {quote(args.game)}; "
+              f"solvable: {', '.join(solvable_games())}", file=sys.stderr)
         return 2
     flag = "--build" if args.build else "--build-book" if args.build_book else ""
     if flag:
