@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from brains.exact import Exact as Exact  # re-exported
-from brains.exact import Oracle, exact_solver
+from brains.exact import Oracle
 from brains.exact import position_oracle as position_oracle  # re-exported
 from brains.protocol import Budget
 from engine.protocol import ParlorError, State
@@ -139,6 +139,7 @@ def rank(value: Value) -> tuple[float, ...]:
 
 def _oracles() -> dict[str, Oracle]:
     """Each game's exact oracle: the ``values`` of its ``EXACT`` hook (brains.exact)."""
+    from brains.heuristics import exact_solver
     from engine.registry import GAMES
 
     return {game: hook.values for game in GAMES if (hook := exact_solver(game)) is not None}

@@ -6,13 +6,16 @@ exact answer asks that hook and never names a game:
 
 - the analysis (:mod:`brains.analysis`) and the hints ask :meth:`ExactSolver.values`
   for every legal move's :class:`Exact` value;
+- ``alphabeta:hard`` (where the game's ``ENDGAME`` is true) asks
+  :meth:`ExactSolver.outcomes` which moves keep the exact outcome;
 - the ``perfect`` brain (:mod:`brains.perfect`) plays through :meth:`ExactSolver.think`
   and scores through :meth:`ExactSolver.scores` when the game's ``PERFECT`` options name
   the hook's :attr:`ExactSolver.method`;
 - ``parlor solve`` solves the positions it is given through :meth:`ExactSolver.solve`
   (one line each) where :attr:`ExactSolver.solves` is true.
 
-:func:`exact_solver` finds a game's hook (None where the game declares none).
+:func:`brains.heuristics.exact_solver` finds a game's hook (None where the game declares
+none).
 """
 
 from __future__ import annotations
@@ -160,6 +163,15 @@ class ExactSolver:
         solver cannot settle them within ``budget`` (``cache`` lives for one game)."""
         raise NotImplementedError
 
+    # -- alphabeta's endgame --------------------------------------------------------------
+    def outcomes(self, state: State, stop: Callable[[], bool],
+                 cache: dict[str, Any]) -> dict[Any, int] | None:
+        """Exact outcomes (1 win, 0 draw, -1 loss for the side to move) of some legal
+        moves, always including one that keeps the position's outcome, or None when not
+        settled before ``stop()``: ``alphabeta``'s ``endgame`` asks it (a game whose
+        ``ENDGAME`` is true overrides it; ``cache`` lives for one game)."""
+        return None
+
     # -- the perfect brain ---------------------------------------------------------------
     def scores(self, brain: Any, state: State, budget: Budget) -> dict[Any, float]:
         """Every legal move's exact score on :mod:`brains.perfect`'s scale (a win in N
@@ -169,13 +181,8 @@ class ExactSolver:
     def think(self, brain: Any, state: State, budget: Budget) -> Iterator[Thought]:
         """The perfect brain's thoughts (``brain`` is the :class:`brains.perfect.PerfectBrain`
         asking: its ``rng``, ``seed``, options and ``cache``): by default one, a best move
-        of :meth:`scores`."""
-        from brains.minimax import Stopped
-
-        try:
-            scores = self.scores(brain, state, budget)
-        except Stopped:
-            return
+        of :meth:`scores` (``Stopped`` out of time, as there: the brain then has none)."""
+        scores = self.scores(brain, state, budget)
         best = max(scores.values())
         move = brain.rng.choice([m for m in state.legal_moves() if scores.get(m) == best])
         yield Thought(move, best, state.ply, 0, (move,), final=True)
@@ -204,18 +211,3 @@ class ExactSolver:
 def cut(text: str, limit: int = 60) -> str:
     """``text`` as echoed before an error: cut to ``limit`` characters."""
     return text if len(text) <= limit else text[:limit] + "…"
-
-
-def exact_solver(game_id: str) -> ExactSolver | None:
-    """The ``EXACT`` hook of ``game_id``'s brains module, None where it declares none."""
-    from brains.heuristics import game_module
-
-    hook = getattr(game_module(game_id), "EXACT", None)
-    return hook if isinstance(hook, ExactSolver) else None
-
-
-def solvable_games() -> list[str]:
-    """The registered games ``parlor solve`` solves, in the engine's order."""
-    from engine.registry import GAMES
-
-    return [g for g in GAMES if (h := exact_solver(g)) is not None and h.solves]

@@ -15,10 +15,12 @@ the other:
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Hashable, Iterator
 from typing import Any, ClassVar
 
-from brains.exact import ExactSolver, exact_solver
+from brains.exact import ExactSolver
+from brains.heuristics import exact_solver
 from brains.minimax import EPS, POLL, SECONDS, WIN, Stopped
 from brains.protocol import Brain, BrainOption, Budget, Thought, UnknownBrainError
 from brains.registry import check_spec, make_brain
@@ -104,7 +106,8 @@ class PerfectBrain(Brain):
             return
         budget.start()
         if self.solver is not None:
-            yield from self.solver.think(self, state, budget)
+            with contextlib.suppress(Stopped):  # out of time: no move to offer
+                yield from self.solver.think(self, state, budget)
             return
         search = _Search(budget)
         try:

@@ -128,7 +128,8 @@ def test_measured_ratings_of_the_ladder(game):
 def test_exact_hook_where_the_game_declares_one(game):
     """EXACT is optional; where present it is an ExactSolver whose method is the one
     PERFECT names (if PERFECT names one), and parlor solve solves what it says."""
-    from brains.exact import ExactSolver, exact_solver, solvable_games
+    from brains.exact import ExactSolver
+    from brains.heuristics import exact_solver, solvable_games
 
     module = game_module(game)
     hook = getattr(module, "EXACT", None)
@@ -159,3 +160,14 @@ def test_a_perfect_method_without_its_hook_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(morris, "EXACT", object(), raising=False)
     with pytest.raises(GameKnowledgeError, match="EXACT must be an exact solver"):
         game_module("morris")
+
+
+def test_an_endgame_without_the_hooks_outcomes_is_a_clear_error(monkeypatch):
+    import brains.heuristics as heuristics
+    import brains.heuristics.reversi as reversi
+    from brains.exact import ExactSolver
+
+    monkeypatch.setattr(heuristics, "_checked", {})
+    monkeypatch.setattr(reversi, "EXACT", ExactSolver())
+    with pytest.raises(GameKnowledgeError, match=r"ENDGAME is True but its EXACT hook has no"):
+        game_module("reversi")

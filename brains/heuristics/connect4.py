@@ -237,7 +237,7 @@ opponent err."""
 REPETITION = False
 """Positions can recur: alpha-beta scores a repetition as a draw."""
 ENDGAME = True
-"""``alphabeta:hard`` asks ``exact_outcomes`` which moves keep the best outcome."""
+"""``alphabeta:hard`` asks the ``outcomes`` of ``EXACT`` which moves keep the best outcome."""
 PERFECT: dict[str, Any] | None = {"method": "connect4", "seconds": 3.0}
 """The ``perfect`` brain's options here (None: it does not play this game)."""
 OPENING_PLIES = 2
@@ -331,6 +331,10 @@ class ConnectFourSolver(ExactSolver):
     stones, until the book covers it) makes the brain say so in its thought and take the
     move from its ``fallback`` brain. The first move, in the centre, is known (Allis
     1988) and needs no search."""
+
+    def outcomes(self, state: State, stop: Callable[[], bool],
+                 cache: dict[str, Any]) -> dict[Any, int] | None:
+        return exact_outcomes(state, stop, cache)
 
     method = "connect4"
     solves = True

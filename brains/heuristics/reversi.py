@@ -275,7 +275,7 @@ opponent err."""
 REPETITION = False
 """Positions can recur: alpha-beta scores a repetition as a draw."""
 ENDGAME = True
-"""``alphabeta:hard`` asks ``exact_outcomes`` which moves keep the best outcome."""
+"""``alphabeta:hard`` asks the ``outcomes`` of ``EXACT`` which moves keep the best outcome."""
 EXACT_EMPTIES = 14
 """``exact_outcomes`` tries the endgame solver from this many empty squares on (about a
 second on these machines, docs/STRENGTH-NOTEBOOK.md, "Exact Reversi endgames")."""
@@ -330,6 +330,10 @@ SLOW_ABOVE = 24
 class ReversiSolver(ExactSolver):
     """Late Reversi by the endgame solver (:mod:`brains.reversi_endgame`): every move
     valued by the exact final disc difference with best play."""
+
+    def outcomes(self, state: State, stop: Callable[[], bool],
+                 cache: dict[str, Any]) -> dict[Any, int] | None:
+        return exact_outcomes(state, stop, cache)
 
     solves = True
 

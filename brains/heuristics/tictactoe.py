@@ -82,7 +82,7 @@ opponent err."""
 REPETITION = False
 """Positions can recur: alpha-beta scores a repetition as a draw."""
 ENDGAME = False
-"""``alphabeta:hard`` asks ``exact_outcomes`` which moves keep the best outcome."""
+"""``alphabeta:hard`` asks the ``outcomes`` of ``EXACT`` which moves keep the best outcome."""
 PERFECT: dict[str, Any] | None = {"method": "search"}
 """The ``perfect`` brain's options here (None: it does not play this game)."""
 OPENING_PLIES = 1

@@ -78,7 +78,7 @@ def solved_hint(state: State, stop: threading.Event, seed: int | None) -> Hint |
 def oracle_hint(state: State, stop: threading.Event) -> Hint | None:
     """The exactly best move by the game's exact hook (the Reversi endgame solver with
     few empties, …) if it settles ``state`` in time, else None."""
-    from brains.exact import exact_solver
+    from brains.heuristics import exact_solver
 
     hook = exact_solver(state.GAME)
     if hook is None:

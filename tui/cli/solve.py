@@ -106,7 +106,8 @@ def _inputs(args: argparse.Namespace,
 
 
 def run(args: argparse.Namespace) -> int:
-    from brains.exact import BuildOptions, SolveOptions, exact_solver, solvable_games
+    from brains.exact import BuildOptions, SolveOptions
+    from brains.heuristics import exact_solver, solvable_games
     from engine.protocol import ParlorError, quote
     from engine.registry import GAMES
 
