@@ -17,7 +17,8 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from brains.heuristics import game_module
+from brains.exact import ExactSolver
+from brains.heuristics import exact_solver
 from brains.minimax import (
     INF,
     PROVEN,
@@ -77,10 +78,13 @@ class AlphaBetaBrain(SearchBrain):
         """Keys of the positions seen earlier in this game (with ``repetition``)."""
         self._last_ply = -1
         self._exact: Any = None
-        """The game's ``exact_outcomes`` hook, with ``endgame`` on (None otherwise)."""
+        """The ``outcomes`` of the game's exact hook (``EXACT``, brains.exact), with
+        ``endgame`` on (None otherwise)."""
         self._exact_cache: dict[str, Any] = {}
         if options["endgame"]:
-            self._exact = getattr(game_module(game), "exact_outcomes", None)
+            hook = exact_solver(game)
+            if hook is not None and type(hook).outcomes is not ExactSolver.outcomes:
+                self._exact = hook.outcomes
 
     # -- public --------------------------------------------------------------------------
     def think(self, state: State, budget: Budget) -> Iterator[Thought]:

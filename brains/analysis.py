@@ -2,9 +2,10 @@
 
 Each position of a game gets values for its legal moves, from the side to move's view:
 
-- **exact** where the game's *oracle* settles the position within the time (see
-  :data:`ORACLES`): an :class:`Exact` value, win/draw/loss with the distance to the end
-  in plies, or a finer game score where the game has one;
+- **exact** where the game's *oracle* (the ``values`` of its exact hook,
+  :mod:`brains.exact`) settles the position within the time (see :data:`ORACLES`): an
+  :class:`Exact` value, win/draw/loss with the distance to the end in plies, or a finer
+  game score where the game has one;
 - else a **search score** in [-1, 1] from ``alphabeta`` given ``seconds`` per position
   (beyond ±0.9 a proven win or loss, within it a heuristic estimate).
 
@@ -48,6 +49,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from brains.exact import Exact as Exact  # re-exported
+from brains.exact import Oracle
+from brains.exact import position_oracle as position_oracle  # re-exported
 from brains.protocol import Budget
 from engine.protocol import ParlorError, State
 from engine.record import GameRecord
@@ -67,49 +71,6 @@ BEST_MARGIN = 0.01
 """A search-scored best move is shown only when it scores at least this much more."""
 
 # --------------------------------------------------------------------------- values
-
-
-@dataclass(frozen=True, slots=True)
-class Exact:
-    """A proven value, for the side to move of the position (or the mover, of a move).
-
-    ``outcome`` is +1 (win), 0 (draw) or -1 (loss); ``plies`` the moves left to the end
-    with best play, where known; ``score`` a finer game score where the game has one
-    (Pons' score in Connect Four, the final disc difference in Reversi), same sign.
-    """
-
-    outcome: int
-    plies: int | None = None
-    score: int | None = None
-
-    @classmethod
-    def of(cls, result: Any, plies: int | None = None, score: int | None = None) -> Exact:
-        """An Exact from an outcome given as +1/0/-1, a signed number, or
-        ``"win"``/``"draw"``/``"loss"`` (how solvers tend to report them)."""
-        if isinstance(result, str):
-            outcome = {"win": 1, "draw": 0, "loss": -1}[result.strip().lower()]
-        else:
-            outcome = (result > 0) - (result < 0)
-        return cls(outcome, None if plies is None or outcome == 0 else int(plies),
-                   None if score is None else int(score))
-
-    def flipped(self) -> Exact:
-        """The same value from the other side's view."""
-        return Exact(-self.outcome, self.plies, None if self.score is None else -self.score)
-
-    def rank(self) -> tuple[int, int, int]:
-        """Sort key, bigger is better: outcome, then score, then a faster win or slower loss."""
-        plies = self.plies if self.plies is not None else 0
-        return (self.outcome, self.score or 0, -self.outcome * plies)
-
-    def words(self) -> str:
-        """``win in 7``, ``draw``, ``loss by 4``, … for people."""
-        name = {1: "win", 0: "draw", -1: "loss"}[self.outcome]
-        if self.outcome and self.plies is not None:
-            return f"{name} in {self.plies}"
-        if self.score:
-            return f"{name} by {abs(self.score)}"
-        return name
 
 
 Value = Exact | float
@@ -175,138 +136,18 @@ def rank(value: Value) -> tuple[float, ...]:
 
 # --------------------------------------------------------------------------- oracles
 
-Oracle = Callable[[State, Budget, dict[str, Any]], "dict[Any, Exact] | None"]
-"""Exact values of every legal move of a position, for its side to move, or None when it
-cannot settle them within the budget. ``cache`` lives for one game's analysis (a solver's
-table kept between its positions)."""
+
+def _oracles() -> dict[str, Oracle]:
+    """Each game's exact oracle: the ``values`` of its ``EXACT`` hook (brains.exact)."""
+    from brains.heuristics import exact_solver
+    from engine.registry import GAMES
+
+    return {game: hook.values for game in GAMES if (hook := exact_solver(game)) is not None}
 
 
-def position_oracle(value: Callable[[State, Budget], Exact | None]) -> Oracle:
-    """An oracle from a function giving the exact value of a position for its side to move
-    (None if unknown): each move is valued by its child, seen from the mover's side."""
-
-    def oracle(state: State, budget: Budget, cache: dict[str, Any]) -> dict[Any, Exact] | None:
-        out: dict[Any, Exact] = {}
-        for move in state.legal_moves():
-            child = state.play(move)
-            outcome = child.outcome()
-            if outcome is not None:
-                out[move] = Exact(outcome.value_for(state.to_move), 1 if outcome.winner is not None
-                                  else None)
-                continue
-            if budget.expired():
-                return None
-            v = value(child, budget)
-            if v is None:
-                return None
-            v = v if child.to_move == state.to_move else v.flipped()
-            out[move] = Exact(v.outcome, None if v.plies is None or not v.outcome
-                              else v.plies + 1, v.score)
-        return out
-
-    return oracle
-
-
-def tictactoe_oracle(state: State, budget: Budget,
-                     cache: dict[str, Any]) -> dict[Any, Exact] | None:
-    """Tic-tac-toe by the ``perfect`` brain's full search (its memo kept in ``cache``)."""
-    from brains.minimax import EPS, Stopped
-    from brains.perfect import PerfectBrain
-
-    brain = cache.get("perfect")
-    if brain is None:
-        brain = cache["perfect"] = PerfectBrain(state.GAME, method="search")
-    try:
-        scores = brain.analyse(state, budget)
-    except Stopped:
-        return None
-    # a won move scores WIN - EPS * plies (perfect.py's scale): recover the plies
-    return {m: Exact((s > 0) - (s < 0), round((1 - abs(s)) / EPS) if s else None)
-            for m, s in scores.items()}
-
-
-def pons_plies(score: int, stones: int) -> int | None:
-    """Plies to the end of a Connect Four game whose Pons score is ``score`` for the side to
-    move, with ``stones`` on the board (None for a draw). Pons' score ``22 - k`` means the
-    winner plays its ``k``-th stone last; the side to move has ``stones // 2`` stones."""
-    if score > 0:
-        return 2 * (22 - score - stones // 2) - 1
-    if score < 0:
-        return 2 * (22 + score - (stones + 1) // 2)
-    return None
-
-
-def connect4_oracle(state: State, budget: Budget, cache: dict[str, Any]) -> dict[Any, Exact] | None:
-    """Connect Four by Pons' solver (:mod:`brains.c4solver`: the compiled search and the
-    exact opening book): every column's exact score, or None if not settled in time."""
-    from brains import c4solver
-
-    solver = cache.get("c4solver")
-    if solver is None:
-        solver = cache["c4solver"] = c4solver.Solver()
-    solver.stop = budget.expired
-    try:
-        per_column = solver.analyse(c4solver.position_of(state))
-    except c4solver.SolverStopped:
-        return None
-    finally:
-        solver.stop = None
-    out: dict[Any, Exact] = {}
-    for column, score in enumerate(per_column):
-        if score is not None:
-            # the mover's stone is on the board once played: plies counted from before it
-            plies = pons_plies(score, state.ply)
-            out[state.parse_move(str(column + 1))] = Exact((score > 0) - (score < 0),
-                                                           plies, score)
-    return out
-
-
-REVERSI_EXACT_EMPTIES = 14
-"""Reversi positions with at most this many empty squares are solved exactly (about a
-second each on these machines, docs/STRENGTH-NOTEBOOK.md, "Exact Reversi endgames")."""
-
-
-def reversi_oracle(state: State, budget: Budget,
-                   cache: dict[str, Any]) -> dict[Any, Exact] | None:
-    """Late Reversi by the endgame solver: every move valued by the exact final disc
-    difference with best play (None when there are too many empties or time runs out)."""
-    from brains import reversi_endgame
-
-    if reversi_endgame.empties_of(state) > REVERSI_EXACT_EMPTIES:
-        return None
-    out: dict[Any, Exact] = {}
-    for move in state.legal_moves():
-        child = state.play(move)
-        result = reversi_endgame.solve(child, stop=budget.expired)
-        if not result.exact or result.score is None:
-            return None
-        score = result.score if child.to_move == state.to_move else -result.score
-        out[move] = Exact.of(score, score=score)
-    return out
-
-
-def morris_oracle(state: State, budget: Budget,
-                  cache: dict[str, Any]) -> dict[Any, Exact] | None:
-    """Five Men's Morris from its database (docs/MORRIS.md): every move's exact value
-    (None when the database cannot be opened; the analysis then searches)."""
-    from brains.morrisdb import MorrisDBError, shared
-    from engine.games.morris import MorrisState
-
-    assert isinstance(state, MorrisState)
-    try:
-        values = shared().move_values(state)
-    except MorrisDBError:
-        return None
-    return {m: Exact.of(v.result, v.plies) for m, v in values.items()}
-
-
-ORACLES: dict[str, Oracle] = {
-    "tictactoe": tictactoe_oracle,
-    "connect4": connect4_oracle,
-    "reversi": reversi_oracle,
-    "morris": morris_oracle,
-}
-"""Game id -> its exact oracle; a game not listed is analysed by search only."""
+ORACLES: dict[str, Oracle] = _oracles()
+"""Game id -> its exact oracle (from the game's ``EXACT`` hook); a game not listed is
+analysed by search only."""
 
 
 # --------------------------------------------------------------------------- results

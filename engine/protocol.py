@@ -108,6 +108,11 @@ def quote(text: object, limit: int = QUOTE_LIMIT) -> str:
     return f"{value[:limit]!r}… ({len(value)} characters)"
 
 
+def cut(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters (the last one an ellipsis) for a short message."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 # --------------------------------------------------------------------------- states
 
 
@@ -191,6 +196,16 @@ class State:
             f"at ply {self.ply}"
         )
 
+    def why_illegal(self, text: str) -> str:
+        """Why the well-formed move ``text`` cannot be played here, in a player's words
+        (one short line): the game is over, or a few of the legal moves. A game with a
+        rule a player may not see (checkers' compulsory capture) overrides it."""
+        if self.outcome() is not None:
+            return "the game is over"
+        legal = [self.format_move(m) for m in self.legal_moves()]
+        examples = ", ".join(legal[:4]) + (" …" if len(legal) > 4 else "")
+        return f"{cut(text.strip(), 20)} is not a legal move here; legal are {examples}"
+
     def play_text(self, text: str) -> State:
         """Parse ``text`` in this position and play it (text too long to be a move is
         refused here, before any game's parser quotes it)."""
@@ -262,6 +277,9 @@ class Game:
     id: str = ""
     name: str = ""
     description: str = ""
+    rules_summary: str = ""
+    """The rules in short for Help: a few lines of at most 62 characters, broken where
+    they should be (docs/RULES.md has the rules in full)."""
     options: tuple[Option, ...] = ()
 
     def initial(self, **options: Any) -> State:

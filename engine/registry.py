@@ -47,6 +47,14 @@ class _Registry(Mapping[str, Game]):
 GAMES: Mapping[str, Game] = _Registry(_GAME_CLASSES)
 """Every game Parlor plays, by id, in alphabetical order."""
 
+DEFAULT_GAME = "tictactoe"
+"""The game a chooser offers first (the shortest to play)."""
+
+
+def default_game() -> str:
+    """:data:`DEFAULT_GAME` where it is registered, else the first registered game."""
+    return DEFAULT_GAME if DEFAULT_GAME in _GAME_CLASSES else next(iter(_GAME_CLASSES))
+
 
 def get_game(game_id: str) -> Game:
     """The game registered as ``game_id``; UnknownGameError lists the known ids."""

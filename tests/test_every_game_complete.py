@@ -89,3 +89,85 @@ def test_every_game_reads_and_writes_positions(game):
     assert type(state).to_position is not State.to_position, "State.to_position missing"
     assert type(GAMES[game]).from_position is not Game.from_position, "from_position missing"
     assert parse_position(game, state.to_position()).key() == state.key()
+
+
+# --- the parts docs/ADDING_A_GAME.md lists, each with a message naming what is missing ---
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_rules_module_tests_and_docs(game):
+    assert (ROOT / "tests" / "engine" / f"test_{game}_rules.py").is_file(), \
+        f"no tests/engine/test_{game}_rules.py"
+    name = GAMES[game].name
+    assert name and GAMES[game].description, f"{game}: the Game has no name or description"
+    rules = (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8")
+    assert name.lower() in rules.lower() or game in rules, f"docs/RULES.md does not mention {name}"
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_rules_text_for_help(game):
+    text = GAMES[game].rules_summary
+    assert text.strip(), f"{game}: the Game declares no rules_summary (Help shows it)"
+    lines = text.splitlines()
+    assert all(0 < len(line) <= 62 for line in lines), \
+        f"{game}: rules_summary lines must be 1 to 62 characters"
+    from tui.app.screens.help import RULES
+    assert all(line in RULES[game] for line in lines), f"{game}: Help does not show its rules"
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_measured_ratings_of_the_ladder(game):
+    from brains.ladder import load_ratings
+
+    assert (ROOT / "saved" / "ratings" / f"{game}.json").is_file(), \
+        f"no saved/ratings/{game}.json (parlor calibrate {game})"
+    assert load_ratings(game) is not None
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_exact_hook_where_the_game_declares_one(game):
+    """EXACT is optional; where present it is an ExactSolver whose method is the one
+    PERFECT names (if PERFECT names one), and parlor solve solves what it says."""
+    from brains.exact import ExactSolver
+    from brains.heuristics import exact_solver, solvable_games
+
+    module = game_module(game)
+    hook = getattr(module, "EXACT", None)
+    perfect = (module.PERFECT or {}).get("method", "search")
+    if hook is None:
+        assert perfect == "search", f"{game}: PERFECT names {perfect!r} but there is no EXACT"
+        assert game not in solvable_games()
+        return
+    assert isinstance(hook, ExactSolver), f"{game}: EXACT is not a brains.exact.ExactSolver"
+    assert exact_solver(game) is hook
+    assert perfect in ("search", hook.method), f"{game}: PERFECT's method is not EXACT's"
+    assert type(hook).values is not ExactSolver.values, f"{game}: EXACT has no values()"
+    if hook.solves:
+        assert type(hook).solver is not ExactSolver.solver, \
+            f"{game}: EXACT.solves but has no solver() for parlor solve"
+    if hook.build_flag:
+        assert type(hook).build is not ExactSolver.build, f"{game}: EXACT has no build()"
+
+
+def test_a_perfect_method_without_its_hook_is_a_clear_error(monkeypatch):
+    import brains.heuristics as heuristics
+    import brains.heuristics.morris as morris
+
+    monkeypatch.setattr(heuristics, "_checked", {})
+    monkeypatch.delattr(morris, "EXACT")
+    with pytest.raises(GameKnowledgeError, match="PERFECT's method 'morrisdb' is not"):
+        game_module("morris")
+    monkeypatch.setattr(morris, "EXACT", object(), raising=False)
+    with pytest.raises(GameKnowledgeError, match="EXACT must be an exact solver"):
+        game_module("morris")
+
+
+def test_an_endgame_without_the_hooks_outcomes_is_a_clear_error(monkeypatch):
+    import brains.heuristics as heuristics
+    import brains.heuristics.reversi as reversi
+    from brains.exact import ExactSolver
+
+    monkeypatch.setattr(heuristics, "_checked", {})
+    monkeypatch.setattr(reversi, "EXACT", ExactSolver())
+    with pytest.raises(GameKnowledgeError, match=r"ENDGAME is True but its EXACT hook has no"):
+        game_module("reversi")

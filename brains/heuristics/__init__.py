@@ -23,8 +23,8 @@ The parts of a game module (all required; the types are checked):
 - ``TRAPS: bool`` — alpha-beta, having solved the position, prefers among equal moves
   the one whose replies lose most often (medium and hard);
 - ``REPETITION: bool`` — positions can recur, so alpha-beta scores a repetition as a draw;
-- ``ENDGAME: bool`` — ``alphabeta:hard`` first asks the module's ``exact_outcomes`` hook
-  which moves keep the best outcome (the hook is then required);
+- ``ENDGAME: bool`` — ``alphabeta:hard`` first asks the ``outcomes`` of the module's
+  ``EXACT`` hook which moves keep the best outcome (the hook is then required);
 - ``PERFECT: dict | None`` — the options of the ``perfect`` brain for this game
   (``{"method": "search"}`` for a full search), None where it cannot play it;
 - ``OPENING_PLIES: int`` — random plies the arena plays before the brains take over;
@@ -36,7 +36,10 @@ The parts of a game module (all required; the types are checked):
   listed does not play the game.
 
 Optional hooks, used when present: ``moves_left(state)`` and ``time_factor(state)``
-(:mod:`brains.timeman`), ``exact_outcomes`` (see ``ENDGAME``).
+(:mod:`brains.timeman`), and ``EXACT``, the game's exact solver (a
+:class:`brains.exact.ExactSolver`: the analysis' and hints' exact values, alpha-beta's
+endgame where ``ENDGAME`` is true, the ``perfect`` brain's method where ``PERFECT`` names
+it, ``parlor solve``).
 
 Search code never imports a game: it asks :func:`get_heuristic` for a function.
 """
@@ -48,6 +51,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+from brains.exact import ExactSolver
 from brains.protocol import UnknownBrainError
 from engine.protocol import State
 from engine.registry import GAMES
@@ -129,8 +133,15 @@ def game_module(game_id: str) -> ModuleType:
                 if not hasattr(module, name) or not ok(getattr(module, name))]
     if not problems and module.DEFAULT not in module.HEURISTICS:
         problems.append(f"DEFAULT {module.DEFAULT!r} is not one of HEURISTICS")
-    if not problems and module.ENDGAME and not callable(getattr(module, "exact_outcomes", None)):
-        problems.append("ENDGAME is True but there is no exact_outcomes hook")
+    exact = getattr(module, "EXACT", None)
+    if exact is not None and not isinstance(exact, ExactSolver):
+        problems.append("EXACT must be an exact solver (brains.exact.ExactSolver)")
+    elif not problems and module.ENDGAME and (
+            exact is None or type(exact).outcomes is ExactSolver.outcomes):
+        problems.append("ENDGAME is True but its EXACT hook has no outcomes()")
+    method = (module.PERFECT or {}).get("method", "search") if not problems else "search"
+    if method != "search" and getattr(exact, "method", None) != method:
+        problems.append(f"PERFECT's method {method!r} is not the method of its EXACT hook")
     if problems:
         raise GameKnowledgeError(f"{module.__name__} ({game_id}): " + "; ".join(problems))
     _checked[game_id] = module
@@ -148,6 +159,18 @@ def check_games() -> dict[str, ModuleType]:
         raise GameKnowledgeError(f"brains.heuristics.MODULES lists games the engine does "
                                  f"not register: {', '.join(extra)}")
     return {game_id: game_module(game_id) for game_id in GAMES}
+
+
+def exact_solver(game_id: str) -> ExactSolver | None:
+    """The ``EXACT`` hook of ``game_id``'s module (:mod:`brains.exact`), None where the
+    game declares none."""
+    hook = getattr(game_module(game_id), "EXACT", None)
+    return hook if isinstance(hook, ExactSolver) else None
+
+
+def solvable_games() -> list[str]:
+    """The registered games ``parlor solve`` solves (their hook's ``solves``), in order."""
+    return [g for g in GAMES if (hook := exact_solver(g)) is not None and hook.solves]
 
 
 def heuristics_module(game_id: str) -> ModuleType:

@@ -175,7 +175,7 @@ opponent err."""
 REPETITION = True
 """Positions can recur: alpha-beta scores a repetition as a draw."""
 ENDGAME = False
-"""``alphabeta:hard`` asks ``exact_outcomes`` which moves keep the best outcome."""
+"""``alphabeta:hard`` asks the ``outcomes`` of ``EXACT`` which moves keep the best outcome."""
 PERFECT: dict[str, Any] | None = None
 """The ``perfect`` brain's options here (None: it does not play this game)."""
 OPENING_PLIES = 4

@@ -19,10 +19,21 @@ Both map the raw score ``s`` into (-1, 1) as ``s / (|s| + SCALE)``, so a proven 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from brains.c4solver import BOARD, BOTTOM, winning_cells
+from brains.exact import (
+    BuildOptions,
+    Exact,
+    ExactSolver,
+    PositionSolver,
+    Say,
+    Solved,
+    SolveOptions,
+    cut,
+)
+from brains.protocol import Budget, Thought
 from engine.games.connect4 import ConnectFourState, bit
 from engine.protocol import State
 
@@ -226,7 +237,7 @@ opponent err."""
 REPETITION = False
 """Positions can recur: alpha-beta scores a repetition as a draw."""
 ENDGAME = True
-"""``alphabeta:hard`` asks ``exact_outcomes`` which moves keep the best outcome."""
+"""``alphabeta:hard`` asks the ``outcomes`` of ``EXACT`` which moves keep the best outcome."""
 PERFECT: dict[str, Any] | None = {"method": "connect4", "seconds": 3.0}
 """The ``perfect`` brain's options here (None: it does not play this game)."""
 OPENING_PLIES = 2
@@ -249,3 +260,241 @@ LADDER: tuple[str, ...] = (
     "perfect,method=connect4",
 )
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/connect4.json)."""
+
+
+# --------------------------------------------------------------------------- exact solver
+
+SOLVER_SHARE = 0.7
+"""Share of a timed budget the solver may use before the ``perfect`` brain falls back."""
+
+
+def pons_plies(score: int, stones: int) -> int | None:
+    """Plies to the end of a Connect Four game whose Pons score is ``score`` for the side to
+    move, with ``stones`` on the board (None for a draw). Pons' score ``22 - k`` means the
+    winner plays its ``k``-th stone last; the side to move has ``stones // 2`` stones."""
+    if score > 0:
+        return 2 * (22 - score - stones // 2) - 1
+    if score < 0:
+        return 2 * (22 + score - (stones + 1) // 2)
+    return None
+
+
+def solver_position(state: State) -> Any:
+    """The :class:`brains.c4solver.Position` of an engine Connect Four state.
+
+    Both use Pons' bitboard layout (7 bits a column, the side to move's stones and all
+    stones), so the position is copied, not replayed.
+    """
+    from brains import c4solver
+
+    assert isinstance(state, ConnectFourState)
+    position = c4solver.Position()
+    position.current = state.cur
+    position.mask = state.mask
+    position.moves = state.ply
+    return position
+
+
+def oracle(state: State, budget: Budget, cache: dict[str, Any]) -> dict[Any, Exact] | None:
+    """Connect Four by Pons' solver (:mod:`brains.c4solver`: the compiled search and the
+    exact opening book): every column's exact score, or None if not settled in time."""
+    from brains import c4solver
+
+    solver = cache.get("c4solver")
+    if solver is None:
+        solver = cache["c4solver"] = c4solver.Solver()
+    solver.stop = budget.expired
+    try:
+        per_column = solver.analyse(c4solver.position_of(state))
+    except c4solver.SolverStopped:
+        return None
+    finally:
+        solver.stop = None
+    out: dict[Any, Exact] = {}
+    for column, score in enumerate(per_column):
+        if score is not None:
+            # the mover's stone is on the board once played: plies counted from before it
+            plies = pons_plies(score, state.ply)
+            out[state.parse_move(str(column + 1))] = Exact((score > 0) - (score < 0),
+                                                           plies, score)
+    return out
+
+
+class ConnectFourSolver(ExactSolver):
+    """Pascal Pons' solver (:mod:`brains.c4solver`, its search compiled, with the exact
+    opening book :func:`brains.c4solver.exact_book`) through ``Solver.analyse``, which
+    gives each column's exact score (bigger = faster win).
+
+    As the ``perfect`` brain's method: with no deadline the brain always solves the
+    position (never falls back). With a deadline, a position that neither the book nor
+    the search settles in :data:`SOLVER_SHARE` of the time (the opening, below about 10
+    stones, until the book covers it) makes the brain say so in its thought and take the
+    move from its ``fallback`` brain. The first move, in the centre, is known (Allis
+    1988) and needs no search."""
+
+    def outcomes(self, state: State, stop: Callable[[], bool],
+                 cache: dict[str, Any]) -> dict[Any, int] | None:
+        return exact_outcomes(state, stop, cache)
+
+    method = "connect4"
+    solves = True
+    build_flag = "--build-book"
+
+    def position_of(self, line: str) -> str | None:
+        """The first field of a line (Pons' ``MOVES SCORE`` files), None for a blank one."""
+        fields = line.split()
+        return fields[0] if fields else None
+
+    def solver(self, options: SolveOptions, say: Say) -> PositionSolver:
+        return _solve_command(options, say)
+
+    def build(self, options: BuildOptions, say: Say) -> tuple[int, str]:
+        return _build_book(options, say)
+
+    def values(self, state: State, budget: Budget,
+               cache: dict[str, Any]) -> dict[Any, Exact] | None:
+        return oracle(state, budget, cache)
+
+    def scores(self, brain: Any, state: State, budget: Budget) -> dict[Any, float]:
+        return self._scores(brain, state, budget)[0]
+
+    def _scores(self, brain: Any, state: State,
+                budget: Budget) -> tuple[dict[Any, float], int]:
+        """The scores on ``brains.perfect``'s scale and the solver's nodes."""
+        from brains import c4solver
+        from brains.minimax import EPS, WIN, Stopped
+
+        position = solver_position(state)
+        idle: list[Any] = brain.cache.setdefault("solvers", [])
+        try:
+            solver = idle.pop()  # list.pop is atomic: no two searches share one
+        except IndexError:
+            solver = c4solver.Solver()
+        solver.stop = budget.expired
+        before = solver.nodes
+        try:
+            per_column = solver.analyse(position)
+        except c4solver.SolverStopped:
+            raise Stopped from None
+        finally:
+            nodes = solver.nodes - before
+            solver.stop = None
+            idle.append(solver)  # kept between moves: its table stays useful
+        scores: dict[Any, float] = {}
+        for column, score in enumerate(per_column):
+            if score is None:
+                continue
+            move = state.parse_move(str(column + 1))
+            # Pons' score: positive wins, bigger is sooner; stones left decide the distance
+            if score > 0:
+                scores[move] = WIN - EPS * 2 * (22 - score)
+            elif score < 0:
+                scores[move] = -WIN + EPS * 2 * (22 + score)
+            else:
+                scores[move] = 0.0
+        return scores, nodes
+
+    def think(self, brain: Any, state: State, budget: Budget) -> Iterator[Thought]:
+        import time
+
+        from brains.minimax import EPS, WIN, Stopped
+
+        if state.ply == 0:  # the centre column wins (Allis 1988); no search needed
+            move = state.parse_move("4")
+            yield Thought(move, WIN - EPS * 41, 41, 0, (move,), final=True)
+            return
+        solver_budget = budget
+        if budget.deadline is not None:
+            share = SOLVER_SHARE * max(0.0, budget.deadline - time.monotonic())
+            solver_budget = Budget(seconds=share, stop=budget.stop).start()
+        try:
+            scores, nodes = self._scores(brain, state, solver_budget)
+        except Stopped:
+            yield from brain.fall_back(state, budget)
+            return
+        best = max(scores.values())
+        move = brain.rng.choice([m for m, s in scores.items() if s == best])
+        yield Thought(move, best, 42 - state.ply, nodes, (move,), final=True)
+
+
+EXACT = ConnectFourSolver()
+"""The exact hook (brains.exact): analysis, hints, ``perfect`` and ``parlor solve``."""
+
+
+# --------------------------------------------------------------------------- parlor solve
+
+SLOW_BELOW = 10
+"""Positions with fewer stones than this may take very long to solve (``parlor solve``
+warns), unless the opening book settles them."""
+
+
+def _in_book(position: Any, options: SolveOptions) -> bool:
+    """Whether the exact opening book settles ``position`` (for ``analyse``, its children)."""
+    if not options.book:
+        return False
+    from brains.c4solver import exact_book
+
+    book = exact_book()
+    if not options.analyse:
+        return book.score(position.current, position.mask) is not None
+    children = [position.play(c) for c in range(7)
+                if position.can_play(c) and not position.is_winning_move(c)]
+    return all(book.score(c.current, c.mask) is not None for c in children)
+
+
+def _solve_command(options: SolveOptions, say: Say) -> PositionSolver:
+    """Pons' solver for ``parlor solve``: ``MOVES SCORE`` (Pons' score; ``analyse``: the
+    score of each column 1-7, ``-`` where full; ``weak``: 1, 0 or -1)."""
+    import time
+
+    from brains.c4solver import Position, Solver, SolverStopped
+    from engine.protocol import quote
+
+    deadline: list[float] = [float("inf")]
+    solver = Solver(stop=lambda: time.monotonic() >= deadline[0], book=options.book)
+
+    def solve(moves: str) -> Solved:
+        try:
+            position = Position.from_moves(moves)
+        except ValueError as exc:
+            return Solved(f"{cut(moves)} error: {exc}", failed=True)
+        if position.moves < SLOW_BELOW and not _in_book(position, options):
+            limit = (f"stopping after {options.seconds:g} s" if options.seconds
+                     else "no time limit; --seconds T sets one")
+            say(f"{quote(moves)} has {position.moves} stones; solving it "
+                f"may take very long ({limit})")
+        nodes, start = solver.nodes, time.perf_counter()
+        if options.seconds:
+            deadline[0] = time.monotonic() + options.seconds
+        failed = False
+        try:
+            if options.analyse:
+                scores = solver.analyse(position, weak=options.weak)
+                text = " ".join("-" if s is None else str(s) for s in scores)
+            else:
+                text = str(solver.solve(position, weak=options.weak))
+        except SolverStopped:
+            text = f"stopped: not solved within {options.seconds:g} s"
+            failed = True
+        finally:
+            deadline[0] = float("inf")
+        return Solved(f"{moves} {text}", failed,
+                      f"{moves}: {solver.nodes - nodes} nodes, "
+                      f"{time.perf_counter() - start:.3f} s")
+
+    return solve
+
+
+def _build_book(options: BuildOptions, say: Say) -> tuple[int, str]:
+    """``--build-book``: the exact opening book (:func:`brains.c4book.build_exact`)."""
+    from pathlib import Path
+
+    from brains import c4book
+
+    depth = c4book.EXACT_DEPTH if options.depth is None else options.depth
+    out = Path(options.out) if options.out else c4book.EXACT_PATH
+    manifest = c4book.build_exact(depth, options.limit, out, jobs=options.jobs, say=say)
+    entry = manifest["files"][out.name]
+    return 0, (f"{out.name}: {entry['positions']} positions ({entry['layer_solved']} of the "
+               f"{entry['layer_positions']} of {depth} stones solved), {entry['bytes']} "
+               f"bytes, sha256 {entry['sha256']}")

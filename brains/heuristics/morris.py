@@ -12,11 +12,25 @@ empty, so a test there would never find the two it blocks.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
+from brains.exact import (
+    BuildOptions,
+    Exact,
+    ExactSolver,
+    PositionSolver,
+    Say,
+    Solved,
+    SolveOptions,
+    cut,
+)
+from brains.protocol import Budget, Thought
 from engine.games.morris import ADJACENT, MILL_MASKS, MorrisState, completes_mill
 from engine.protocol import State
+
+if TYPE_CHECKING:
+    from brains.morrisdb import Value
 
 MILL_BONUS = 200
 """Bonus for a move that closes a mill."""
@@ -188,7 +202,7 @@ opponent err."""
 REPETITION = True
 """Positions can recur: alpha-beta scores a repetition as a draw."""
 ENDGAME = False
-"""``alphabeta:hard`` asks ``exact_outcomes`` which moves keep the best outcome."""
+"""``alphabeta:hard`` asks the ``outcomes`` of ``EXACT`` which moves keep the best outcome."""
 PERFECT: dict[str, Any] | None = {"method": "morrisdb"}
 """The ``perfect`` brain's options here (None: it does not play this game)."""
 OPENING_PLIES = 2
@@ -212,3 +226,98 @@ LADDER: tuple[str, ...] = (
     "alphabeta,depth=6,nodes=20000,repetition=true",
 )
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/morris.json)."""
+
+
+# --------------------------------------------------------------------------- exact solver
+
+
+def morris_score(value: Value) -> float:
+    """A Morris database value (``win``/``loss`` in N plies, ``draw``) as a search score:
+    a win in N is ``WIN - N * EPS`` (faster is better), a loss its negation."""
+    from brains.minimax import EPS, WIN
+
+    if value.result == "draw" or value.plies is None:
+        return 0.0
+    score: float = WIN - EPS * value.plies
+    return score if value.result == "win" else -score
+
+
+def oracle(state: State, budget: Budget, cache: dict[str, Any]) -> dict[Any, Exact] | None:
+    """Five Men's Morris from its database (docs/MORRIS.md): every move's exact value
+    (None when the database cannot be opened; the analysis then searches)."""
+    from brains.morrisdb import MorrisDBError, shared
+
+    assert isinstance(state, MorrisState)
+    try:
+        values = shared().move_values(state)
+    except MorrisDBError:
+        return None
+    return {m: Exact.of(v.result, v.plies) for m, v in values.items()}
+
+
+class MorrisSolver(ExactSolver):
+    """Five Men's Morris from its retrograde database (:mod:`brains.morrisdb`,
+    docs/MORRIS.md). As the ``perfect`` brain's method: fastest win, slowest loss, and
+    among drawing moves the one that sets the most traps. The database ignores the
+    100-ply and repetition draws (the game is a draw from the start either way)."""
+
+    method = "morrisdb"
+    solves = True
+    build_flag = "--build"
+
+    def position_of(self, line: str) -> str | None:
+        return line.strip()  # a blank line is the start
+
+    def solver(self, options: SolveOptions, say: Say) -> PositionSolver:
+        """One line per position (its moves from the start): ``MOVES: VALUE; MOVE VALUE,
+        …`` (best moves first), values from the side to move's view, ignoring the
+        100-ply and repetition draws. A MorrisDBError where the database cannot be used."""
+        from brains.morrisdb import MorrisDBError, shared
+        from engine.protocol import ParlorError
+        from engine.registry import new_game
+
+        db = shared()
+
+        def solve(moves: str) -> Solved:
+            shown = cut(" ".join(moves.split())) or "start"
+            try:
+                state = new_game(MorrisState.GAME).play_line(moves)
+                assert isinstance(state, MorrisState)
+                value = db.value(state)
+                values = db.move_values(state)
+            except (ParlorError, MorrisDBError) as exc:
+                return Solved(f"{shown} error: {exc}", failed=True)
+            ranked = sorted(values.items(), key=lambda mv: mv[1].rank, reverse=True)
+            listed = ", ".join(f"{state.format_move(m)} {v}" for m, v in ranked)
+            return Solved(f"{shown}: {value}" + (f"; {listed}" if listed else ""))
+
+        return solve
+
+    def build(self, options: BuildOptions, say: Say) -> tuple[int, str]:
+        """Solve the game and write the database (``python -m brains.morrisdb build``)."""
+        from brains.morrisdb.__main__ import main as morrisdb
+
+        return morrisdb(["build"]), ""
+
+    def values(self, state: State, budget: Budget,
+               cache: dict[str, Any]) -> dict[Any, Exact] | None:
+        return oracle(state, budget, cache)
+
+    def scores(self, brain: Any, state: State, budget: Budget) -> dict[Any, float]:
+        from brains.morrisdb import shared
+
+        assert isinstance(state, MorrisState)
+        return {m: morris_score(v) for m, v in shared().move_values(state).items()}
+
+    def think(self, brain: Any, state: State, budget: Budget) -> Iterator[Thought]:
+        from brains.morrisdb import shared
+
+        assert isinstance(state, MorrisState)
+        db = shared()
+        move = db.perfect_move(state, brain.rng)
+        value = db.move_values(state)[move]
+        yield Thought(move, morris_score(value), value.plies or 0, 0, (move,), final=True)
+
+
+EXACT = MorrisSolver()
+"""The exact hook (brains.exact): analysis, hints, ``perfect`` and ``parlor solve``."""

@@ -25,6 +25,8 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from brains.exact import Exact, ExactSolver, PositionSolver, Say, Solved, SolveOptions, cut
+from brains.protocol import Budget
 from engine.games.reversi import Geometry, ReversiState, geometry
 from engine.protocol import State
 
@@ -273,7 +275,7 @@ opponent err."""
 REPETITION = False
 """Positions can recur: alpha-beta scores a repetition as a draw."""
 ENDGAME = True
-"""``alphabeta:hard`` asks ``exact_outcomes`` which moves keep the best outcome."""
+"""``alphabeta:hard`` asks the ``outcomes`` of ``EXACT`` which moves keep the best outcome."""
 EXACT_EMPTIES = 14
 """``exact_outcomes`` tries the endgame solver from this many empty squares on (about a
 second on these machines, docs/STRENGTH-NOTEBOOK.md, "Exact Reversi endgames")."""
@@ -316,3 +318,93 @@ LADDER: tuple[str, ...] = (
     "alphabeta,depth=6",
 )
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/reversi.json)."""
+
+
+# --------------------------------------------------------------------------- exact solver
+
+
+SLOW_ABOVE = 24
+"""Positions with more empty squares than this may take very long (``parlor solve`` warns)."""
+
+
+class ReversiSolver(ExactSolver):
+    """Late Reversi by the endgame solver (:mod:`brains.reversi_endgame`): every move
+    valued by the exact final disc difference with best play."""
+
+    def outcomes(self, state: State, stop: Callable[[], bool],
+                 cache: dict[str, Any]) -> dict[Any, int] | None:
+        return exact_outcomes(state, stop, cache)
+
+    solves = True
+
+    def solver(self, options: SolveOptions, say: Say) -> PositionSolver:
+        """One line per position (as docs/RULES.md writes it): ``POSITION: SCORE; best
+        MOVE; MOVE SCORE, …`` (best moves first). SCORE is the final disc difference for
+        the side to move with best play, the empty squares of a game that ends early
+        counted for the winner (as the FFO test and WTHOR count; Parlor's own result
+        counts discs only, and has the same sign); ``best``: without every move's."""
+        import time
+
+        from brains import reversi_endgame
+        from engine.positions import parse_position
+        from engine.protocol import ParlorError, quote
+
+        def solve(text: str) -> Solved:
+            shown = cut(" ".join(text.split()), 120)
+            try:
+                state = parse_position(ReversiState.GAME, text)
+            except ParlorError as exc:
+                return Solved(f"{shown} error: {exc}", failed=True)
+            empties = reversi_endgame.empties_of(state)
+            if empties > SLOW_ABOVE:
+                limit = (f"stopping after {options.seconds:g} s" if options.seconds
+                         else "no time limit; --seconds T sets one")
+                say(f"{quote(shown)} has {empties} empty squares; solving it may "
+                    f"take very long ({limit})")
+            start = time.perf_counter()
+            deadline = None if not options.seconds else time.monotonic() + options.seconds
+            result = reversi_endgame.solve(state, budget_seconds=options.seconds,
+                                           empties_to_winner=True)
+            values: dict[int, int] | None = {}
+            nodes = result.nodes
+            if result.exact and not options.best:
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                found = reversi_endgame.move_values(state, budget_seconds=left,
+                                                    empties_to_winner=True)
+                values = None if found is None else found[0]
+                nodes += 0 if found is None else found[1]
+            if not result.exact or result.score is None or values is None:
+                return Solved(f"{shown} stopped: not solved within {options.seconds:g} s",
+                              failed=True)
+            line = f"{shown}: {result.score:+d}"
+            if result.best_move is not None:
+                line += f"; best {state.format_move(result.best_move)}"
+            if values:
+                ranked = sorted(values.items(), key=lambda mv: (-mv[1], mv[0]))
+                line += "; " + ", ".join(f"{state.format_move(m)} {v:+d}" for m, v in ranked)
+            return Solved(line, verbose=f"{shown}: {nodes} nodes, "
+                                        f"{time.perf_counter() - start:.3f} s")
+
+        return solve
+
+    def values(self, state: State, budget: Budget,
+               cache: dict[str, Any]) -> dict[Any, Exact] | None:
+        """None when there are more than :data:`EXACT_EMPTIES` empty squares or time runs
+        out."""
+        from brains import reversi_endgame
+
+        if reversi_endgame.empties_of(state) > EXACT_EMPTIES:
+            return None
+        out: dict[Any, Exact] = {}
+        for move in state.legal_moves():
+            child = state.play(move)
+            result = reversi_endgame.solve(child, stop=budget.expired)
+            if not result.exact or result.score is None:
+                return None
+            score = result.score if child.to_move == state.to_move else -result.score
+            out[move] = Exact.of(score, score=score)
+        return out
+
+
+EXACT = ReversiSolver()
+"""The exact hook (brains.exact): analysis, hints and ``parlor solve``."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from brains.exact import Exact, ExactSolver
+from brains.protocol import Budget
 from engine.games.tictactoe import LINE_MASKS, TicTacToeState
 from engine.protocol import State
 
@@ -80,7 +82,7 @@ opponent err."""
 REPETITION = False
 """Positions can recur: alpha-beta scores a repetition as a draw."""
 ENDGAME = False
-"""``alphabeta:hard`` asks ``exact_outcomes`` which moves keep the best outcome."""
+"""``alphabeta:hard`` asks the ``outcomes`` of ``EXACT`` which moves keep the best outcome."""
 PERFECT: dict[str, Any] | None = {"method": "search"}
 """The ``perfect`` brain's options here (None: it does not play this game)."""
 OPENING_PLIES = 1
@@ -102,3 +104,35 @@ LADDER: tuple[str, ...] = (
     "perfect",
 )
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/tictactoe.json)."""
+
+
+# --------------------------------------------------------------------------- exact solver
+
+
+class TicTacToeSolver(ExactSolver):
+    """Tic-tac-toe is solved by the ``perfect`` brain's own full search (``method``
+    ``search``); the analysis' and hints' exact values come from it too."""
+
+    method = "search"
+
+    def values(self, state: State, budget: Budget,
+               cache: dict[str, Any]) -> dict[Any, Exact] | None:
+        """Every move's value by the ``perfect`` brain's full search (its memo kept in
+        ``cache``)."""
+        from brains.minimax import EPS, Stopped
+        from brains.perfect import PerfectBrain
+
+        brain = cache.get("perfect")
+        if brain is None:
+            brain = cache["perfect"] = PerfectBrain(state.GAME, method="search")
+        try:
+            scores = brain.analyse(state, budget)
+        except Stopped:
+            return None
+        # a won move scores WIN - EPS * plies (perfect.py's scale): recover the plies
+        return {m: Exact((s > 0) - (s < 0), round((1 - abs(s)) / EPS) if s else None)
+                for m, s in scores.items()}
+
+
+EXACT = TicTacToeSolver()
+"""The exact hook (brains.exact): analysis and hints."""

@@ -56,6 +56,8 @@ ROUND_GAMES: dict[str, int] = {"tictactoe": 4000, "connect4": 20000}
 """Games per round: the behaviour policy uses the table as it stood at the round's start."""
 MIN_ABS_Q = 1.0
 """Entries whose |Q| is below this are pruned from the shipped Connect Four table."""
+_FLOOR: dict[str, float] = {"connect4": MIN_ABS_Q}
+"""The |Q| below which a game's entries are pruned (0: none are)."""
 
 _SHIFT = {"tictactoe": 4, "connect4": 3}
 """Bits for the action in a Q key: ``state_key << shift | action``."""
@@ -225,7 +227,7 @@ def train(game_id: str, *, games: int, seed: int, jobs: int = 1,
         round_no += 1
         if progress is not None:
             progress(done, games)
-    floor = MIN_ABS_Q if game_id == "connect4" else 0.0
+    floor = _FLOOR.get(game_id, 0.0)
     kept = {k: v for k, v in q.items() if v and abs(v) >= floor}
     states = {k >> _SHIFT[game_id] for k in kept}
     model = {"kind": KIND, "game": game_id, "format": 1, "alpha": ALPHA, "gamma": GAMMA,

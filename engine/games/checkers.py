@@ -388,6 +388,14 @@ class CheckersState(State):
         return out
 
     # -- notation ----------------------------------------------------------------------
+    def why_illegal(self, text: str) -> str:
+        """Capturing is compulsory: a plain move while a capture is there says so."""
+        jumps = [self.format_move(m) for m in self.legal_moves()]
+        jumps = [m for m in jumps if "x" in m]
+        if jumps and "x" not in text:
+            return f"you must capture: {', '.join(jumps[:3])}" + (" …" if len(jumps) > 3 else "")
+        return super().why_illegal(text)
+
     def format_move(self, move: tuple[int, ...]) -> str:
         return ("x" if is_capture(move) else "-").join(map(str, move))
 
@@ -490,6 +498,13 @@ class Checkers(Game):
     id = "checkers"
     name = "English checkers"
     description = "8×8 draughts, Black first, compulsory capture, 40-move rule"
+    rules_summary = (
+        "Men move one square diagonally forward, kings (crowned on the\n"
+        "far row) forward and back. Capturing is compulsory and a\n"
+        "capture goes on while it can (multi-jump); any capture may be\n"
+        "chosen. No move left loses. Draws: the same position three\n"
+        "times, or 40 moves each without a capture or a man's move."
+    )
 
     def _initial(self) -> CheckersState:
         return CheckersState.setup(black=range(1, 13), white=range(21, 33))

@@ -229,6 +229,11 @@ class ConnectFour(Game):
     id = "connect4"
     name = "Connect Four"
     description = "7×6, Red first, four in a row wins"
+    rules_summary = (
+        "Red and Yellow drop discs into 7 columns; a disc falls to\n"
+        "the lowest free cell. Four in a row in any direction wins;\n"
+        "a full rack with none is a draw."
+    )
 
     def _initial(self) -> ConnectFourState:
         state = _new(ConnectFourState)

@@ -216,6 +216,11 @@ class Gomoku(Game):
     id = "gomoku"
     name = "Gomoku"
     description = "9×9 or 15×15, Black first, five or more in a row wins (freestyle)"
+    rules_summary = (
+        "Black and White place stones on empty points (9×9 or 15×15);\n"
+        "five or more in an unbroken line wins at once (overlines\n"
+        "count). A full board with no five is a draw."
+    )
     options = (Option("size", 9, SIZES, "board side"),)
 
     def _initial(self, size: int = 9) -> GomokuState:

@@ -479,6 +479,14 @@ class FiveMensMorris(Game):
     id = "morris"
     name = "Five Men's Morris"
     description = "16 points, 5 pieces each; three in a line removes a piece"
+    rules_summary = (
+        "Place your five men, then move them along the lines. Three in\n"
+        "a row on a line (a mill) takes one of the other side's men\n"
+        "(not one in a mill while others are free). Down to three men,\n"
+        "you may fly to any empty point. Fewer than three men, or no\n"
+        "move, loses. Draws: a position three times, or 100 plies\n"
+        "without a removal."
+    )
 
     def _initial(self) -> MorrisState:
         return MorrisState.from_board("." * 16, 0, (PIECES, PIECES))

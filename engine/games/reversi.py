@@ -412,6 +412,13 @@ class Reversi(Game):
     id = "reversi"
     name = "Reversi"
     description = "Othello rules on 8×8, 6×6 or 4×4; Black first; passes are moves"
+    rules_summary = (
+        "A disc must outflank: it turns every line of the other\n"
+        "side's discs it closes. With no such move you pass; when\n"
+        "neither side can move, more discs wins. Variants: randomstart\n"
+        "(a random central start), flipcolor (four drawn squares turn\n"
+        "the discs placed on them); boards 8×8, 6×6 or 4×4."
+    )
     options = (
         Option("size", 8, SIZES, "board side"),
         Option("variant", "standard", VARIANTS,

@@ -121,6 +121,10 @@ class TicTacToe(Game):
     id = "tictactoe"
     name = "Tic-tac-toe"
     description = "3×3, X first, three in a row wins"
+    rules_summary = (
+        "X and O take turns on a 3×3 grid; three in a row (across,\n"
+        "down or diagonal) wins; a full grid with none is a draw."
+    )
 
     def _initial(self) -> TicTacToeState:
         state = _new(TicTacToeState)

@@ -18,7 +18,6 @@ from brains.analysis import (
     analyse_game,
     annotate,
     column_of,
-    connect4_oracle,
     eval_graph,
     eval_text,
     expected,
@@ -26,8 +25,9 @@ from brains.analysis import (
     parse_eval,
     position_oracle,
     read_annotations,
-    tictactoe_oracle,
 )
+from brains.heuristics.connect4 import oracle as connect4_oracle
+from brains.heuristics.tictactoe import EXACT as TICTACTOE
 from brains.protocol import Budget
 from engine.formats import parse_records
 from engine.record import GameRecord
@@ -155,7 +155,7 @@ def test_position_oracle_agrees_with_the_tictactoe_oracle():
     state = get_game("tictactoe").initial().play_line("b2 a1 c3")
     for line in ("", "c1", "c1 a3", "c1 a3 a2"):
         s = state.play_line(line) if line else state
-        assert oracle(s, Budget(), {}) == tictactoe_oracle(s, Budget(), {})
+        assert oracle(s, Budget(), {}) == TICTACTOE.values(s, Budget(), {})
 
 
 def test_oracles_cover_the_solved_games():

@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from brains.analysis import analyse_game
+from brains.heuristics.morris import morris_score
 from brains.morrisdb import shared
-from brains.perfect import morris_score
 from brains.registry import make_brain
 from engine.formats import load_records
 from engine.registry import new_game

@@ -8,8 +8,8 @@ import pytest
 
 from brains import Budget, make_brain
 from brains.c4solver import Position, Solver
+from brains.heuristics.connect4 import solver_position
 from brains.minimax import PROVEN
-from brains.perfect import solver_position
 from engine import new_game
 
 WINNING = ["7422341735647741166133573473242566", "67152117737262713366376314254",

@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 
 from brains import analysis
+from brains.heuristics.connect4 import oracle as connect4_oracle
+from brains.heuristics.tictactoe import EXACT as TICTACTOE
 from engine.formats import load_records
 from tests.tui.conftest import settle
 from tui.app.main import Launch, ParlorApp
@@ -87,7 +89,7 @@ def gated_oracle(gate: threading.Event, entered: threading.Event) -> analysis.Or
         while not gate.wait(0.02):
             if budget.expired():
                 return None
-        return analysis.tictactoe_oracle(state, budget, cache)
+        return TICTACTOE.values(state, budget, cache)
 
     return oracle
 
@@ -130,7 +132,7 @@ async def test_evaluate_marks_the_blunder_and_draws_the_better_move(tmp_path: Pa
 async def test_a_connect4_move_that_throws_a_win_away_is_marked_by_the_solver(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def late(state: Any, budget: Any, cache: dict[str, Any]) -> Any:  # the solver, late only
-        return analysis.connect4_oracle(state, budget, cache) if state.ply >= 17 else None
+        return connect4_oracle(state, budget, cache) if state.ply >= 17 else None
 
     monkeypatch.setitem(analysis.ORACLES, "connect4", late)
     monkeypatch.setattr("tui.app.widgets.analysis_panel.ANALYSIS_SECONDS", 30.0)

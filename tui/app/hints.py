@@ -1,10 +1,10 @@
 """Hints from the strongest analysis Parlor has for a position, saying how sure they are.
 
-Where a game is solved here (``brains.registry.PERFECT``: tic-tac-toe by full search,
-Connect Four by the solver, Morris by its database) the hint is the exactly best move
-with its exact verdict, as long as the solver settles the position within
-:data:`SOLVER_SECONDS`; where an exact oracle of the analysis settles it (late Reversi by
-the endgame solver, :data:`brains.analysis.ORACLES`), likewise. Otherwise the
+Where a game is solved here (``brains.registry.PERFECT``: the ``perfect`` brain, by full
+search or the game's exact solver) the hint is the exactly best move with its exact
+verdict, as long as the solver settles the position within :data:`SOLVER_SECONDS`; where
+the game's exact hook settles it (:mod:`brains.exact`: late Reversi by the endgame
+solver, …), likewise. Otherwise the
 hint comes from the strongest general search (:data:`SEARCH_SPEC`) for
 :data:`SEARCH_SECONDS`, with its depth and score, marked as not proven. The hint never
 depends on who the opponent is.
@@ -76,14 +76,14 @@ def solved_hint(state: State, stop: threading.Event, seed: int | None) -> Hint |
 
 
 def oracle_hint(state: State, stop: threading.Event) -> Hint | None:
-    """The exactly best move by the analysis' exact oracle for the game (the Reversi
-    endgame solver with few empties, …) if it settles ``state`` in time, else None."""
-    from brains.analysis import ORACLES
+    """The exactly best move by the game's exact hook (the Reversi endgame solver with
+    few empties, …) if it settles ``state`` in time, else None."""
+    from brains.heuristics import exact_solver
 
-    oracle = ORACLES.get(state.GAME)
-    if oracle is None:
+    hook = exact_solver(state.GAME)
+    if hook is None:
         return None
-    values = oracle(state, Budget(seconds=SOLVER_SECONDS, stop=stop).start(), {})
+    values = hook.values(state, Budget(seconds=SOLVER_SECONDS, stop=stop).start(), {})
     if not values:
         return None
     move, best = max(values.items(), key=lambda mv: mv[1].rank())

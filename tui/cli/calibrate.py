@@ -1,15 +1,12 @@
-"""Measure a game's ladder of levels (random = 0) and write its ratings file, or check it."""
+"""Measure a game's ladder of levels (random = 0) and write its ratings file, or check it:
+the arguments and the printing (the work is :mod:`brains.calibrate`)."""
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import time
-from pathlib import Path
 from typing import Any
 
-from engine.files import write_atomic
 from engine.protocol import ParlorError
 from tui.cli.common import (
     MAX_SEED,
@@ -95,84 +92,24 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
 
-def write_json(path: str | Path, obj: Any) -> None:
-    """Write ``obj`` as indented JSON, atomically (readable by all: a shipped file)."""
-    write_atomic(path, json.dumps(obj, indent=1) + "\n", mode=0o644)
-
-
-def command_line(args: argparse.Namespace) -> str:
-    """The command that reproduces this run (written into the ratings file)."""
-    parts = ["parlor calibrate", args.game, f"--games {args.games}", f"--seed {args.seed}"]
-    if args.span is not None:
-        parts.append(f"--span {args.span}")
-    parts.append(f"--bootstrap {args.bootstrap}")
-    return " ".join(parts)
-
-
 def calibrate(args: argparse.Namespace) -> int:
     """Play the ladder, fit the ratings (random = 0) and write the ratings file."""
-    import datetime as dt
-
-    from brains.arena import tournament
-    from brains.ladder import ANCHOR, FOLDER, PACKAGE, LadderRatings, LevelRating, ladder
+    from brains.calibrate import measure, ratings_path, write_ratings
     from engine.registry import get_game
-    from saved import data_path
     from tui.cli.match import ProgressReporter
 
     game = get_game(args.game).id
-    rungs = ladder(game)
-    players = [ANCHOR, *rungs]
-    span = args.span if args.span is not None else len(rungs)
-    pairs = [(players[i], players[j]) for i in range(len(players))
-             for j in range(i + 1, min(len(players), i + span + 1))]
-    reuse = reusable(game, args) if args.reuse else {}
-    wanted = set(pairs)
-    reused_games = sum(sum(c) for pair, c in reuse.items() if pair in wanted)
-    started = time.monotonic()
-    with ProgressReporter(f"calibrate {game}",
-                          len(pairs) * args.games - reused_games) as progress:
-        result = tournament(game, players, args.games, seed=args.seed, jobs=args.jobs,
-                            progress=progress, pairs=pairs, reuse=reuse)
-    wall = time.monotonic() - started
-    if reused_games:
-        print(f"{game}: {reused_games} games taken up from {args.reuse[:60]!r}, "
-              f"{len(pairs) * args.games - reused_games} played now")
-    rated = {r.player: r for r in result.ratings(bootstrap=args.bootstrap, anchor=ANCHOR)}
-    levels = tuple(LevelRating(k, spec, rated[spec].elo, rated[spec].lo, rated[spec].hi)
-                   for k, spec in enumerate(rungs, start=1))
-    played = result.pair_counts()
-    counts = tuple((a, b, *played[a, b]) for a, b in pairs)
-    ratings = LadderRatings(game, command_line(args), args.games, args.seed,
-                            dt.datetime.now(dt.UTC).date().isoformat(), levels,
-                            counts, wall)
-    out = Path(args.out) if args.out else data_path(PACKAGE, FOLDER, f"{game}.json")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    write_json(out, ratings.to_json())
-    print(f"{game}: {len(pairs)} pairings x {args.games} games, seed {args.seed}, "
-          f"{wall:.0f} s; ratings (random = 0, 95% interval) written to {out}")
-    print_ladder(levels)
+    done = measure(game, args.games, seed=args.seed, jobs=args.jobs, span=args.span,
+                   bootstrap=args.bootstrap, reuse=args.reuse, reporter=ProgressReporter)
+    if done.reused_games:
+        print(f"{game}: {done.reused_games} games taken up from {args.reuse[:60]!r}, "
+              f"{done.pairs * args.games - done.reused_games} played now")
+    out = ratings_path(game, args.out)
+    write_ratings(done.ratings, out)
+    print(f"{game}: {done.pairs} pairings x {args.games} games, seed {args.seed}, "
+          f"{done.wall:.0f} s; ratings (random = 0, 95% interval) written to {out}")
+    print_ladder(done.ratings.levels)
     return 0
-
-
-def reusable(game: str, args: argparse.Namespace) -> dict[tuple[str, str], tuple[int, int, int]]:
-    """The pairings of ``--reuse``'s ratings file that this run can take up: same game
-    and seed, at most ``--games`` games each, every game of the pairing counted."""
-    from brains.ladder import MAX_BYTES, RatingsFileError, parse_ratings
-    from engine.files import FileReadError, read_capped
-
-    try:
-        earlier = parse_ratings(read_capped(Path(args.reuse), MAX_BYTES), game,
-                                any_ladder=True)
-    except (FileReadError, RatingsFileError) as exc:
-        raise ParlorError(f"--reuse: {str(exc)[:160]}") from None
-    if earlier.seed != args.seed:
-        raise ParlorError(f"--reuse: its games were played with seed {earlier.seed}, "
-                         f"not {args.seed}")
-    if earlier.games > args.games:
-        raise ParlorError(f"--reuse: it has {earlier.games} games a pairing, more than "
-                         f"--games {args.games}")
-    return {(a, b): (w, d, lost) for a, b, w, d, lost in earlier.pairs
-            if w + d + lost == earlier.games}
 
 
 def print_ladder(levels: Any) -> None:
@@ -182,60 +119,16 @@ def print_ladder(levels: Any) -> None:
               f"{r.spec}")
 
 
-def predict(game: str, a: int, b: int, bootstrap: int = 1000) -> tuple[float, float, float]:
-    """Rung ``a``'s expected score against rung ``b`` from the shipped ratings, with the
-    95 % interval of the prediction (a bootstrap over the calibration's own games)."""
-    import numpy as np
-
-    from brains.ladder import ANCHOR, load_ratings
-    from brains.ratings import bradley_terry_samples
-
-    saved = load_ratings(game)
-    players = [ANCHOR, *(r.spec for r in saved.levels)]
-    results = {(pa, pb): (w, d, lost) for pa, pb, w, d, lost in saved.pairs}
-    base, samples = bradley_terry_samples(players, results, bootstrap=bootstrap,
-                                          seed=saved.seed, anchor=ANCHOR)
-
-    def score(elo: Any) -> Any:
-        return 1.0 / (1.0 + 10.0 ** (-(elo[..., a] - elo[..., b]) / 400.0))
-
-    draws = score(samples) if bootstrap else np.array([score(base)])
-    return (float(score(base)), float(np.percentile(draws, 2.5)),
-            float(np.percentile(draws, 97.5)))
-
-
 def check(args: argparse.Namespace) -> int:
-    """Play each ``--check`` pairing and compare the observed score with the prediction.
-
-    ``agree``: the predicted score lies in the observed score's 95 % Wilson interval;
-    ``overlap``: at least the two 95 % intervals overlap."""
-    from brains.arena import match
-    from brains.ladder import ladder
-    from brains.ratings import wilson_interval
+    """Play each ``--check`` pairing and print the observed score beside the prediction
+    (``agree``, ``overlap`` or ``DISAGREE``: see :func:`brains.calibrate.check_pairs`)."""
+    from brains.calibrate import check_pairs, write_json
     from engine.registry import get_game
     from tui.cli.match import ProgressReporter
 
     game = get_game(args.game).id
-    rungs = ladder(game)
-    rows = []
-    for a, b in args.check:
-        if max(a, b) > len(rungs):
-            raise ParlorError(f"{game}'s ladder has {len(rungs)} rungs, not {max(a, b)}")
-        expected, lo, hi = predict(game, a, b, args.bootstrap)
-        started = time.monotonic()
-        with ProgressReporter(f"check {game} {a}:{b}", args.games) as progress:
-            result = match(game, rungs[a - 1], rungs[b - 1], args.games, seed=args.seed,
-                           jobs=args.jobs, progress=progress)
-        wins, draws, losses = result.counts()
-        obs_lo, obs_hi = wilson_interval(wins + draws / 2.0, result.games)
-        rows.append({"a": a, "b": b, "games": result.games, "a_wins": wins, "draws": draws,
-                     "b_wins": losses, "predicted": round(expected, 3),
-                     "predicted_ci95": [round(lo, 3), round(hi, 3)],
-                     "observed": round(result.a_score, 3),
-                     "observed_ci95": [round(obs_lo, 3), round(obs_hi, 3)],
-                     "agree": bool(obs_lo <= expected <= obs_hi),
-                     "overlap": bool(obs_lo <= hi and lo <= obs_hi),
-                     "seconds": round(time.monotonic() - started, 1)})
+    rows = check_pairs(game, args.check, args.games, seed=args.seed, jobs=args.jobs,
+                       bootstrap=args.bootstrap, reporter=ProgressReporter)
     print(f"{game}: score of rung A against rung B, predicted from the ratings file "
           f"(95% bootstrap interval) and observed (95% Wilson interval), seed {args.seed}")
     for r in rows:
@@ -250,59 +143,16 @@ def check(args: argparse.Namespace) -> int:
 
 
 def probe(args: argparse.Namespace) -> int:
-    """Place each ``--probe`` spec on the shipped scale: play it against the chosen rungs
-    (whose ratings stay fixed) and fit its rating by maximum likelihood. The 95 %
-    interval comes from a bootstrap that redraws both the probe's games and the
-    calibration's own (so it carries the rungs' uncertainty too)."""
-    import numpy as np
-
-    from brains.arena import check_setup, match
-    from brains.ladder import ANCHOR, load_ratings
-    from brains.ratings import bradley_terry_samples, rate_against, wilson_interval
+    """Print each ``--probe`` spec's place on the shipped scale
+    (:func:`brains.calibrate.probe`)."""
+    from brains.calibrate import probe as place
+    from brains.calibrate import write_json
     from engine.registry import get_game
     from tui.cli.match import ProgressReporter
 
     game = get_game(args.game).id
-    saved = load_ratings(game)
-    players = [ANCHOR, *(r.spec for r in saved.levels)]
-    against = sorted(set(args.against)) if args.against else list(range(len(players)))
-    if max(against) >= len(players):
-        raise ParlorError(f"{game}'s ladder has {len(players) - 1} rungs, not {max(against)}")
-    check_setup(game, args.probe)
-    results = {(a, b): (w, d, lost) for a, b, w, d, lost in saved.pairs}
-    base, samples = bradley_terry_samples(players, results, bootstrap=args.bootstrap,
-                                          seed=saved.seed, anchor=ANCHOR)
-    rng = np.random.default_rng(args.seed)
-    rows = []
-    for spec in args.probe:
-        counts = []
-        started = time.monotonic()
-        for k in against:
-            with ProgressReporter(f"probe {spec[:40]} vs {k}", args.games) as progress:
-                m = match(game, spec, players[k], args.games, seed=args.seed,
-                          jobs=args.jobs, progress=progress)
-            counts.append(m.counts())
-        rating = rate_against([float(base[k]) for k in against], counts)
-        refits = []
-        for b in range(args.bootstrap):
-            redrawn = []
-            for c in counts:
-                shares = [v / sum(c) for v in c]
-                won, drawn, lost = (int(x) for x in rng.multinomial(sum(c), shares))
-                redrawn.append((won, drawn, lost))
-            refits.append(rate_against([float(samples[b, k]) for k in against], redrawn))
-        lo, hi = ((float(np.percentile(refits, 2.5)), float(np.percentile(refits, 97.5)))
-                  if refits else (rating, rating))
-        rows.append({
-            "spec": spec, "rating": round(rating, 1),
-            "ci95": [round(min(lo, rating), 1), round(max(hi, rating), 1)],
-            "against": [{"rung": k, "rating": round(float(base[k]), 1), "wins": c[0],
-                         "draws": c[1], "losses": c[2],
-                         "score": round((c[0] + c[1] / 2.0) / sum(c), 3),
-                         "score_ci95": [round(v, 3) for v in
-                                        wilson_interval(c[0] + c[1] / 2.0, sum(c))]}
-                        for k, c in zip(against, counts, strict=True)],
-            "seconds": round(time.monotonic() - started, 1)})
+    against, rows = place(game, args.probe, args.games, against=args.against, seed=args.seed,
+                          jobs=args.jobs, bootstrap=args.bootstrap, reporter=ProgressReporter)
     print(f"{game}: probes placed on the shipped scale (random = 0), {args.games} games "
           f"against each of rungs {', '.join(map(str, against))}, seed {args.seed}")
     for r in rows:

@@ -1,4 +1,5 @@
-"""Play a round robin between brains: a win-rate table and Bradley-Terry ratings."""
+"""Play a round robin between brains: a win-rate table and Bradley-Terry ratings (the
+work is :mod:`brains.roundrobin`; this module reads the arguments and prints)."""
 
 from __future__ import annotations
 
@@ -35,30 +36,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from brains.arena import ArenaError, tournament
-    from engine.registry import get_game
+    from brains.arena import ArenaError
+    from brains.roundrobin import round_robins, variant_runs
     from tui.cli.common import cluster, one_line, parse_options
 
-    results = []
     try:
-        options = parse_options(args.option)
-        runs = [options]
-        if args.variants:
-            variant = {o.name: o for o in get_game(args.game).options}.get("variant")
-            if variant is None or not variant.choices:
-                raise ParlorError(f"{args.game} has no variants")
-            if "variant" in options:
-                raise ParlorError("--variants runs every variant; leave out -o variant=...")
-            runs = [{**options, "variant": v} for v in variant.choices]
+        runs = variant_runs(args.game, parse_options(args.option), args.variants)
         with cluster(args.scheduler):
-            for run_options in runs:
-                label = " ".join([args.game, *(f"{k}={v}" for k, v in run_options.items())])
-                pairs = len(args.players) * (len(args.players) - 1) // 2
-                with ProgressReporter(label, pairs * args.games) as progress:
-                    results.append(tournament(
-                        args.game, args.players, args.games, seed=args.seed, jobs=args.jobs,
-                        options=run_options, opening_plies=args.opening,
-                        budget_seconds=args.seconds, progress=progress))
+            results = round_robins(args.game, args.players, args.games, runs, seed=args.seed,
+                                   jobs=args.jobs, opening_plies=args.opening,
+                                   budget_seconds=args.seconds, reporter=ProgressReporter)
     except ArenaError as exc:
         print(f"parlor tournament: {one_line(exc)}", file=sys.stderr)
         return 1

@@ -9,6 +9,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Header, Static
 
+from engine.protocol import Game
+from engine.registry import GAMES
 from tui.app.screens.base import ParlorScreen
 
 HELP = """\
@@ -50,34 +52,21 @@ start moves your rating for that game; Home shows it (a: a fair opponent).
 An undo, a hint or a change of players makes the game unrated (it says so).
 """
 
-RULES = {
-    "tictactoe": """Tic-tac-toe   X and O take turns on a 3×3 grid; three in a row (across,
-              down or diagonal) wins; a full grid with none is a draw.""",
-    "connect4": """Connect Four  Red and Yellow drop discs into 7 columns; a disc falls to
-              the lowest free cell. Four in a row in any direction wins;
-              a full rack with none is a draw.""",
-    "gomoku": """Gomoku        Black and White place stones on empty points (9×9 or 15×15);
-              five or more in an unbroken line wins at once (overlines
-              count). A full board with no five is a draw.""",
-    "reversi": """Reversi       A disc must outflank: it turns every line of the other
-              side's discs it closes. With no such move you pass; when
-              neither side can move, more discs wins. Variants: randomstart
-              (a random central start), flipcolor (four drawn squares turn
-              the discs placed on them); boards 8×8, 6×6 or 4×4.""",
-    "checkers": """Checkers      English draughts: men move one square diagonally forward,
-              kings (crowned on the far row) forward and back. Capturing is
-              compulsory and a capture goes on while it can (multi-jump);
-              any capture may be chosen. No move left loses. Draws: the same
-              position three times, or 40 moves each without a capture or
-              a man's move.""",
-    "morris": """Morris        Five Men's Morris: place your five men, then move them along
-              the lines. Three in a row on a line (a mill) takes one of the
-              other side's men (not one in a mill while others are free).
-              Down to three men, you may fly: move a man to any empty point.
-              Fewer than three men, or no move, loses. Draws: the same
-              position three times, or 100 plies without a removal.""",
-}
-"""Each game's rules in short (docs/RULES.md has them in full)."""
+LABEL = 14
+"""Columns of the label before each game's rules (a longer name has a line to itself)."""
+
+
+def rules_block(game: Game) -> str:
+    """``game``'s rules in short (its ``rules_summary``) under its name."""
+    lines = game.rules_summary.strip("\n").splitlines() or [game.description]
+    indent = "\n" + " " * LABEL
+    if len(game.name) < LABEL:
+        return f"{game.name:<{LABEL}}" + indent.join(lines)
+    return game.name + indent + indent.join(lines)
+
+
+RULES: dict[str, str] = {game_id: rules_block(game) for game_id, game in GAMES.items()}
+"""Each game's rules in short, from the game's own module (docs/RULES.md has them in full)."""
 
 
 class HelpScreen(ParlorScreen):

@@ -755,16 +755,7 @@ class PlayScreen(ParlorScreen):
 
     def why_illegal(self, text: str) -> str:
         """Why the well-formed move ``text`` cannot be played, in a player's words."""
-        state = self.state
-        shown = store.short(text.strip(), 20)
-        if state.outcome() is not None:
-            return "the game is over"
-        legal = [state.format_move(m) for m in state.legal_moves()]
-        jumps = [m for m in legal if "x" in m]
-        if jumps and "x" not in text and state.GAME == "checkers":
-            return f"you must capture: {', '.join(jumps[:3])}" + (" …" if len(jumps) > 3 else "")
-        examples = ", ".join(legal[:4]) + (" …" if len(legal) > 4 else "")
-        return f"{shown} is not a legal move here; legal are {examples}"
+        return self.state.why_illegal(text)
 
     def action_save(self) -> None:
         """Save the game under a name in the saved-games folder."""

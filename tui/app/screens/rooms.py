@@ -18,7 +18,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Se
 from textual.widgets.option_list import Option as ListOption
 
 from engine.protocol import ParlorError
-from engine.registry import GAMES, get_game, parse_options
+from engine.registry import GAMES, default_game, get_game, parse_options
 from tui.app.screens.base import ParlorScreen
 from tui.app.widgets.move_list import move_number
 from tui.game import opponents
@@ -116,8 +116,7 @@ class RoomsScreen(ParlorScreen):
                              id="rooms-intro", markup=False)
                 with Horizontal(classes="field"):
                     yield Label("Game", classes="field-label")
-                    yield Select([(g.name, gid) for gid, g in GAMES.items()], value="tictactoe"
-                                 if "tictactoe" in GAMES else next(iter(GAMES)),
+                    yield Select([(g.name, gid) for gid, g in GAMES.items()], value=default_game(),
                                  allow_blank=False, id="room-game", compact=True)
                 with Horizontal(classes="field"):
                     yield Label("Opponent", classes="field-label")
