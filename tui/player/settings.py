@@ -1,5 +1,5 @@
 """The choices Parlor remembers between runs: the last game, its options, who played
-each side, the time control of local games, and the theme.
+each side, the time control of local games, the theme and screen-reader mode.
 
 They live in ``settings.json`` in the data directory (:func:`tui.player.paths.data_dir`). The
 file is read with a size cap (:func:`engine.files.read_capped`) and every field is checked
@@ -45,12 +45,15 @@ class Settings:
     clock: str | None = None
     """The time control of local games chosen last, as :class:`TimeControl` writes it
     (``5+3``), or ``none``; None: never chosen (no clock)."""
+    screen_reader: bool | None = None
+    """Screen-reader mode chosen last (ctrl+r, the palette); None: never chosen."""
 
     def to_json(self) -> dict[str, Any]:
         """The settings as a JSON object."""
         return {"game": self.game, "options": self.options,
                 "players": {g: list(p) for g, p in self.players.items()},
-                "theme": self.theme, "clock": self.clock}
+                "theme": self.theme, "clock": self.clock,
+                "screen_reader": self.screen_reader}
 
 
 def settings_path() -> Path:
@@ -116,6 +119,8 @@ def from_json(data: Any) -> Settings:
                     settings.players[game_id] = (first, second)
     settings.theme = _text(data.get("theme"))
     settings.clock = clock_text(data.get("clock"))
+    reader = data.get("screen_reader")
+    settings.screen_reader = reader if isinstance(reader, bool) else None
     return settings
 
 

@@ -23,6 +23,7 @@ from tui.app.widgets.analysis_panel import AnalysisPanel
 from tui.app.widgets.board import BoardWidget
 from tui.app.widgets.eval_graph import EvalGraph
 from tui.app.widgets.move_list import MoveList
+from tui.app.widgets.reader import ReaderLine
 from tui.player import paths, store
 
 AUTOPLAY_SECONDS = 0.8
@@ -64,6 +65,7 @@ class ReplayScreen(ParlorScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield ReaderLine(id="reader-line")
         with Vertical(id="board-panel"):
             board = board_class(self.record.game)(self.states[self.index],
                                                  ascii=self.parlor.ascii_board,

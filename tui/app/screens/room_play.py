@@ -28,6 +28,7 @@ from tui.app.screens.play import TO_MOVE
 from tui.app.widgets import board_class
 from tui.app.widgets.board import BoardWidget
 from tui.app.widgets.move_list import MoveList, move_number
+from tui.app.widgets.reader import ReaderLine
 from tui.link import client
 from tui.player import store
 from tui.player.clock import LOW_TIME, show
@@ -87,6 +88,7 @@ class RoomPlayScreen(ParlorScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield ReaderLine(lambda: self.snap.get("names") or (), id="reader-line")
         with Vertical(id="board-panel"):
             yield board_class(self.initial.GAME)(self.initial, ascii=self.parlor.ascii_board,
                                                  id="board")
