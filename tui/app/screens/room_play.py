@@ -161,6 +161,7 @@ class RoomPlayScreen(ParlorScreen):
         board = self.board
         board.state = self.state
         board.last_move = (self.states[-2].parse_move(self.texts[-1]) if self.texts else None)
+        board.previous = self.states[-2] if self.texts else None  # said in words, marked
         board.interactive = self.my_turn()
         self.query_one("#summary", Static).update(board.summary())
         self.query_one("#status", Static).update(self.status_text())

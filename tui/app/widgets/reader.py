@@ -96,9 +96,11 @@ class ReaderLine(Static):
             before, move = board.previous, board.last_move
             if before is None and move is not None and self.seen is not None:
                 before = self.after_one(self.seen, move, state)  # a board told no previous
-            if before is None or move is None:
+            if move is None:
                 self.said = "The start position." if self.seen is None or state.ply == 0 \
                     else "Back to the start."
+            elif before is None:  # a board told the move but not the position before it
+                self.said = f"{state.PLAYERS[1 - state.to_move]} played."
             else:
                 try:
                     sentence = board.said_move(before, move, state)
