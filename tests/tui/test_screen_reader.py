@@ -287,9 +287,12 @@ async def test_every_screen_reads_as_plain_lines(name: str, tmp_path: Path,
             assert board.reader
             assert words(board.reader_lines()[0]) in words(text)
             assert app.screen.query_one(ReaderLine).display
-        if name == "RoomPlayScreen":
-            assert live(app).startswith("O plays a1. Your turn.")
-            assert "cursor " in live(app)
+        if name == "RoomPlayScreen":  # joined after two moves; then the next comes
+            assert live(app).startswith("Now after: O plays a1. Your turn.")
+            assert live(app).splitlines()[-1].startswith("cursor ")
+            app.screen.on_service(room_snapshot(["b2", "a1", "c3"]))
+            await pilot.pause()
+            assert live(app) == "X plays c3. O to move (bob)…"
 
 
 # -- golden text of every board --------------------------------------------------------------

@@ -62,6 +62,8 @@ class ReaderLine(Static):
         self.board: BoardWidget[Any, Any] | None = None
         self.seen: State | None = None
         """The position the sentence was last made for."""
+        self.view: tuple[Any, Any, Any] | None = None
+        """The board's position, last move and position before it, when last said."""
         self.said = ""
         """What happened last, as a sentence (without whose turn it is)."""
         self.pending = False
@@ -92,13 +94,16 @@ class ReaderLine(Static):
         if board is None or board.state is None:
             return
         state = board.state
-        if state is not self.seen:
+        view = (state, board.last_move, board.previous)
+        if (self.view is None or state is not self.view[0] or board.previous is not self.view[2]
+                or board.last_move != self.view[1]):
+            self.view = view
             before, move = board.previous, board.last_move
             if before is None and move is not None and self.seen is not None:
                 before = self.after_one(self.seen, move, state)  # a board told no previous
             if move is None:
-                self.said = "The start position." if self.seen is None or state.ply == 0 \
-                    else "Back to the start."
+                back = self.seen is not None and self.seen is not state and self.seen.ply > 0
+                self.said = "Back to the start." if back else "The start position."
             elif before is None:  # a board told the move but not the position before it
                 self.said = f"{state.PLAYERS[1 - state.to_move]} played."
             else:
