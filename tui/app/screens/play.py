@@ -395,7 +395,7 @@ class PlayScreen(ParlorScreen):
         board.focus()
         humans = [side for side in (0, 1) if opponents.is_human(self.players[side])]
         board.flipped = humans == [board.TOP_SIDE]
-        for attribute in ("path", "cursor", "ascii", "reader", "interactive"):
+        for attribute in ("path", "cursor", "ascii", "reader", "interactive", "state"):
             self.watch(board, attribute, self.update_summary, init=False)
         self.next_turn()
 
