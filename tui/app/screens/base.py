@@ -61,7 +61,7 @@ class ParlorScreen(Screen[None]):
         """The smallest terminal this screen's layout fits (columns, rows): for a screen
         with a board, what its game's board needs at its compact size."""
         boards = self.query(BoardWidget)
-        if getattr(self.app, "screen_reader", False):
+        if isinstance(self.app, ParlorApi) and self.parlor.screen_reader:
             return READER_MIN_SIZE  # lines under one another, scrolled: no board to fit
         if not boards or boards.first().state is None:
             return self.MIN_SIZE
