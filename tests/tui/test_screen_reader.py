@@ -295,6 +295,31 @@ async def test_every_screen_reads_as_plain_lines(name: str, tmp_path: Path,
             assert live(app) == "X plays c3. O to move (bob)…"
 
 
+async def test_replay_and_its_analysis_are_read_by_keys(tmp_path: Path) -> None:
+    from tui.app.widgets.analysis_panel import AnalysisPanel
+    from tui.app.widgets.eval_graph import EvalGraph
+
+    path = tmp_path / "blunder.pgn"
+    path.write_text('[Game "tictactoe"]\n[First "x"]\n[Second "o"]\n[Result "1-0"]\n\n'
+                    "1. b1 b2 2. c3 a3 3. c1 a2 4. a1 1-0\n", encoding="utf-8")
+    app = reader_app(Launch(kind="replay", path=path))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("home", "right")
+        await pilot.pause()
+        assert live(app) == "X plays b1. O to move."
+        await pilot.press("e")  # the analysis, by key
+        await settle(pilot)
+        panel = app.screen.query_one(AnalysisPanel)
+        assert panel.complete
+        await pilot.press("end", "left", "left", "left")
+        await pilot.pause()
+        assert not app.screen.query_one(EvalGraph).display  # block characters: hidden
+        text = assert_plain(app)
+        assert words(str(panel.text(4))) in words(text)
+        assert live(app).startswith("Now after: O plays a3.")
+
+
 # -- golden text of every board --------------------------------------------------------------
 GOLDEN: dict[str, tuple[str, list[str], str]] = {
     "tictactoe": ("b2 a1 c3", [

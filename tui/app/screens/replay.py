@@ -200,10 +200,16 @@ class ReplayScreen(ParlorScreen):
         panel = self.query_one(AnalysisPanel)
         panel.show_at(self.index)
         graph = self.query_one(EvalGraph)
-        graph.display = panel.shown
+        graph.display = panel.shown and not self.parlor.screen_reader  # blocks: not read
         graph.values = tuple(panel.evals())
         graph.cursor = self.index
         self.query_one(BoardWidget).hint = panel.better_move(self.index)
+
+    def show_reader(self, reader: bool) -> None:
+        """Screen-reader mode: the graph (block characters) is hidden, the panel says it."""
+        super().show_reader(reader)
+        if self.query(EvalGraph):
+            self.show_analysis()
 
     def graph_ascii(self, ascii: bool) -> None:
         """The graph follows the board's ASCII setting."""
