@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from textual.screen import ModalScreen, Screen
+from textual.widgets import Input
 
 from engine.record import GameRecord, save_records
 from engine.registry import GAMES, new_game
@@ -281,6 +282,7 @@ async def test_every_screen_reads_as_plain_lines(name: str, tmp_path: Path,
             assert not app.screen.too_small
         text = assert_plain(app)
         assert text.strip()
+        assert not [field for field in app.screen.query(Input) if field.cursor_blink]
         boards = app.screen.query(BoardWidget)
         if boards:
             board = boards.first()
