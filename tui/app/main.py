@@ -430,8 +430,8 @@ class ParlorApp(App[None]):
         self.ascii_board = not self.ascii_board
         self.set_class(self.ascii_board, "-ascii")
         for screen in self.screen_stack:
-            if isinstance(screen, ParlorScreen):
-                screen.show_ascii(self.ascii_board)
+            if isinstance(screen, ParlorScreen):  # screen-reader mode keeps glyphs plain
+                screen.show_ascii(self.ascii_board or self.screen_reader)
 
     def action_toggle_screen_reader(self) -> None:
         """Turn screen-reader mode on or off (remembered for the next start)."""
