@@ -30,6 +30,16 @@ from tui.player import settings
 SIZE = (100, 40)
 
 
+@pytest.fixture(autouse=True)
+def fresh_room_brains() -> Any:
+    """The rooms' brain lists are cached; these tests list the fake brains of
+    tests/tui/conftest.py, so the cache is emptied after each (other tests want the real)."""
+    from tui.app import opponents
+
+    yield
+    opponents.room_brains.cache_clear()
+
+
 def drawn(ch: str) -> bool:
     """A box-drawing or block character (U+2500 to U+259F)."""
     return 0x2500 <= ord(ch) <= 0x259F
