@@ -428,6 +428,18 @@ async def test_each_board_on_screen_in_reader_mode_and_under_no_color(
         assert words(sentence) in words(text)  # said on resuming: "Now after: …"
 
 
+@pytest.mark.parametrize("names", [None, {"a": 1, "b": 2}, ["ann"], ["ann", 7],
+                                   ["ann", "bob\x1b[2J"], ["ann", "b" * 500], "ab"])
+def test_a_rooms_names_that_are_not_two_short_texts_are_not_said(names: Any) -> None:
+    from tui.app.widgets.reader import sides, turn_words
+
+    assert sides(names) is None
+    board = board_class("tictactoe")(new_game("tictactoe"))
+    board.interactive = False
+    assert turn_words(board, sides(names)) == "X to move."
+    assert turn_words(board, sides(["ann", "bob"])) == "X to move (ann)…"
+
+
 # -- turning it on ------------------------------------------------------------------------------
 @pytest.mark.parametrize(("env", "expected"), [
     ({}, None),

@@ -24,6 +24,15 @@ HUMAN = "human"
 """The spec of a person (as ``tui.app.opponents.HUMAN``)."""
 
 
+def sides(value: Any) -> tuple[str, str] | None:
+    """``value`` as the two sides' specs or names if it is two short texts, else None (a
+    room's names come from the service: trusted only as plain text)."""
+    if (isinstance(value, (list, tuple)) and len(value) == 2
+            and all(isinstance(p, str) and p.isprintable() and len(p) <= 100 for p in value)):
+        return (value[0], value[1])
+    return None
+
+
 def turn_words(board: BoardWidget[Any, Any], players: Sequence[str] | None) -> str:
     """Whose turn it is, or how the game ended, as a sentence."""
     state = board.state
@@ -114,10 +123,7 @@ class ReaderLine(Static):
                 fresh = self.seen is not None and before.key() == self.seen.key()
                 self.said = sentence if fresh else f"Now after: {sentence}"
             self.seen = state
-        players = self.players() if self.players is not None else None
-        if not (isinstance(players, (list, tuple)) and len(players) == 2
-                and all(isinstance(p, str) for p in players)):
-            players = None  # a room's names come from the service: trusted only as text
+        players = sides(self.players() if self.players is not None else None)
         lines = [f"{self.said} {turn_words(board, players)}".strip()]
         if board.interactive:
             lines.append(board.cursor_line())
