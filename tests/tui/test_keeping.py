@@ -21,13 +21,13 @@ from engine.formats import load_records
 from engine.record import GameRecord
 from engine.registry import new_game
 from tests.tui.conftest import settle
-from tui.app import opponents
 from tui.app.dialogs.choose import ChooseDialog
 from tui.app.dialogs.error import ErrorDialog
 from tui.app.dialogs.prompt import PromptDialog
 from tui.app.main import Launch, ParlorApp
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.play import PlayScreen
+from tui.game import opponents
 from tui.player import paths, store
 
 SIZE = (80, 24)

@@ -12,9 +12,9 @@ from textual.widgets import Select
 
 from tests.tui.conftest import settle
 from tui.app.main import Launch, ParlorApp
-from tui.app.opponents import brain_specs as REAL_BRAIN_SPECS  # before the fixtures patch it
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.play import PlayScreen
+from tui.game.opponents import brain_specs as REAL_BRAIN_SPECS  # before the fixtures patch it
 from tui.player import settings
 
 SIZE = (80, 24)
@@ -459,7 +459,7 @@ async def test_the_record_says_who_played_which_moves_and_replay_shows_it() -> N
         assert "O is now last (was first)" in record.comments[2]
         text = record.to_text()
     from engine.formats import parse_records
-    from tui.app.screens.play import players_by_move
+    from tui.game.session import players_by_move
     again = parse_records(text, source="test")[0]
     assert players_by_move(again, again.states()) == ["human", "first", "human", "last"]
     app = ParlorApp()
@@ -489,7 +489,7 @@ async def test_playing_on_from_a_replay_records_the_new_players() -> None:
         assert isinstance(screen, PlayScreen)
         screen.play(screen.state.legal_moves()[0])
         await settle(pilot)
-        from tui.app.screens.play import players_by_move
+        from tui.game.session import players_by_move
         kept = screen.record()
         assert players_by_move(kept, kept.states()) == ["alice", "bob", "human", "first"]
 
@@ -531,8 +531,8 @@ async def test_a_rule_change_is_announced_when_it_happens() -> None:
 
 
 def test_the_opponent_chooser_is_grouped_and_described() -> None:
-    from tui.app import opponents
     from tui.app.dialogs.choose import HEADING
+    from tui.game import opponents
     specs = ["human", "random", "greedy", "minimax:easy", "minimax:hard", "alphabeta:easy",
              "alphabeta:hard", "mcts:medium", "perfect", "qlearn", "linear", "mlp", "newbrain"]
     choices = opponents.grouped_choices(specs, HEADING)
@@ -668,7 +668,7 @@ async def test_a_brain_that_moves_by_its_fallback_says_so_in_the_status_and_the_
         monkeypatch: pytest.MonkeyPatch) -> None:
     from brains.protocol import Brain, Budget, Thought
     from tests.tui import conftest
-    from tui.app import opponents
+    from tui.game import opponents
 
     class Noted(Brain):
         name = "noted"
@@ -729,8 +729,8 @@ def test_a_late_reversi_hint_is_exact_and_a_morris_hint_comes_from_the_database(
 
 
 def test_home_side_pickers_are_grouped_and_described() -> None:
-    from tui.app import opponents
     from tui.app.screens.home import side_choices
+    from tui.game import opponents
 
     specs = [opponents.HUMAN, *REAL_BRAIN_SPECS("connect4")]
     choices = side_choices(specs)
@@ -744,8 +744,8 @@ def test_home_side_pickers_are_grouped_and_described() -> None:
 
 def test_the_opponent_pickers_show_each_rated_levels_rating() -> None:
     from brains import registry
-    from tui.app import opponents
     from tui.app.screens.home import side_choices
+    from tui.game import opponents
 
     specs = [opponents.HUMAN, *REAL_BRAIN_SPECS("reversi")]
     labels = dict((value, label) for label, value in side_choices(specs, "reversi"))

@@ -24,12 +24,12 @@ from engine.protocol import State
 from engine.registry import GAMES
 from tests.tui import conftest
 from tests.tui.conftest import settle
-from tui.app import opponents
 from tui.app.main import Launch, ParlorApp
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.play import PlayScreen
 from tui.app.screens.replay import ReplayScreen
 from tui.app.widgets.board import BoardWidget
+from tui.game import opponents
 from tui.player import paths, store
 
 SIZE = (80, 24)

@@ -34,7 +34,7 @@ SIZE = (100, 40)
 def fresh_room_brains() -> Any:
     """The rooms' brain lists are cached; these tests list the fake brains of
     tests/tui/conftest.py, so the cache is emptied after each (other tests want the real)."""
-    from tui.app import opponents
+    from tui.game import opponents
 
     yield
     opponents.room_brains.cache_clear()

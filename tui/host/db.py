@@ -469,6 +469,34 @@ class HostData:
             return cursor.rowcount == 1
         return self._write(work)
 
+    def first_key(self, player: int) -> str | None:
+        """The key ``player``'s account was made with (its first, in the order keys were
+        added): the identity every session of the account goes by, whichever of its keys
+        logged in (so a player's folder, seats and ratings stay where the first key put
+        them)."""
+        rows = self._read("SELECT fingerprint FROM keys WHERE player = ? ORDER BY rowid "
+                          "LIMIT 1", (player,))
+        return _text(rows[0][0], "key", 200) if rows else None
+
+    def claim_first_name(self, player: int, name: str) -> concurrent.futures.Future[str]:
+        """Claim ``name`` for ``player`` if they have none yet (a name is claimed once
+        and kept). The answer: ``"claimed"``, ``"taken"`` (another player has it, in any
+        case), ``"named"`` (this player has a name already) or ``"unknown"``."""
+        name = clean_name(name)
+
+        def work(conn: sqlite3.Connection) -> str:
+            row = conn.execute("SELECT name FROM players WHERE id = ?", (player,)).fetchone()
+            if row is None:
+                return "unknown"
+            if row[0] is not None:
+                return "named"
+            try:
+                conn.execute("UPDATE players SET name = ? WHERE id = ?", (name, player))
+            except sqlite3.IntegrityError:
+                return "taken"
+            return "claimed"
+        return self._write(work)
+
     # -- ratings --
 
     def rating(self, player: int, game: str) -> Rating | None:
@@ -476,6 +504,54 @@ class HostData:
                           "updated FROM ratings WHERE player = ? AND game = ?",
                           (player, game))
         return _rating(rows[0]) if rows else None
+
+    def ratings_of(self, player: int) -> list[Rating]:
+        """``player``'s rating in every game they have one in, by game."""
+        rows = self._read("SELECT player, game, rating, deviation, volatility, games, "
+                          "updated FROM ratings WHERE player = ? ORDER BY game", (player,))
+        return [_rating(row) for row in rows]
+
+    def leaderboard(self, game: str, min_games: int, limit: int = 50
+                    ) -> list[tuple[Player, Rating]]:
+        """The players rated in ``game`` with at least ``min_games`` rated games, best
+        first (a higher rating, then a smaller deviation, then the older player)."""
+        rows = self._read("SELECT p.id, p.name, p.created, r.player, r.game, r.rating, "
+                          "r.deviation, r.volatility, r.games, r.updated FROM ratings r "
+                          "JOIN players p ON p.id = r.player WHERE r.game = ? AND "
+                          "r.games >= ? ORDER BY r.rating DESC, r.deviation, p.id LIMIT ?",
+                          (game, min_games, limit))
+        return [(_player(row[:3]), _rating(row[3:])) for row in rows]
+
+    def rank(self, player: int, game: str, min_games: int) -> tuple[int, int] | None:
+        """``player``'s place on ``game``'s leaderboard and how many are on it; None
+        while they have fewer than ``min_games`` rated games there."""
+        mine = self.rating(player, game)
+        if mine is None or mine.games < min_games:
+            return None
+        rows = self._read("SELECT sum(rating > ? OR (rating = ? AND (deviation < ? OR "
+                          "(deviation = ? AND player < ?)))), count(*) FROM ratings "
+                          "WHERE game = ? AND games >= ?",
+                          (mine.rating, mine.rating, mine.deviation, mine.deviation, player,
+                           game, min_games))
+        ahead, total = rows[0]
+        return _int(ahead or 0, "rank") + 1, _int(total, "count")
+
+    def record_of(self, player: int) -> dict[str, tuple[int, int, int]]:
+        """``player``'s archived games decided per game: (wins, draws, losses)."""
+        rows = self._read("SELECT g.game, gp.seat, g.result, count(*) FROM games g "
+                          "JOIN game_players gp ON gp.game = g.id WHERE gp.player = ? "
+                          "GROUP BY g.game, gp.seat, g.result", (player,))
+        record: dict[str, list[int]] = {}
+        for game, seat, result, count in rows:
+            game, seat = _text(game, "game"), _int(seat, "seat")
+            count = _int(count, "count")
+            score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(_text(result, "result"))
+            if score is None or seat not in (0, 1):
+                continue  # unfinished
+            mine = score if seat == 0 else 1.0 - score
+            tally = record.setdefault(game, [0, 0, 0])
+            tally[0 if mine == 1.0 else 1 if mine == 0.5 else 2] += count
+        return {game: (w, d, lost) for game, (w, d, lost) in sorted(record.items())}
 
     def set_rating(self, player: int, game: str, rating: float, deviation: float,
                    volatility: float, games: int) -> concurrent.futures.Future[None]:

@@ -527,6 +527,13 @@ class Session(asyncssh.SSHServerSession[bytes]):
         return self.host.session_environment(self.identity, self.token, self.term)
 
     async def spawn(self) -> None:
+        # The key is the account: a player's sessions, whichever of their keys logged
+        # in, all go by the account's identity (its first key), with its claimed name.
+        self.identity, claimed = await self.host.rooms.accounts.login(self.identity)
+        if claimed:
+            self.username = claimed
+        if self.closing:
+            return
         home = user_home(self.host.users, self.identity)
         home.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.token = self.host.rooms.issue(self.identity, self.username,

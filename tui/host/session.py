@@ -2,7 +2,8 @@
 
 Run by the host as ``python -m tui.host.session``. It takes the terminal as its
 controlling terminal (so resizes reach it as SIGWINCH) and runs :class:`HostedApp`, the
-app with two more ways in: F2 (Play a person) and F3 (Watch).
+app with more ways in: F2 (Play a person), F3 (Watch), F6 (the player's account) and F7
+(the leaderboards); a challenge from another player pops up wherever the player is.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import signal
 import sys
 import termios
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.binding import Binding, BindingType
 
@@ -36,6 +37,8 @@ class HostedApp(ParlorApp):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f2", "rooms(False)", "Play a person", tooltip="Create or join a room"),
         Binding("f3", "rooms(True)", "Watch", tooltip="Watch a game in progress"),
+        Binding("f6", "account", "Account", tooltip="Your name, keys, ratings and games"),
+        Binding("f7", "leaders", "Leaders", tooltip="Each game's leaderboard on this host"),
     ]
 
     def on_mount(self) -> None:
@@ -45,16 +48,55 @@ class HostedApp(ParlorApp):
     async def back_to_game(self) -> None:
         """A player whose seat in a game in progress waits for them (back after a dropped
         line, or after the host's restart) lands on that game, not on Home: the room
-        service names those games when the session's link says who it is."""
-        from tui.app.screens.rooms import RoomsScreen
+        service names those games when the session's link says who it is. The session
+        then says it is here (so it can be challenged) and hears its challenges."""
         from tui.link import client
 
         try:
             link = await client.get_link()
         except (OSError, ValueError):
             return  # the rooms are out of reach: F2 says so when asked
+        link.subscribe(self.on_host)
+        link.send({"t": "account", "invitations": True})
         codes = link.back  # a game open in another session of theirs is left there
         if not codes or not isinstance(self.screen, HomeScreen):
+            return
+        await self.open_room(codes[0])
+
+    def on_host(self, message: dict[str, Any]) -> None:
+        """A message from the host for the whole session: a challenge, the account."""
+        kind = message.get("t")
+        if kind == "invited":
+            from tui.app.dialogs.challenge import ChallengeDialog
+
+            invitation = dict(message)
+            number, code = invitation.get("id"), invitation.get("code")
+            if not isinstance(number, int) or not isinstance(code, str):
+                return
+
+            def answered(accept: bool | None) -> None:
+                from tui.link import client
+
+                link = client.current_link()
+                if link is None:
+                    self.notify("The host cannot be reached.", severity="error")
+                    return
+                link.send({"t": "reply", "id": number, "accept": bool(accept)})
+                if accept:
+                    self.run_worker(self.open_room(code[:8]), exit_on_error=False)
+
+            self.push_screen(ChallengeDialog(invitation), answered)
+        elif kind == "account" and isinstance(self.screen, HomeScreen):
+            self.screen.show_rank()
+
+    async def open_room(self, code: str) -> None:
+        """Open the rooms screen and join (or go back to) the room ``code``."""
+        from tui.app.screens.rooms import RoomsScreen
+
+        rooms = self.screen if isinstance(self.screen, RoomsScreen) \
+            and not self.screen.watch_mode else None
+        if rooms is not None:
+            rooms.ask({"t": "join", "code": code})
             return
         rooms = RoomsScreen()
         await self.push_screen(rooms)
@@ -65,7 +107,7 @@ class HostedApp(ParlorApp):
         while rooms.link is None and rooms.is_attached and loop.time() < given_up:
             await asyncio.sleep(0.05)
         if rooms.link is not None and rooms.is_current:
-            rooms.ask({"t": "join", "code": codes[0]})
+            rooms.ask({"t": "join", "code": code})
 
     def action_rooms(self, watch: bool) -> None:
         """Open the room lists (to play, or to watch)."""
@@ -73,6 +115,21 @@ class HostedApp(ParlorApp):
 
         if not isinstance(self.screen, RoomsScreen):
             self.push_screen(RoomsScreen(watch=watch))
+
+    def action_account(self) -> None:
+        """Open the account: name, keys, ratings, record, recent games."""
+        from tui.app.screens.account import AccountScreen
+
+        if not isinstance(self.screen, AccountScreen):
+            self.push_screen(AccountScreen())
+
+    def action_leaders(self) -> None:
+        """Open the leaderboards (of the game chosen on Home, when Home is shown)."""
+        from tui.app.screens.account import LeadersScreen
+
+        if not isinstance(self.screen, LeadersScreen):
+            game = self.screen.game_id if isinstance(self.screen, HomeScreen) else None
+            self.push_screen(LeadersScreen(game))
 
 
 def main() -> int:

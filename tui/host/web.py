@@ -449,6 +449,8 @@ class WebSession:
     async def run(self, width: int, height: int) -> None:
         """Start the app and pass it what the browser sends until either side ends."""
         self.home.mkdir(parents=True, exist_ok=True, mode=0o700)
+        _, claimed = await self.host.rooms.accounts.login(self.identity)  # a guest's own
+        self.name = claimed or self.name  # a name claimed is the one shown
         self.token = self.host.rooms.issue(self.identity, self.name, self.address)
         self.service = HostedAppService(self)
         try:

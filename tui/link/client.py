@@ -42,6 +42,9 @@ class RoomLink:
         """The rooms where this player has a seat in a game in progress (at connection)."""
         self.back: list[str] = []
         """The codes of those where the seat waits for them (no session of theirs in it)."""
+        self.account: dict[str, Any] = {}
+        """The host's last word on this player's account (``account``: the name claimed,
+        the ranks on the leaderboards)."""
 
     @property
     def connected(self) -> bool:
@@ -88,6 +91,8 @@ class RoomLink:
     def deliver(self, message: dict[str, Any]) -> None:
         """Give ``message`` to every listener; one that fails never cuts the link for the
         others (its error is logged at debug level: the terminal is the app's)."""
+        if message.get("t") == "account":
+            self.account = message
         for listener in list(self.listeners):
             try:
                 listener(message)

@@ -1,5 +1,6 @@
 """The choices Parlor remembers between runs: the last game, its options, who played
-each side, the time control of local games, the theme and screen-reader mode.
+each side, the time control of local games, the theme, whether room chat is muted
+and screen-reader mode.
 
 They live in ``settings.json`` in the data directory (:func:`tui.player.paths.data_dir`). The
 file is read with a size cap (:func:`engine.files.read_capped`) and every field is checked
@@ -45,6 +46,8 @@ class Settings:
     clock: str | None = None
     """The time control of local games chosen last, as :class:`TimeControl` writes it
     (``5+3``), or ``none``; None: never chosen (no clock)."""
+    chat_muted: bool = False
+    """True when the room screen hides chat lines (only counts them)."""
     screen_reader: bool | None = None
     """Screen-reader mode chosen last (ctrl+r, the palette); None: never chosen."""
 
@@ -52,7 +55,7 @@ class Settings:
         """The settings as a JSON object."""
         return {"game": self.game, "options": self.options,
                 "players": {g: list(p) for g, p in self.players.items()},
-                "theme": self.theme, "clock": self.clock,
+                "theme": self.theme, "clock": self.clock, "chat_muted": self.chat_muted,
                 "screen_reader": self.screen_reader}
 
 
@@ -119,6 +122,7 @@ def from_json(data: Any) -> Settings:
                     settings.players[game_id] = (first, second)
     settings.theme = _text(data.get("theme"))
     settings.clock = clock_text(data.get("clock"))
+    settings.chat_muted = data.get("chat_muted") is True
     reader = data.get("screen_reader")
     settings.screen_reader = reader if isinstance(reader, bool) else None
     return settings

@@ -24,6 +24,7 @@ In a game     g switch game   o switch opponent   t hint   s save
               p pause/go on   + - slower/faster (computers playing)
 Home          q quit (every game is kept)   ctrl+q quits anywhere
 In a room     e, q or Esc leave it (a player's seat is kept a while)
+              c say a line in the chat   t mute (or show) the chat
 Replay        ← → step   Home/End first/last   a autoplay
               p play on from here
 Anywhere      ctrl+p palette: every action by name   b plain ASCII board

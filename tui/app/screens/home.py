@@ -33,13 +33,15 @@ from textual.widgets.option_list import Option as ListOption
 from engine.positions import games_for, parse_position
 from engine.protocol import Game, Option, ParlorError, State
 from engine.registry import GAMES, get_game
-from tui.app import opponents
 from tui.app.dialogs.choose import ChooseDialog
 from tui.app.dialogs.prompt import PromptDialog
+from tui.app.screens.account import rank_text
 from tui.app.screens.base import ParlorScreen
 from tui.app.screens.rooms import RoomButtons
 from tui.app.widgets.move_list import move_number
+from tui.game import opponents
 from tui.link.client import available as rooms_available
+from tui.link.client import current_link
 from tui.player import settings, store
 from tui.player.clock import TimeControl
 from tui.player.ratings import PlayerRatings
@@ -111,7 +113,7 @@ class HomeScreen(ParlorScreen):
     """The start screen: a small form with Play, and the list of unfinished games."""
 
     DEFAULT_CSS = """
-    #rating-row { height: 1; }
+    #rating-row, #rank-row { height: 1; }
     #player-rating { width: 32; }
     #fair { margin-left: 1; }
     """
@@ -177,6 +179,10 @@ class HomeScreen(ParlorScreen):
                 fair.styles.border = ("none", "black")  # one line, in ASCII mode too
                 fair.styles.height = 1
                 yield fair
+            if rooms_available():  # under `parlor host`: the place on the leaderboard
+                with Horizontal(classes="field", id="rank-row"):
+                    yield Label("Your rank", classes="field-label")
+                    yield Static("", id="player-rank", markup=False)
             with Horizontal(id="home-buttons"):
                 yield Button("Play", id="play", variant="primary")
                 yield Button("Swap sides", id="swap")
@@ -288,9 +294,20 @@ class HomeScreen(ParlorScreen):
         if self.is_mounted and self.sides_for:
             self.update_sides(self.sides_for, self.sides())  # the rating labels
 
+    def show_rank(self) -> None:
+        """Under ``parlor host``: the player's place on the chosen game's leaderboard,
+        as the host last said (the host's answer to the request of show_rating)."""
+        for label in self.query("#player-rank").results(Static):
+            link = current_link()
+            label.update(rank_text(link.account if link is not None else {}, self.game_id))
+
     def show_rating(self) -> None:
         """Show the player's rating in the chosen game (with its 95 % interval, ``?``
         and "provisional" while the deviation is large)."""
+        self.show_rank()
+        link = current_link()
+        if link is not None:  # ask the host again: a game may have moved the rank
+            link.send({"t": "account"})
         label = self.query_one("#player-rating", Static)
         levels = opponents.level_ratings(self.game_id)
         self.query_one("#fair", Button).disabled = not levels

@@ -1,9 +1,14 @@
 """RoomPlayScreen: a game in a host room, as a player or a spectator.
 
 The game lives in the room service; this screen only shows it and sends what the
-player does (a move, resign, a draw or takeback offer, an answer). Every position shown
-is rebuilt here with the engine from the service's move list, and the clocks tick down
-locally between the service's updates.
+player does (a move, resign, a draw or takeback offer, an answer, a chat line). Every
+position shown is rebuilt here with the engine from the service's move list, and the
+clocks tick down locally between the service's updates.
+
+The chat panel shows the room's chat as the service sends it (a player sees the
+spectators' lines only once the game is over: the service decides); ``c`` says a line,
+``t`` mutes or shows the chat (kept in the player's settings; muted, it only counts the
+lines that came).
 """
 
 from __future__ import annotations
@@ -30,11 +35,14 @@ from tui.app.widgets.board import BoardWidget
 from tui.app.widgets.move_list import MoveList, move_number
 from tui.app.widgets.reader import ReaderLine
 from tui.link import client
-from tui.player import store
+from tui.link.chat import ChatLine, ChatRefused, check, lines_from
+from tui.player import settings, store
 from tui.player.clock import LOW_TIME, show
 
 TICK_SECONDS = 0.25
 """How often the clocks are redrawn (only when the text shown changes)."""
+CHAT_KEPT = 200
+"""Chat lines the screen keeps (the panel scrolls through them)."""
 
 
 class RoomPlayScreen(ParlorScreen):
@@ -43,6 +51,9 @@ class RoomPlayScreen(ParlorScreen):
     DEFAULT_CSS = """
     RoomPlayScreen { layout: horizontal; }
     RoomPlayScreen #clocks { height: auto; padding: 0 1; border: round $secondary; }
+    RoomPlayScreen #moves-scroll { min-height: 3; }
+    RoomPlayScreen #chat-scroll { height: 1fr; min-height: 4; padding: 0 1;
+                                  border: round $secondary; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -52,6 +63,14 @@ class RoomPlayScreen(ParlorScreen):
         Binding("u", "offer('takeback')", "Take back", tooltip="Ask to take back your move"),
         Binding("y", "answer(True)", "Accept", tooltip="Accept the offer"),
         Binding("n", "answer(False)", "Decline", tooltip="Decline the offer"),
+        # not in the footer (full at 80 columns): the chat panel's title names them
+        Binding("c", "chat", "Chat", show=False, tooltip="Say a line in the room's chat"),
+        Binding("t", "mute", "Mute chat", show=False,
+                tooltip="Hide the room's chat, or show it again"),
+        Binding("pageup", "chat_page(-1)", "Chat back", show=False,
+                tooltip="Scroll the chat back a page"),
+        Binding("pagedown", "chat_page(1)", "Chat on", show=False,
+                tooltip="Scroll the chat on a page"),
         Binding("e,q,escape", "leave", "Leave",
                 tooltip="Leave the room (a player keeps the seat); q and Esc too, as in a game"),
     ]
@@ -68,6 +87,13 @@ class RoomPlayScreen(ParlorScreen):
         self.clock_shown: Text | None = None
         self.message = ""
         """Why the board refused the last point chosen (until the room changes)."""
+        self.chat: list[ChatLine] = []
+        self.muted = settings.load().chat_muted
+        self.hidden = 0
+        """Chat lines that came while the chat was muted."""
+        self.chat_after_end = bool(snapshot.get("result"))
+        """Whether the chat was asked for with the game over (a player then gets the
+        spectators' lines too)."""
         self.link = client.current_link()
         if self.link is not None:  # from now on, so no update is missed before mounting
             self.link.subscribe(self.on_service)
@@ -98,6 +124,8 @@ class RoomPlayScreen(ParlorScreen):
             yield Static(id="status", markup=False)
             with VerticalScroll(id="moves-scroll", can_focus=False):
                 yield MoveList(id="moves")
+            with VerticalScroll(id="chat-scroll", can_focus=False):
+                yield Static(id="chat", markup=False)
         yield Footer(compact=True, show_command_palette=False)
 
     async def on_mount(self) -> None:
@@ -106,6 +134,8 @@ class RoomPlayScreen(ParlorScreen):
         if self.link is None:
             self.link = await client.get_link()
             self.link.subscribe(self.on_service)
+        self.show_chat()
+        self.send({"t": "chat_log"})
         self.apply(self.first)
         self.set_interval(TICK_SECONDS, self.show_clocks)
 
@@ -121,6 +151,8 @@ class RoomPlayScreen(ParlorScreen):
                 self.apply(message)
             else:
                 self.first = message
+        elif kind == "chat" and message.get("code") == self.first.get("code"):
+            self.chat_came(message)
         elif kind == "error" and self.is_current:
             self.notify(store.short(message.get("message", "error"), 120), severity="error")
             self.refresh_views()
@@ -148,9 +180,46 @@ class RoomPlayScreen(ParlorScreen):
             self.notify(store.short(exc, 120), title="Bad move from the host", severity="error")
         self.states, self.texts = states, texts
         self.snap = snap
+        if snap.get("result") and not self.chat_after_end:  # the spectators' lines too
+            self.chat_after_end = True
+            self.send({"t": "chat_log"})
         self.message = ""
         self.received = time.monotonic()
         self.refresh_views()
+
+    def chat_came(self, message: dict[str, Any]) -> None:
+        """Lines from the service: the whole log (``log``: it replaces what was shown)
+        or new lines."""
+        lines = lines_from(message, CHAT_KEPT)
+        before = len(self.chat)
+        if message.get("log") is True:
+            self.chat = lines
+            came = max(0, len(lines) - before)
+        else:
+            self.chat = self.chat + lines
+            came = len(lines)
+        self.chat = self.chat[-CHAT_KEPT:]
+        if self.muted:
+            self.hidden += came
+        if self.is_mounted:
+            self.show_chat()
+
+    def show_chat(self) -> None:
+        """The chat panel: the lines (author names and roles in words), or how many
+        are hidden while it is muted."""
+        if self.muted:
+            plural = "" if self.hidden == 1 else "s"
+            text = Text(f"Chat muted (t shows it): {self.hidden} line{plural} hidden",
+                        "italic")
+        elif not self.chat:
+            text = Text("No chat yet: c says a line", "italic")
+        else:
+            text = Text("\n").join(Text(line.shown()) for line in self.chat)
+        self.query_one("#chat", Static).update(text)
+        panel = self.query_one("#chat-scroll", VerticalScroll)
+        panel.border_title = ("Chat muted: t shows it" if self.muted
+                              else "Chat: c says, t mutes, PgUp PgDn")
+        panel.call_after_refresh(panel.scroll_end, animate=False)
 
     # -- views ------------------------------------------------------------------------
     def my_turn(self) -> bool:
@@ -319,6 +388,44 @@ class RoomPlayScreen(ParlorScreen):
             self.app.bell()
             return
         self.send({"t": "answer", "accept": accept})
+
+    def action_chat(self) -> None:
+        """Say a line in the room's chat (a spectator's reaches the players only after
+        the game)."""
+        if self.link is None or not self.link.connected:
+            self.notify("not connected to the room service", severity="error")
+            return
+        title = ("Say to the room" if self.you >= 0 or self.snap.get("result")
+                 else "Say to the spectators (the players read it after the game)")
+
+        def entered(text: str | None) -> None:
+            if not text:
+                return
+            try:
+                line = check(text)
+            except ChatRefused as exc:
+                self.notify(store.short(exc, 120), severity="warning")
+                return
+            self.send({"t": "say", "text": line})
+
+        self.app.push_screen(PromptDialog(title), entered)
+
+    def action_chat_page(self, direction: int) -> None:
+        """Scroll the chat panel a page back (-1) or on (1)."""
+        panel = self.query_one("#chat-scroll", VerticalScroll)
+        if direction < 0:
+            panel.scroll_page_up(animate=False)
+        else:
+            panel.scroll_page_down(animate=False)
+
+    def action_mute(self) -> None:
+        """Mute the chat (only a count of the lines hidden is shown), or show it again;
+        the choice is kept for the next rooms."""
+        self.muted = not self.muted
+        self.hidden = 0
+        settings.update(chat_muted=self.muted)
+        self.notify("Chat muted" if self.muted else "Chat shown")
+        self.show_chat()
 
     def action_leave(self) -> None:
         """Back to the room lists (a player's seat is kept for a few minutes)."""

@@ -19,9 +19,9 @@ from textual.widgets.option_list import Option as ListOption
 
 from engine.protocol import ParlorError
 from engine.registry import GAMES, get_game, parse_options
-from tui.app import opponents
 from tui.app.screens.base import ParlorScreen
 from tui.app.widgets.move_list import move_number
+from tui.game import opponents
 from tui.link import client
 from tui.player import store
 from tui.player.clock import TimeControl
@@ -80,6 +80,8 @@ class RoomsScreen(ParlorScreen):
     DEFAULT_CSS = """
     RoomsScreen #room-code { width: 12; margin-right: 1; }
     RoomsScreen #rooms-title { padding: 1 1 0 1; }
+    RoomsScreen #challenge-row Button { margin-left: 1; }
+    RoomsScreen #challenge-help { height: 1; padding: 0 1; color: $text-muted; }
     RoomsScreen #rooms-list { height: 1fr; }
     """
 
@@ -110,7 +112,7 @@ class RoomsScreen(ParlorScreen):
             else:
                 yield Static("Type a room's code and Enter to join it, or pick one from the "
                              "list; or choose a game (and a person or a brain to play) and "
-                             "F4 creates a room.",
+                             "F4 creates a room, or challenge a player by name.",
                              id="rooms-intro", markup=False)
                 with Horizontal(classes="field"):
                     yield Label("Game", classes="field-label")
@@ -137,6 +139,12 @@ class RoomsScreen(ParlorScreen):
                     yield Button("Create room (F4)", id="room-create", variant="primary")
                     yield Input(placeholder="code", id="room-code", compact=True, max_length=8)
                     yield Button("Join", id="room-join")
+                with Horizontal(classes="field", id="challenge-row"):
+                    yield Label("Or challenge", classes="field-label")
+                    yield Input(placeholder="a player's name (online now)",
+                                id="challenge-name", compact=True, max_length=24)
+                    yield Button("Challenge", id="room-challenge", compact=True)
+                yield Static("", id="challenge-help", markup=False)
             yield Static("", id="rooms-title", markup=False)
             yield OptionList(id="rooms-list")
         yield Footer(compact=True, show_command_palette=False)
@@ -239,6 +247,29 @@ class RoomsScreen(ParlorScreen):
             self.create()
         elif event.button.id == "room-join":
             self.join()
+        elif event.button.id == "room-challenge":
+            self.challenge()
+
+    @on(Input.Changed, "#challenge-name")
+    def challenge_typed(self) -> None:
+        """Say what the challenge field does while it has the focus."""
+        field = self.query_one("#challenge-name", Input)
+        name = field.value.strip()
+        self.query_one("#challenge-help", Static).update(
+            "" if not field.has_focus else
+            f"Enter challenges {name} to the game chosen above" if name else
+            "Type the name of a player who is online: Enter challenges them")
+
+    def mark_focused_field(self) -> None:
+        """The focus moved: mark its form row, and say what the challenge field does."""
+        super().mark_focused_field()
+        for _ in self.query("#challenge-help"):  # none when watching
+            self.challenge_typed()
+
+    @on(Input.Submitted, "#challenge-name")
+    def challenge_entered(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.challenge()
 
     @on(Input.Submitted, "#room-code")
     def code_entered(self, event: Input.Submitted) -> None:
@@ -258,8 +289,27 @@ class RoomsScreen(ParlorScreen):
         if not self.watch_mode:
             self.create()
 
+    def challenge(self) -> None:
+        """Create a room with the choices above and invite the player named to it (the
+        host shows them the challenge, if they are online)."""
+        name = self.query_one("#challenge-name", Input).value.strip()
+        if not name:
+            self.notify("type the name of the player to challenge", severity="warning")
+            return
+        request = self.room_request()
+        if request is not None:
+            request.pop("opponent", None)
+            self.ask({**request, "t": "challenge", "name": name})
+
     def create(self) -> None:
         """Create a room with the game, options, clock and side chosen."""
+        request = self.room_request()
+        if request is not None:
+            self.ask(request)
+
+    def room_request(self) -> dict[str, Any] | None:
+        """The create request for the game, options, clock, side and opponent chosen
+        (None, with a notice, when they do not make a game)."""
         game = str(self.query_one("#room-game", Select).value)
         clock = self.query_one("#room-clock", Input).value.strip()
         try:
@@ -268,11 +318,11 @@ class RoomsScreen(ParlorScreen):
             TimeControl.parse(clock)
         except ParlorError as exc:
             self.notify(store.short(exc, 120), title="Cannot create the room", severity="error")
-            return
+            return None
         opponent = str(self.query_one("#room-opponent", Select).value)
-        self.ask({"t": "create", "game": game, "options": options, "clock": clock,
-                  "side": str(self.query_one("#room-side", Select).value),
-                  "opponent": "" if opponent == PERSON else opponent})
+        return {"t": "create", "game": game, "options": options, "clock": clock,
+                "side": str(self.query_one("#room-side", Select).value),
+                "opponent": "" if opponent == PERSON else opponent}
 
     def ask(self, request: dict[str, Any]) -> None:
         """Send a request whose answer is a room to open."""

@@ -21,7 +21,7 @@ from engine.protocol import State
 from tui.app.widgets.board import BoardWidget
 
 HUMAN = "human"
-"""The spec of a person (as ``tui.app.opponents.HUMAN``)."""
+"""The spec of a person (as ``tui.game.opponents.HUMAN``)."""
 
 
 def sides(value: Any) -> tuple[str, str] | None:
