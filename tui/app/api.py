@@ -22,6 +22,8 @@ class ParlorApi(Protocol):
 
     ascii_board: bool
     """Draw boards with plain ASCII characters."""
+    screen_reader: bool
+    """Screen-reader mode: plain lines, boards and moves in words."""
     seed: int | None
     """Seed for the brains (None: fresh randomness)."""
 

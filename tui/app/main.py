@@ -62,6 +62,27 @@ def ascii_default() -> bool:
     return os.environ.get("TERM", "") == "linux"
 
 
+TRUE_WORDS = frozenset({"1", "yes", "true", "on"})
+FALSE_WORDS = frozenset({"0", "no", "false", "off"})
+
+
+def screen_reader_default() -> bool | None:
+    """Whether the environment asks for screen-reader mode: ``PARLOR_SCREEN_READER``
+    (``1``/``0``, yes/no, on/off) says so either way; else ``ACCESSIBILITY=1`` (a hint
+    some setups for blind users export) turns it on. None: nothing asks either way.
+
+    Terminals do not tell a program that a screen reader (Orca, NVDA, VoiceOver,
+    Speakup) is reading them, so that itself cannot be detected."""
+    own = os.environ.get("PARLOR_SCREEN_READER", "").strip().lower()
+    if own in TRUE_WORDS:
+        return True
+    if own in FALSE_WORDS:
+        return False
+    if os.environ.get("ACCESSIBILITY", "").strip().lower() in TRUE_WORDS:
+        return True
+    return None
+
+
 @dataclass(frozen=True)
 class Launch:
     """What the app shows first: Home, a new game, the resumed game or a replay."""
@@ -92,14 +113,24 @@ class ParlorApp(App[None]):
         Binding("q", "quit", "Quit", tooltip="Quit (every game is kept)"),
         Binding("b", "toggle_ascii", "ASCII board", show=False,
                 tooltip="Switch between Unicode and plain ASCII boards"),
+        Binding("ctrl+r", "toggle_screen_reader", "Screen reader", show=False,
+                tooltip="Screen-reader mode: plain lines, the board and each move in words"),
     ]
 
     def __init__(self, launch: Launch | None = None, *, ascii_board: bool | None = None,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, screen_reader: bool | None = None) -> None:
         super().__init__()
         self.launch = launch or Launch()
         self.ascii_board = ascii_default() if ascii_board is None else ascii_board
         """Draw boards, frames and buttons with plain ASCII characters."""
+        self.screen_reader_choice = screen_reader
+        """Screen-reader mode as asked for on the command line (None: not asked; the
+        environment, then the remembered setting, decide when the app mounts)."""
+        self.animations = self.animation_level
+        """The animation level outside screen-reader mode (Textual's default)."""
+        self.screen_reader = bool(screen_reader)
+        """Screen-reader mode: every screen as plain lines, boards and moves in words,
+        no frames, block characters or animation (see :meth:`set_screen_reader`)."""
         self.seed = seed
         """Seed for the brains (None: fresh randomness)."""
         self.early_keys: list[events.Key] | None = []
@@ -118,7 +149,14 @@ class ParlorApp(App[None]):
     def on_mount(self) -> None:
         store.start_up()
         self.set_class(self.ascii_board, "-ascii")
-        theme = settings.load().theme
+        remembered = settings.load()
+        reader = self.screen_reader_choice
+        if reader is None:
+            reader = screen_reader_default()
+        if reader is None:
+            reader = bool(remembered.screen_reader)
+        self.set_screen_reader(reader, remember=False)
+        theme = remembered.theme
         if theme is not None and theme in self.available_themes:
             self.theme = theme
         self.watch(self, "theme", self.remember_theme, init=False)
@@ -404,6 +442,9 @@ class ParlorApp(App[None]):
                                 self.go_home)
         yield SystemCommand("ASCII board (b)", "Switch between Unicode and plain ASCII boards",
                             self.action_toggle_ascii)
+        yield SystemCommand("Screen-reader mode (ctrl+r)",
+                            "Plain lines: the board and every move in words (on or off)",
+                            self.action_toggle_screen_reader)
         if not isinstance(screen, PlayScreen):
             yield SystemCommand("Saved games", "Browse saved and example games",
                                 self.open_browser)
@@ -420,5 +461,24 @@ class ParlorApp(App[None]):
         self.ascii_board = not self.ascii_board
         self.set_class(self.ascii_board, "-ascii")
         for screen in self.screen_stack:
+            if isinstance(screen, ParlorScreen):  # screen-reader mode keeps glyphs plain
+                screen.show_ascii(self.ascii_board or self.screen_reader)
+
+    def action_toggle_screen_reader(self) -> None:
+        """Turn screen-reader mode on or off (remembered for the next start)."""
+        self.set_screen_reader(not self.screen_reader)
+        self.notify("Screen-reader mode " + ("on" if self.screen_reader else "off") + ".")
+
+    def set_screen_reader(self, on: bool, *, remember: bool = True) -> None:
+        """Screen-reader mode on or off: the app's ``-reader`` class (the stylesheet drops
+        frames and scrollbars and puts panels one under another), no animation, and
+        every screen's boards in words. ``remember`` keeps the choice in the settings."""
+        self.screen_reader = on
+        self.set_class(on, "-reader")
+        self.animation_level = "none" if on else self.animations
+        for screen in self.screen_stack:
             if isinstance(screen, ParlorScreen):
-                screen.show_ascii(self.ascii_board)
+                screen.show_reader(on)
+        if remember:
+            settings.update(screen_reader=on)
+

@@ -25,6 +25,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", action="store_true",
                         help="resume the most recent unfinished game")
     parser.add_argument("--ascii", action="store_true", help="draw boards in plain ASCII")
+    parser.add_argument("--screen-reader", action=argparse.BooleanOptionalAction, default=None,
+                        help="screen-reader mode: plain lines, the board and every move in "
+                             "words, no frames or animation (also PARLOR_SCREEN_READER=1; "
+                             "ctrl+r in the app; remembered)")
     parser.add_argument("--seed", type=int, default=None, help="seed for the brains")
 
 
@@ -72,5 +76,6 @@ def run(args: argparse.Namespace) -> int:
             return 2
         launch = Launch(kind="play", game=game.id, options=options, players=players,
                         position=position, clock=clock)
-    ParlorApp(launch, ascii_board=args.ascii or None, seed=args.seed).run()
+    ParlorApp(launch, ascii_board=args.ascii or None, seed=args.seed,
+              screen_reader=args.screen_reader).run()
     return 0

@@ -1,5 +1,6 @@
 """The choices Parlor remembers between runs: the last game, its options, who played
-each side, the time control of local games, the theme, and whether room chat is muted.
+each side, the time control of local games, the theme, whether room chat is muted
+and screen-reader mode.
 
 They live in ``settings.json`` in the data directory (:func:`tui.player.paths.data_dir`). The
 file is read with a size cap (:func:`engine.files.read_capped`) and every field is checked
@@ -47,12 +48,15 @@ class Settings:
     (``5+3``), or ``none``; None: never chosen (no clock)."""
     chat_muted: bool = False
     """True when the room screen hides chat lines (only counts them)."""
+    screen_reader: bool | None = None
+    """Screen-reader mode chosen last (ctrl+r, the palette); None: never chosen."""
 
     def to_json(self) -> dict[str, Any]:
         """The settings as a JSON object."""
         return {"game": self.game, "options": self.options,
                 "players": {g: list(p) for g, p in self.players.items()},
-                "theme": self.theme, "clock": self.clock, "chat_muted": self.chat_muted}
+                "theme": self.theme, "clock": self.clock, "chat_muted": self.chat_muted,
+                "screen_reader": self.screen_reader}
 
 
 def settings_path() -> Path:
@@ -119,6 +123,8 @@ def from_json(data: Any) -> Settings:
     settings.theme = _text(data.get("theme"))
     settings.clock = clock_text(data.get("clock"))
     settings.chat_muted = data.get("chat_muted") is True
+    reader = data.get("screen_reader")
+    settings.screen_reader = reader if isinstance(reader, bool) else None
     return settings
 
 

@@ -47,7 +47,12 @@ class PromptDialog(ModalScreen["str | None"]):
         return f"{example}{HELP}"
 
     def on_mount(self) -> None:
-        self.query_one(Input).focus()
+        from tui.app.api import ParlorApi
+
+        field = self.query_one(Input)
+        if isinstance(self.app, ParlorApi) and self.app.screen_reader:
+            field.cursor_blink = False  # screen-reader mode: nothing blinks
+        field.focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -16,6 +16,8 @@ from tui.app.widgets.board import BoardWidget
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 """The smallest terminal the layouts are made for (screens with a board: see
 :meth:`ParlorScreen.min_size`)."""
+READER_MIN_SIZE = (40, 10)
+"""The smallest terminal in screen-reader mode (the screen scrolls)."""
 SIDE_MIN = 26
 """The narrowest side panel (players, status, moves) beside a board."""
 PANEL_MIN = 34
@@ -59,6 +61,8 @@ class ParlorScreen(Screen[None]):
         """The smallest terminal this screen's layout fits (columns, rows): for a screen
         with a board, what its game's board needs at its compact size."""
         boards = self.query(BoardWidget)
+        if isinstance(self.app, ParlorApi) and self.parlor.screen_reader:
+            return READER_MIN_SIZE  # lines under one another, scrolled: no board to fit
         if not boards or boards.first().state is None:
             return self.MIN_SIZE
         base = boards.first().base_canvas()
@@ -78,6 +82,7 @@ class ParlorScreen(Screen[None]):
         self.mount(Static(id="too-small", markup=False))
         self.check_size()
         self.show_ascii(self.parlor.ascii_board)
+        self.show_reader(self.parlor.screen_reader)
         self.call_after_refresh(release_early_keys, self)
         return None
 
@@ -92,6 +97,18 @@ class ParlorScreen(Screen[None]):
             arrow.update("^" if ascii else "▲")
         for board in self.query(BoardWidget):
             board.ascii = ascii
+
+    def show_reader(self, reader: bool) -> None:
+        """Screen-reader mode on or off for this screen: its boards in words, no blinking
+        cursor in its fields (the layout follows the app's ``-reader`` class)."""
+        from textual.widgets import Input
+
+        self.show_ascii(self.parlor.ascii_board or reader)  # no glyphs to spell out
+        for board in self.query(BoardWidget):
+            board.reader = reader
+        for field in self.query(Input):
+            field.cursor_blink = not reader
+        self.check_size()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         self.mark_focused_field()

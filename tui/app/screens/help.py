@@ -30,6 +30,7 @@ In a room     e, q or Esc leave it (a player's seat is kept a while)
 Replay        ← → step   Home/End first/last   a autoplay
               p play on from here
 Anywhere      ctrl+p palette: every action by name   b plain ASCII board
+              ctrl+r screen-reader mode: the board and moves in words
 
 Marks         [ ] cursor   { } chosen so far   ( ) last move   > < hint
               + legal target   +x+ a piece you may pick (or must remove)

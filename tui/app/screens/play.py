@@ -45,6 +45,7 @@ from tui.app.widgets import board_class
 from tui.app.widgets.board import BoardWidget
 from tui.app.widgets.clock import ClockPanel
 from tui.app.widgets.move_list import MoveList, move_number
+from tui.app.widgets.reader import ReaderLine
 from tui.game import opponents
 from tui.game.session import (
     TAKEBACK,
@@ -299,6 +300,7 @@ class PlayScreen(ParlorScreen):
     def compose(self) -> ComposeResult:
         ascii_board = self.parlor.ascii_board
         yield Header()
+        yield ReaderLine(lambda: self.players, id="reader-line")
         with Vertical(id="board-panel"):
             board = board_class(self.game_id)(self.state, ascii=ascii_board, id="board")
             yield board
@@ -321,7 +323,7 @@ class PlayScreen(ParlorScreen):
         board.focus()
         humans = [side for side in (0, 1) if opponents.is_human(self.players[side])]
         board.flipped = humans == [board.TOP_SIDE]
-        for attribute in ("path", "cursor", "ascii"):
+        for attribute in ("path", "cursor", "ascii", "reader", "interactive", "state"):
             self.watch(board, attribute, self.update_summary, init=False)
         if self.moves:  # resumed: the side to move's clock runs from now (a new game's
             self.session.start_clock(self.now())  # clocks start with its first move)

@@ -21,6 +21,7 @@ from tui.app.widgets.analysis_panel import AnalysisPanel
 from tui.app.widgets.board import BoardWidget
 from tui.app.widgets.eval_graph import EvalGraph
 from tui.app.widgets.move_list import MoveList
+from tui.app.widgets.reader import ReaderLine
 from tui.game import opponents
 from tui.game.session import ALL_PLAYERS_TAGS, players_by_move
 from tui.player import paths, store
@@ -64,6 +65,7 @@ class ReplayScreen(ParlorScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield ReaderLine(id="reader-line")
         with Vertical(id="board-panel"):
             board = board_class(self.record.game)(self.states[self.index],
                                                  ascii=self.parlor.ascii_board,
@@ -201,10 +203,16 @@ class ReplayScreen(ParlorScreen):
         panel = self.query_one(AnalysisPanel)
         panel.show_at(self.index)
         graph = self.query_one(EvalGraph)
-        graph.display = panel.shown
+        graph.display = panel.shown and not self.parlor.screen_reader  # blocks: not read
         graph.values = tuple(panel.evals())
         graph.cursor = self.index
         self.query_one(BoardWidget).hint = panel.better_move(self.index)
+
+    def show_reader(self, reader: bool) -> None:
+        """Screen-reader mode: the graph (block characters) is hidden, the panel says it."""
+        super().show_reader(reader)
+        if self.query(EvalGraph):
+            self.show_analysis()
 
     def graph_ascii(self, ascii: bool) -> None:
         """The graph follows the board's ASCII setting."""

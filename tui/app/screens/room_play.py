@@ -33,6 +33,7 @@ from tui.app.screens.play import TO_MOVE
 from tui.app.widgets import board_class
 from tui.app.widgets.board import BoardWidget
 from tui.app.widgets.move_list import MoveList, move_number
+from tui.app.widgets.reader import ReaderLine
 from tui.link import client
 from tui.link.chat import ChatLine, ChatRefused, check, lines_from
 from tui.player import settings, store
@@ -113,6 +114,7 @@ class RoomPlayScreen(ParlorScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield ReaderLine(lambda: self.snap.get("names") or (), id="reader-line")
         with Vertical(id="board-panel"):
             yield board_class(self.initial.GAME)(self.initial, ascii=self.parlor.ascii_board,
                                                  id="board")
@@ -228,6 +230,7 @@ class RoomPlayScreen(ParlorScreen):
         board = self.board
         board.state = self.state
         board.last_move = (self.states[-2].parse_move(self.texts[-1]) if self.texts else None)
+        board.previous = self.states[-2] if self.texts else None  # said in words, marked
         board.interactive = self.my_turn()
         self.query_one("#summary", Static).update(board.summary())
         self.query_one("#status", Static).update(self.status_text())

@@ -17,7 +17,7 @@ targets and winning lines, orange last moves, purple hints; no red and green pai
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from rich.style import Style
@@ -75,6 +75,33 @@ def run_through(owner: Callable[[int, int], int | None], x0: int, y0: int,
         if len(run) >= length:
             found.update(run)
     return found
+
+
+def reader_row(label: str, cells: Sequence[tuple[str, str, str | None]], on: str = "") -> str:
+    """One row of a board in words: ``row 7: empty a to g, X h7, empty i to o``.
+
+    ``cells`` are (short name, full name, piece or None for empty) in reading order; a
+    run of two or more empty cells is said as one (by its short names), a run of three or
+    more alike pieces by its ends' full names (``White d4 to f4``), any other piece with
+    its full name (after ``on``: ``Black man on 5``); a row with nothing on it is
+    ``row 7: empty``."""
+    if all(piece is None for _, _, piece in cells):
+        return f"{label}: empty"
+    parts, i = [], 0
+    while i < len(cells):
+        short, full, piece = cells[i]
+        j = i
+        while j + 1 < len(cells) and cells[j + 1][2] == piece:
+            j += 1
+        if piece is None:
+            parts.append(f"empty {short} to {cells[j][0]}" if j > i else f"empty {full}")
+        elif j - i >= 2:  # three or more alike: Black man on 1 to 4
+            parts.append(f"{piece} {on}{full} to {cells[j][1]}")
+        else:
+            j = i
+            parts.append(f"{piece} {on}{full}")
+        i = j + 1
+    return f"{label}: {', '.join(parts)}"
 
 
 CONNECTS = {  # which sides a line-drawing character joins: left, right, up, down
@@ -307,6 +334,9 @@ class BoardWidget(Widget, Generic[S, P], can_focus=True):
     """Show the board turned half a turn (the second player's side at the bottom)."""
     scale: reactive[int] = reactive(1, init=False, layout=True)
     """How many times larger than the compact drawing the board is shown (1 to 3)."""
+    reader: reactive[bool] = reactive(False, init=False, layout=True)
+    """Screen-reader mode: the board is shown as the lines of :meth:`reader_lines`
+    (plain words in reading order, no drawing) instead of its canvas."""
 
     PLACE: ClassVar[str] = "square"
     """What a point of this board is called in messages ("square", or "point")."""
@@ -359,11 +389,67 @@ class BoardWidget(Widget, Generic[S, P], can_focus=True):
     """This board's own marks, a line under :data:`LEGEND` (``×`` is ``x`` in ASCII)."""
 
     def legend(self) -> str:
-        """The legend under the board: every mark it may show, in words."""
+        """The legend under the board: every mark it may show, in words (in
+        screen-reader mode, which draws no marks: the legal moves)."""
+        if self.reader:
+            return self.reader_legend()
         more = self.LEGEND_MORE
         if self.ascii:
             more = more.replace("×", "x")
         return f"{self.LEGEND}\n{more}" if more else self.LEGEND
+
+    # -- screen-reader mode: the board in words -------------------------------------
+    def point_name(self, point: P) -> str:
+        """The name of ``point`` in the game's notation (``c3``, ``column 4``, ``17``)."""
+        return str(point)
+
+    def piece_name(self, point: P) -> str | None:
+        """What stands on ``point`` in words (``X``, ``Black king``); None: empty."""
+        owner = self.owner_at(point)
+        if owner is None or self.state is None:
+            return None
+        return str(self.state.PLAYERS[owner])
+
+    def reader_lines(self) -> list[str]:
+        """The board as lines a screen reader speaks well, in reading order (each game
+        names its rows as its notation does and groups runs of empty points). The
+        default lists every point; a board widget should give its own rows."""
+        if self.state is None:
+            return []
+        return [", ".join(f"{self.point_name(p)} {self.piece_name(p) or 'empty'}"
+                          for p in self.points())]
+
+    def cursor_line(self) -> str:
+        """The point under the cursor in words: ``cursor c3: empty, legal``."""
+        if self.state is None:
+            return ""
+        point = self.cursor
+        words = self.piece_name(point) or "empty"
+        if point in self.targets():
+            words += ", legal"
+        line = f"cursor {self.point_name(point)}: {words}"
+        if self.path:
+            line += "; chosen " + " then ".join(self.point_name(p) for p in self.path)
+        return line
+
+    def move_detail(self, before: S, move: Any, after: S) -> str:
+        """What a move did beyond its notation, in words (``flipping 3``), or ""."""
+        return ""
+
+    def said_move(self, before: S, move: Any, after: S) -> str:
+        """A move as a sentence: ``Black plays f5, flipping 1.``"""
+        mover = before.PLAYERS[before.to_move]
+        detail = self.move_detail(before, move, after)
+        return f"{mover} plays {before.format_move(move)}" + (f", {detail}" if detail else "") + "."
+
+    def reader_legend(self) -> str:
+        """What replaces the drawn legend in screen-reader mode: the legal moves."""
+        state = self.state
+        if state is None or state.outcome() is not None or not self.interactive:
+            return ""
+        legal = [state.format_move(m) for m in state.legal_moves()]
+        shown = ", ".join(legal[:12]) + (f", and {len(legal) - 12} more" if len(legal) > 12 else "")
+        return f"Legal moves: {shown}."
 
     def highlights(self) -> set[P]:
         """Points to mark ``* *``: the winning line, the mill the last move made, the
@@ -635,12 +721,18 @@ class BoardWidget(Widget, Generic[S, P], can_focus=True):
     def render(self) -> Text:
         if self.state is None:
             return Text("")
+        if self.reader:
+            return Text("\n".join(self.reader_lines()))
         return self.canvas().to_text()
 
     def get_content_width(self, container: Any, viewport: Any) -> int:
+        if self.reader:
+            return super().get_content_width(container, viewport)
         return self.canvas().width if self.state is not None else 1
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        if self.reader:
+            return super().get_content_height(container, viewport, width)
         return self.canvas().height if self.state is not None else 1
 
     def watch_state(self, old: S | None, new: S | None) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.games.checkers import CheckersState
-from tui.app.widgets.board import BoardWidget, Canvas
+from tui.app.widgets.board import BoardWidget, Canvas, reader_row
 
 GLYPHS = {False: {"b": "●", "B": "◆", "w": "○", "W": "◇"},
           True: {"b": "b", "B": "B", "w": "w", "W": "W"}}
@@ -84,6 +84,41 @@ class CheckersBoard(BoardWidget[CheckersState, int]):
         square = CELL_SQUARE.get(point)
         piece = self.state.piece_at(square) if square and self.state is not None else None
         return None if piece is None else piece.player
+
+    def point_name(self, point: int) -> str:
+        square = CELL_SQUARE.get(point)
+        return f"square {square}" if square else "a light square"
+
+    def piece_name(self, point: int) -> str | None:
+        square = CELL_SQUARE.get(point)
+        piece = self.state.piece_at(square) if square and self.state is not None else None
+        if piece is None or self.state is None:
+            return None
+        kind = "king" if piece.value.isupper() else "man"
+        return f"{self.state.PLAYERS[piece.player]} {kind}"
+
+    def reader_lines(self) -> list[str]:
+        """Row by row from the top, by square number: ``squares 1 to 4: Black man on 1,
+        …``; ``squares 13 to 16: empty``."""
+        if self.state is None:
+            return []
+        lines = []
+        for row in range(8):
+            numbers = range(4 * row + 1, 4 * row + 5)
+            lines.append(reader_row(f"squares {numbers[0]} to {numbers[-1]}", [
+                (str(s), str(s), self.piece_name(square_cell(s))) for s in numbers], on="on "))
+        return lines
+
+    def move_detail(self, before: CheckersState, move: Any, after: CheckersState) -> str:
+        taken = sum(1 for s in range(1, 33) if before.piece_at(s) is not None
+                    and after.piece_at(s) is None and s != move[0])
+        crowned = (before.piece_at(move[0]) is not None and after.piece_at(move[-1]) is not None
+                   and before.piece_at(move[0]).value.islower()  # type: ignore[union-attr]
+                   and after.piece_at(move[-1]).value.isupper())  # type: ignore[union-attr]
+        words = [f"taking {taken}"] if taken else []
+        if crowned:
+            words.append("crowned")
+        return ", ".join(words)
 
     def refusal(self, point: int) -> str:
         state = self.state

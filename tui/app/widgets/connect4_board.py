@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 
 from engine.games.connect4 import ConnectFourState
 from tui.app.widgets.board import BoardWidget, Canvas, run_through
+from tui.app.widgets.move_list import counted
 
 WIDTH, HEIGHT = 7, 6
 GLYPHS = {False: ("●", "○"), True: ("X", "O")}
@@ -48,6 +49,38 @@ class ConnectFourBoard(BoardWidget[ConnectFourState, int]):
 
     def start_point(self, state: ConnectFourState) -> int:
         return WIDTH // 2
+
+    def point_name(self, point: int) -> str:
+        return f"column {point + 1}"
+
+    def column_words(self, column: int) -> str:
+        """A column from the bottom up: ``Red, Yellow, then 4 empty``."""
+        state = self.state
+        assert state is not None
+        height = state.height(column)
+        discs = [str(state.PLAYERS[owner]) for r in range(height)
+                 if (owner := state.cell(column, r)) is not None]
+        if not discs:
+            return "empty"
+        return ", ".join(discs) + ("" if height >= HEIGHT else f", then {HEIGHT - height} empty")
+
+    def reader_lines(self) -> list[str]:
+        """One line per column, its discs from the bottom up."""
+        if self.state is None:
+            return []
+        return [f"column {c + 1}: {self.column_words(c)}" for c in range(WIDTH)]
+
+    def cursor_line(self) -> str:
+        if self.state is None:
+            return ""
+        column = self.cursor
+        height = self.state.height(column)
+        words = "full" if height >= HEIGHT else f"next disc lands in row {height + 1}"
+        return f"cursor column {column + 1}: {counted(height, 'disc')}, {words}"
+
+    def said_move(self, before: ConnectFourState, move: Any, after: ConnectFourState) -> str:
+        row = after.height(int(move))
+        return f"{before.PLAYERS[before.to_move]} plays column {int(move) + 1}, row {row}."
 
     def action_drop(self, column: int) -> None:
         """Drop a disc in ``column`` (0-based) at once."""

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.games.gomoku import GomokuState
-from tui.app.widgets.board import BoardWidget, Canvas, run_through
+from tui.app.widgets.board import BoardWidget, Canvas, reader_row, run_through
 from tui.app.widgets.move_list import counted
 
 GLYPHS = {False: ("●", "○"), True: ("X", "O")}
@@ -60,6 +60,20 @@ class GomokuBoard(BoardWidget[GomokuState, int]):
     def owner_at(self, point: int) -> int | None:
         state = self.state
         return state.cell(point) if state is not None else None
+
+    def point_name(self, point: int) -> str:
+        x, y = self.coord(point)
+        return f"{FILES[x]}{y + 1}"
+
+    def reader_lines(self) -> list[str]:
+        """From the top row down: ``row 7: empty a to g, Black h7, empty i to o``."""
+        state = self.state
+        if state is None:
+            return []
+        n = state.size
+        return [reader_row(f"row {rank + 1}", [
+            (FILES[f], f"{FILES[f]}{rank + 1}", self.piece_name(state.geometry.cell(f, rank)))
+            for f in range(n)]) for rank in reversed(range(n))]
 
     def highlights(self) -> set[int]:
         """The five (or more) in a row, once the game is won."""

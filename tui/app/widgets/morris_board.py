@@ -73,6 +73,32 @@ class MorrisBoard(BoardWidget[MorrisState, int]):
                     f"mill are safe while the others are not")
         return super().refusal(point)
 
+    def point_name(self, point: int) -> str:
+        from engine.games.morris import POINTS
+
+        return POINTS[point]
+
+    def reader_lines(self) -> list[str]:
+        """From rank 5 down, each point by its name: ``row 5: a5 empty, c5 White, …``;
+        then the men in hand."""
+        state = self.state
+        if state is None:
+            return []
+        lines = []
+        for rank in reversed(range(5)):
+            on_rank = sorted((p for p in range(16) if self.coord(p)[1] == rank),
+                             key=lambda p: self.coord(p)[0])
+            lines.append(f"row {rank + 1}: " + ", ".join(
+                f"{self.point_name(p)} {self.piece_name(p) or 'empty'}" for p in on_rank))
+        lines.append(f"In hand: White {state.in_hand(0)}, Black {state.in_hand(1)}.")
+        return lines
+
+    def move_detail(self, before: MorrisState, move: Any, after: MorrisState) -> str:
+        if move[-1] is None:
+            return ""
+        foe = before.PLAYERS[1 - before.to_move]
+        return f"a mill, removing {foe}'s man on {self.point_name(move[-1])}"
+
     def highlights(self) -> set[int]:
         """The mill the last move made (it then took a piece)."""
         from engine.games.morris import MILLS

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.games.reversi import ReversiState
-from tui.app.widgets.board import BoardWidget, Canvas
+from tui.app.widgets.board import BoardWidget, Canvas, reader_row
 
 GLYPHS = {False: ("●", "○"), True: ("X", "O")}
 """Disc glyphs by ascii flag: Black then White."""
@@ -78,6 +78,37 @@ class ReversiBoard(BoardWidget[ReversiState, int]):
                 return "you have no legal move: Enter passes"
             return "a disc there would turn none of the other side's discs"
         return super().refusal(point)
+
+    def point_name(self, point: int) -> str:
+        n = self.side
+        return f"{FILES[point % n]}{point // n + 1}"
+
+    def piece_name(self, point: int) -> str | None:
+        name = super().piece_name(point)
+        if name is None and self.state is not None and self.state.is_drawn(point):
+            return "FlipColor square"
+        return name
+
+    def reader_lines(self) -> list[str]:
+        """From row 1 (the top) down: ``row 4: empty a to c, White d4, Black e4, …``."""
+        if self.state is None:
+            return []
+        n = self.side
+        return [reader_row(f"row {row + 1}", [
+            (FILES[f], self.point_name(row * n + f), self.piece_name(row * n + f))
+            for f in range(n)]) for row in range(n)]
+
+    def move_detail(self, before: ReversiState, move: Any, after: ReversiState) -> str:
+        if not self.steps(move):
+            return ""
+        flipped = sum(1 for sq in range(before.size * before.size)
+                      if before.cell(sq) is not None and before.cell(sq) != after.cell(sq))
+        return f"flipping {flipped}"
+
+    def said_move(self, before: ReversiState, move: Any, after: ReversiState) -> str:
+        if not self.steps(move):
+            return f"{before.PLAYERS[before.to_move]} passes."
+        return super().said_move(before, move, after)
 
     def highlights(self) -> set[int]:
         """The discs the last move flipped."""

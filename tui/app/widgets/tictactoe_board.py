@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.games.tictactoe import TicTacToeState
-from tui.app.widgets.board import BoardWidget, Canvas, run_through
+from tui.app.widgets.board import BoardWidget, Canvas, reader_row, run_through
 
 GLYPHS = ("X", "O")
 
@@ -31,6 +31,15 @@ class TicTacToeBoard(BoardWidget[TicTacToeState, int]):
 
     def owner_at(self, point: int) -> int | None:
         return self.state.cell(point) if self.state is not None else None
+
+    def point_name(self, point: int) -> str:
+        return "abc"[point % 3] + str(point // 3 + 1)
+
+    def reader_lines(self) -> list[str]:
+        """``row 3: X a3, empty b to c``, from row 3 down (as drawn)."""
+        return [reader_row(f"row {rank + 1}", [
+            ("abc"[f], self.point_name(rank * 3 + f), self.piece_name(rank * 3 + f))
+            for f in range(3)]) for rank in reversed(range(3))]
 
     def highlights(self) -> set[int]:
         """The three in a row, once the game is won."""
