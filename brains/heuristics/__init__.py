@@ -36,7 +36,9 @@ The parts of a game module (all required; the types are checked):
   listed does not play the game.
 
 Optional hooks, used when present: ``moves_left(state)`` and ``time_factor(state)``
-(:mod:`brains.timeman`), ``exact_outcomes`` (see ``ENDGAME``).
+(:mod:`brains.timeman`), ``exact_outcomes`` (see ``ENDGAME``), and for puzzles
+(:mod:`brains.puzzles`) ``canonical_key(state)`` (one key for a position and its
+symmetric images) and ``puzzle_ready(state)`` (the exact solver settles it quickly).
 
 Search code never imports a game: it asks :func:`get_heuristic` for a function.
 """

@@ -249,3 +249,23 @@ LADDER: tuple[str, ...] = (
     "perfect,method=connect4",
 )
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/connect4.json)."""
+
+
+# --------------------------------------------------------------------------- puzzles
+
+PUZZLE_FROM_STONES = 16
+"""Puzzles come from positions with at least this many stones: Pons' solver settles
+every move of them in well under a second (fewer stones can take minutes)."""
+
+
+def canonical_key(state: State) -> int:
+    """The same key for a position and its mirror image (Pons' canonical key)."""
+    from brains.c4solver import canonical_key as pons_key
+
+    assert isinstance(state, ConnectFourState)
+    return pons_key(state.cur, state.mask)
+
+
+def puzzle_ready(state: State) -> bool:
+    """Positions late enough for the exact solver to settle quickly."""
+    return state.ply >= PUZZLE_FROM_STONES

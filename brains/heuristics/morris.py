@@ -212,3 +212,47 @@ LADDER: tuple[str, ...] = (
     "alphabeta,depth=6,nodes=20000,repetition=true",
 )
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/morris.json)."""
+
+
+# --------------------------------------------------------------------------- puzzles
+
+PUZZLE_MAX_NO_REMOVAL = 40
+"""Puzzles come from positions at most this many plies after the last removal (the
+database ignores the 100-ply draw, so a puzzle keeps well clear of it)."""
+
+
+def _point_symmetries() -> tuple[tuple[int, ...], ...]:
+    """The board's eight symmetries as permutations of the 16 points (the points sit
+    on a 5 x 5 grid, ``a5`` its top left corner)."""
+    from brains.symmetry import square_symmetries
+    from engine.games.morris import POINTS
+
+    cell_of = [(5 - int(name[1])) * 5 + "abcde".index(name[0]) for name in POINTS]
+    point_at = {cell: p for p, cell in enumerate(cell_of)}
+    return tuple(tuple(point_at[perm[cell]] for cell in cell_of)
+                 for perm in square_symmetries(5))
+
+
+_POINT_SYMMETRIES: tuple[tuple[int, ...], ...] = ()
+
+
+def canonical_key(state: State) -> tuple[int, ...]:
+    """The same key for a position and its rotations and reflections: the smallest of
+    the transformed (White, Black) bitboards, then hands, side to move and the plies
+    since the last removal."""
+    from brains.symmetry import permute_bits
+
+    global _POINT_SYMMETRIES
+    assert isinstance(state, MorrisState)
+    if not _POINT_SYMMETRIES:
+        _POINT_SYMMETRIES = _point_symmetries()
+    white, black = state.pieces(0), state.pieces(1)
+    w, b = min((permute_bits(white, p), permute_bits(black, p)) for p in _POINT_SYMMETRIES)
+    return w, b, state.in_hand(0), state.in_hand(1), state.to_move, state.no_removal
+
+
+def puzzle_ready(state: State) -> bool:
+    """Positions the database values exactly under the rules: well before the 100-ply
+    draw (a puzzle is set up from its position text, so no earlier repetition counts)."""
+    assert isinstance(state, MorrisState)
+    return state.no_removal <= PUZZLE_MAX_NO_REMOVAL
