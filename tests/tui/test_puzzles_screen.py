@@ -91,3 +91,30 @@ async def test_home_opens_the_puzzles_of_the_chosen_game() -> None:
         assert isinstance(screen, PuzzlesScreen) and screen.game_id == "tictactoe"
         assert screen.puzzle is not None  # the shipped tic-tac-toe puzzles
         assert "to play and keep the" in str(screen.query_one("#status").render())
+
+
+async def test_your_mistakes_become_puzzles(tmp_path: Path) -> None:
+    from brains.analysis import analyse_game, annotate
+    from engine.record import GameRecord, save_records
+    from tui.player import paths
+
+    record = GameRecord("tictactoe", moves=["b2", "b1", "a1", "c3", "a3", "a2", "c1"],
+                        result="1-0", termination="normal",
+                        tags={"First": "Ann", "Second": "Bob"})
+    folder = paths.saved_games_dir()
+    folder.mkdir(parents=True)
+    save_records(folder / "mine.analysed.pgn", annotate(record, analyse_game(record, 10)))
+    (folder / "junk.pgn").write_bytes(b"\xff\xfe not a game")
+    app = ParlorApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open(pilot, _puzzle(), tmp_path / "puzzles.json")
+        await pilot.press("y")
+        await settle(pilot)
+        await pilot.app.workers.wait_for_complete()
+        await settle(pilot)
+        assert screen.puzzle is not None and screen.puzzle.source.startswith("your game")
+        assert "from your games" in screen.message.plain
+        assert "junk.pgn" in screen.message.plain
+        status = str(screen.query_one("#status").render())
+        assert f"From {screen.puzzle.source}" in status
+        assert screen.puzzle.source in {p.source for p in screen.puzzles}

@@ -11,6 +11,8 @@ closest to the player's.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -19,8 +21,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Footer, Header, Static
+from textual.worker import get_current_worker
 
-from brains.puzzles import Puzzle, check_puzzle, load_shipped
+from brains.puzzles import Puzzle, check_puzzle, from_record, load_shipped
 from engine.protocol import ParlorError, State
 from engine.registry import get_game
 from tui.app.dialogs.prompt import PromptDialog
@@ -28,7 +31,45 @@ from tui.app.messages import MoveEntered, SelectionRefused
 from tui.app.screens.base import ParlorScreen
 from tui.app.widgets import board_class
 from tui.app.widgets.board import BoardWidget
+from tui.player import paths
 from tui.player.puzzles import PuzzleRatings
+
+MAX_FILES = 200
+"""Saved game files looked through for your mistakes (the newest first)."""
+
+
+def mistake_puzzles(game_id: str, folder: Path, stop: Callable[[], bool] | None = None
+                    ) -> tuple[list[Puzzle], list[str]]:
+    """Puzzles from the ``??`` moves of the analysed games of ``game_id`` saved in
+    ``folder`` (:func:`brains.puzzles.from_record`), and one line per file that does not
+    read."""
+    from engine.formats import load_collection
+
+    problems: list[str] = []
+    found: list[Puzzle] = []
+    try:
+        files = sorted((p for p in folder.iterdir() if p.is_file()),
+                       key=lambda p: p.stat().st_mtime, reverse=True)[:MAX_FILES]
+    except OSError:
+        return [], []
+    seen: set[str] = set()
+    for path in files:
+        if stop is not None and stop():
+            break
+        try:
+            records = load_collection(path).records
+        except (ParlorError, OSError) as exc:
+            problems.append(f"{path.name}: {str(exc).splitlines()[0][:100]}")
+            continue
+        for record in records:
+            if record.game != game_id or not any("??" in n or "$4" in n
+                                                 for n in record.nags.values()):
+                continue
+            for puzzle in from_record(record, stop=stop):
+                if puzzle.id not in seen:
+                    seen.add(puzzle.id)
+                    found.append(puzzle)
+    return found, problems
 
 
 class PuzzlesScreen(ParlorScreen):
@@ -42,6 +83,8 @@ class PuzzlesScreen(ParlorScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("m", "type_move", "Type move", tooltip="Enter the move in notation"),
         Binding("n", "next", "Next", tooltip="The next puzzle"),
+        Binding("y", "mistakes", "Your mistakes",
+                tooltip="Puzzles from the ?? moves of your analysed saved games"),
         Binding("s", "solution", "Solution",
                 tooltip="Show the answer (counts as a miss when not yet answered)"),
         Binding("escape", "back", "Close", tooltip="Leave the puzzles"),
@@ -217,6 +260,35 @@ class PuzzlesScreen(ParlorScreen):
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+    # -- your mistakes ----------------------------------------------------------------
+    def action_mistakes(self) -> None:
+        """Look for puzzles in your analysed saved games (in the background)."""
+        self.message = Text("Looking for ?? moves in your analysed saved games...")
+        self.show()
+        self.run_worker(self.find_mistakes, thread=True, exclusive=True, group="mistakes")
+
+    def find_mistakes(self) -> None:
+        worker = get_current_worker()
+        found, problems = mistake_puzzles(self.game_id, paths.saved_games_dir(),
+                                          stop=lambda: worker.is_cancelled)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self.use_mistakes, found, problems)
+
+    def use_mistakes(self, found: list[Puzzle], problems: list[str]) -> None:
+        """Play the puzzles from your games (the shipped ones stay if there are none)."""
+        note = "".join(f"\n{p}" for p in problems[:3])
+        if not found:
+            self.message = Text("No ?? move with a saving move in your analysed saved "
+                                "games of this game (analyse a game in Replay, e, then "
+                                "write it, w)" + note)
+            self.show()
+            return
+        self.puzzles, self.tried = found, set()
+        self.action_next()
+        self.message = Text(f"{len(found)} puzzle{'s' if len(found) != 1 else ''} from "
+                            f"your games{note}")
+        self.show()
 
     # -- drawing --------------------------------------------------------------------
     def show(self) -> None:
