@@ -67,7 +67,7 @@ harder (:func:`estimate_rating`)."""
 START_DEVIATION = 250.0
 """A new puzzle's rating deviation: its rating is an estimate until players try it."""
 MIN_RATING, MAX_RATING = 400.0, 2600.0
-STALL_GAMES = 400
+STALL_GAMES = 3000
 """:func:`build` stops when this many self-play games in a row give no new puzzle (a game
 with few positions, like tic-tac-toe, runs out)."""
 BRANCHES = 4
