@@ -36,6 +36,10 @@ from tui.player.puzzles import PuzzleRatings
 
 MAX_FILES = 200
 """Saved game files looked through for your mistakes (the newest first)."""
+MAX_MISTAKES = 50
+"""Puzzles made from your games at most (the newest games first)."""
+MISTAKES_SECONDS = 60.0
+"""The most time the search of your games takes (the solver's time included)."""
 
 
 def mistake_puzzles(game_id: str, folder: Path, stop: Callable[[], bool] | None = None
@@ -69,6 +73,8 @@ def mistake_puzzles(game_id: str, folder: Path, stop: Callable[[], bool] | None 
                 if puzzle.id not in seen:
                     seen.add(puzzle.id)
                     found.append(puzzle)
+            if len(found) >= MAX_MISTAKES:
+                return found[:MAX_MISTAKES], problems
     return found, problems
 
 
@@ -269,9 +275,13 @@ class PuzzlesScreen(ParlorScreen):
         self.run_worker(self.find_mistakes, thread=True, exclusive=True, group="mistakes")
 
     def find_mistakes(self) -> None:
+        import time
+
         worker = get_current_worker()
-        found, problems = mistake_puzzles(self.game_id, paths.saved_games_dir(),
-                                          stop=lambda: worker.is_cancelled)
+        deadline = time.monotonic() + MISTAKES_SECONDS
+        found, problems = mistake_puzzles(
+            self.game_id, paths.saved_games_dir(),
+            stop=lambda: worker.is_cancelled or time.monotonic() > deadline)
         if not worker.is_cancelled:
             self.app.call_from_thread(self.use_mistakes, found, problems)
 
