@@ -6,7 +6,8 @@ endgame solver of late Reversi) values every legal move and
 
 - the side to move has at least two legal moves;
 - the best outcome is a win, or a draw when every other move loses;
-- exactly one move reaches that outcome: every other move really loses value.
+- exactly one move reaches that outcome: every other move really loses value;
+- that move does not end the game at once (a win in one is too easy).
 
 :func:`judge` decides that for one position. :func:`build` finds puzzles in positions
 from seeded self-play of the game's lower ladder rungs and random play, keeps those the
@@ -18,7 +19,7 @@ limit; only positions they settle quickly are offered to them).
 
 :func:`from_record` makes puzzles of a player's own analysed game: every move marked
 ``??`` whose position the solver settles (learn from your mistakes). There any move that
-keeps the best outcome is accepted.
+keeps the best outcome is accepted, and a missed win in one counts.
 
 A puzzle file is JSON lines: a header, then one puzzle a line::
 
@@ -69,7 +70,7 @@ START_DEVIATION = 250.0
 MIN_RATING, MAX_RATING = 400.0, 2600.0
 STALL_GAMES = 3000
 """:func:`build` stops when this many self-play games in a row give no new puzzle (a game
-with few positions, like tic-tac-toe, runs out)."""
+with few positions, like tic-tac-toe, runs out: it has 136 puzzles in all)."""
 BRANCHES = 4
 """Games played from each self-play game's first ``puzzle_ready`` position."""
 MAX_GAME_PLIES = 200
@@ -305,12 +306,16 @@ def probe_misses(state: State, solution: Any) -> int:
 
 
 def judge(state: State, cache: dict[str, Any], *, unique: bool = True, source: str = "",
-          budget: Budget | None = None, refute: bool = True) -> Puzzle | None:
+          budget: Budget | None = None, refute: bool = True,
+          immediate: bool = False) -> Puzzle | None:
     """``state`` as a puzzle, or None when it is not one (see the module docstring).
     With ``unique=False`` a position with several keeping moves is a puzzle too (any of
-    them is accepted)."""
+    them is accepted). A position whose answer ends the game at once (a win in one) is
+    too easy to be a puzzle unless ``immediate`` is set."""
     found = verdict(state, cache, budget)
     if found is None or (unique and len(found.keeping) != 1):
+        return None
+    if not immediate and any(state.play(m).outcome() is not None for m in found.keeping):
         return None
     solution = found.keeping[0]
     wrong = []
@@ -456,7 +461,8 @@ def from_record(record: GameRecord, seconds: float | None = 5.0,
         budget = Budget(seconds=seconds) if seconds is not None else None
         who = first if state.to_move == 0 else second
         source = f"your game: {who}'s move {note.index} ({record.moves[note.index - 1]}??)"
-        puzzle = judge(state, cache, unique=False, source=source, budget=budget)
+        puzzle = judge(state, cache, unique=False, source=source, budget=budget,
+                       immediate=True)
         if puzzle is not None and record.moves[note.index - 1].lower() not in puzzle.accepted:
             out.append(puzzle)
     return out

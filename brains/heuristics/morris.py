@@ -238,8 +238,8 @@ _POINT_SYMMETRIES: tuple[tuple[int, ...], ...] = ()
 
 def canonical_key(state: State) -> tuple[int, ...]:
     """The same key for a position and its rotations and reflections: the smallest of
-    the transformed (White, Black) bitboards, then hands, side to move and the plies
-    since the last removal."""
+    the transformed (White, Black) bitboards, then hands and the side to move (the
+    plies since the last removal do not count: the database's values ignore them)."""
     from brains.symmetry import permute_bits
 
     global _POINT_SYMMETRIES
@@ -248,7 +248,7 @@ def canonical_key(state: State) -> tuple[int, ...]:
         _POINT_SYMMETRIES = _point_symmetries()
     white, black = state.pieces(0), state.pieces(1)
     w, b = min((permute_bits(white, p), permute_bits(black, p)) for p in _POINT_SYMMETRIES)
-    return w, b, state.in_hand(0), state.in_hand(1), state.to_move, state.no_removal
+    return w, b, state.in_hand(0), state.in_hand(1), state.to_move
 
 
 def puzzle_ready(state: State) -> bool:

@@ -54,6 +54,7 @@ def test_a_tiny_build_of_the_solved_games_is_deterministic_and_proven(game: str)
         assert puzzles.prove(puzzle) is None
         assert puzzle.accepted == (puzzle.solution,)
         assert game_module(game).puzzle_ready(puzzle.state())
+        assert puzzle.state().play_text(puzzle.solution).outcome() is None  # not a win in one
 
 
 def test_every_tictactoe_puzzle_is_unique_by_an_independent_negamax() -> None:
