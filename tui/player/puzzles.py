@@ -70,6 +70,12 @@ class Entry:
                 "solved": self.solved}
 
 
+def _rounded(rating: Glicko, attempts: int, solved: int) -> Entry:
+    """An entry as the file keeps it (rounded), so what is returned is what is read back."""
+    return Entry(round(rating.rating, 2), round(rating.deviation, 2),
+                 round(rating.volatility, 6), attempts, solved)
+
+
 def _entry(value: Any) -> Entry:
     """An entry read from the file; ValueError for anything malformed."""
     if not isinstance(value, dict):
@@ -120,10 +126,8 @@ class PuzzleRatings:
         score = 1.0 if solved else 0.0
         mine = update(before.glicko, [(known.glicko, score)])
         theirs = update(known.glicko, [(before.glicko, 1.0 - score)])
-        after = Entry(mine.rating, mine.deviation, mine.volatility, before.attempts + 1,
-                      before.solved + int(solved))
-        puzzle = Entry(theirs.rating, theirs.deviation, theirs.volatility, known.attempts + 1,
-                       known.solved + int(not solved))
+        after = _rounded(mine, before.attempts + 1, before.solved + int(solved))
+        puzzle = _rounded(theirs, known.attempts + 1, known.solved + int(not solved))
         players[game] = after
         puzzles.pop(puzzle_id, None)
         puzzles[puzzle_id] = puzzle  # the newest last: the oldest are dropped first
