@@ -600,14 +600,15 @@ def write_puzzles(folder: Path, game: str, puzzles: list[Puzzle], *, command: st
     text = format_puzzles(game, puzzles, seed=seed, command=command)
     path = folder / file_name(game)
     data = text.encode("utf-8")
-    write_atomic(path, data)
+    write_atomic(path, data, mode=0o644)
     manifest = read_manifest(folder)
     entry: dict[str, Any] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
                              "count": len(puzzles), "seed": seed, "command": command}
     if seconds is not None:
         entry["build_seconds"] = round(seconds, 1)
     manifest["files"][path.name] = entry
-    write_atomic(folder / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n")
+    write_atomic(folder / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True) + "\n",
+                 mode=0o644)
     return path
 
 
