@@ -34,6 +34,13 @@ def test_a_sample_of_the_shipped_puzzles_is_proven_unique(game: str) -> None:
     for puzzle in random.Random(game).sample(shipped, SAMPLE):
         assert puzzles.prove(puzzle, cache) is None, puzzle.id
         assert puzzle.state().play_text(puzzle.solution).outcome() is None  # not a win in one
+        wrong = puzzle.wrong[0]
+        if wrong.line:  # the refutation starts with one of the solver's best replies
+            after = puzzle.state().play_text(wrong.move)
+            values = puzzles.exact_values(after, cache)
+            assert values is not None
+            top = max(v.rank() for v in values.values())
+            assert values[after.parse_move(wrong.line[0])].rank() == top
 
 
 def test_the_shipped_tictactoe_file_holds_every_tictactoe_puzzle() -> None:
