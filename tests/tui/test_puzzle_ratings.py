@@ -49,3 +49,10 @@ def test_a_damaged_entry_starts_fresh_alone(tmp_path) -> None:
     assert ratings.player("morris").attempts == 0
     assert ratings.puzzle("p1", 1400.0, 250.0).rating == 1400.0
     assert ratings.problem is not None and "3 damaged entries" in ratings.problem
+
+
+def test_many_puzzles_are_rated_in_one_read(tmp_path) -> None:
+    ratings = PuzzleRatings(tmp_path / "puzzles.json")
+    _, _, tried = ratings.record("morris", "m-1", 1500.0, 250.0, True)
+    got = ratings.ratings_of({"m-1": (1500.0, 250.0), "m-2": (1700.0, 200.0)})
+    assert got["m-1"] == tried and (got["m-2"].rating, got["m-2"].deviation) == (1700.0, 200.0)

@@ -116,6 +116,12 @@ class PuzzleRatings:
         """The puzzle's local rating (its file's estimate until it is tried here)."""
         return self._read()[1].get(puzzle_id) or Entry(rating, deviation)
 
+    def ratings_of(self, puzzles: dict[str, tuple[float, float]]) -> dict[str, Entry]:
+        """The local ratings of many puzzles at once (one read of the file): puzzle id ->
+        entry, for ``puzzles`` given as id -> (file rating, deviation)."""
+        known = self._read()[1]
+        return {pid: known.get(pid) or Entry(r, d) for pid, (r, d) in puzzles.items()}
+
     def record(self, game: str, puzzle_id: str, rating: float, deviation: float,
                solved: bool) -> tuple[Entry, Entry, Entry]:
         """Count one attempt: returns (the player's entry before, after, the puzzle's

@@ -141,8 +141,8 @@ class PuzzlesScreen(ParlorScreen):
         if not left:
             return None
         mine = self.ratings.player(self.game_id).rating
-        return min(left, key=lambda p: abs(self.ratings.puzzle(p.id, p.rating,
-                                                                p.deviation).rating - mine))
+        local = self.ratings.ratings_of({p.id: (p.rating, p.deviation) for p in left})
+        return min(left, key=lambda p: abs(local[p.id].rating - mine))
 
     def action_next(self) -> None:
         """Show the next puzzle (one whose position does not read is skipped, and said)."""
