@@ -102,6 +102,7 @@ def test_canonical_keys_join_the_symmetric_images_of_each_game() -> None:
     morris = game_module("morris").canonical_key
     m = get_game("morris").initial()
     assert morris(m.play_text("a5")) == morris(m.play_text("e1"))
+    assert morris(m.play_text("a5")) == morris(m.play_text("d2"))  # the squares swapped
     assert morris(m.play_text("a5")) != morris(m.play_text("c5"))
 
 
