@@ -14,14 +14,12 @@ scores (:func:`~brains.minimax.softmax_choice`): the weaker levels of the ladder
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from brains.heuristics import game_module
 from brains.minimax import (
     INF,
-    POLL,
     PROVEN,
     TEMPERATURE,
     TT_SIZE,
@@ -94,7 +92,7 @@ class AlphaBetaBrain(SearchBrain):
         moves = state.legal_moves()
         if not moves:
             return
-        started = time.monotonic()
+        started = budget.clock()
         allotted = self.timeman.allot(state) if self.timeman is not None else None
         self._see_root(state)
         try:
@@ -104,7 +102,7 @@ class AlphaBetaBrain(SearchBrain):
                 return
             safe = self._endgame_moves(state, moves, budget, allotted)
             if allotted is not None and self._exact is not None:  # the hook's time is spent
-                allotted = max(0.0, allotted - (time.monotonic() - started))
+                allotted = max(0.0, allotted - (budget.clock() - started))
             if safe is not None:
                 if len(safe) == 1:
                     budget.start()
@@ -115,7 +113,7 @@ class AlphaBetaBrain(SearchBrain):
             yield from self._deepen(state, moves, budget, allotted)
         finally:
             if self.timeman is not None:
-                self.timeman.spent(state, time.monotonic() - started)
+                self.timeman.spent(state, budget.clock() - started)
 
     def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
         """The score of every legal move (full window for each) at the deepest finished depth."""
@@ -145,10 +143,10 @@ class AlphaBetaBrain(SearchBrain):
         limit = allotted if allotted is not None else budget.remaining()
         if limit is None:
             limit = self.seconds if self.seconds is not None else ENDGAME_SECONDS
-        deadline = time.monotonic() + ENDGAME_SHARE * limit
+        deadline = budget.clock() + ENDGAME_SHARE * limit
 
         def stop() -> bool:
-            return budget.expired() or time.monotonic() >= deadline
+            return budget.expired() or budget.clock() >= deadline
 
         outcomes = self._exact(state, stop, self._exact_cache)
         if outcomes is None:
@@ -302,7 +300,7 @@ class AlphaBetaBrain(SearchBrain):
         depth-limited value, ``v >= beta`` a lower bound, anything between is exact.
         """
         search.nodes += 1
-        if not search.nodes & POLL:
+        if search.nodes >= search.next_poll:
             search.poll()
         moves = state.legal_moves()
         if not moves:

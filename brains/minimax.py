@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
@@ -33,7 +32,13 @@ INF = float("inf")
 MAX_DEPTH = 64
 """Iterative deepening stops here even without another limit."""
 POLL = 255
-"""Budgets are polled every POLL + 1 nodes."""
+"""Searches that count nodes without a clock poll their stop every POLL + 1 nodes."""
+POLL_SECONDS = 0.002
+"""A search reads the clock about this often, whatever a node costs: the nodes between
+two polls follow the speed measured since the last one (one node apart when each
+evaluation is slow), so a budget is kept to within a poll and one node."""
+MAX_POLL_STEP = 4096
+"""The most nodes between two polls (a stop from outside is seen within them)."""
 
 
 class Stopped(Exception):
@@ -131,9 +136,11 @@ class Search:
         "killers",
         "max_depth",
         "max_nodes",
+        "next_poll",
         "nodes",
         "partial",
         "path",
+        "polled",
         "rng",
     )
 
@@ -154,12 +161,28 @@ class Search:
         """Keys of the positions on the search path and earlier in the game (repetition)."""
         self.partial: tuple[Any, float] | None = None
         """The best root move of the unfinished iteration so far, with its score."""
+        self.next_poll = 1
+        """The node count at which :meth:`poll` is next called."""
+        self.polled = (budget.clock(), 0)
+        """When the clock was last read, and the node count then."""
 
     def poll(self) -> None:
-        """Raise Stopped when the budget, the deadline or the node limit is spent."""
+        """Raise Stopped when the budget, the deadline or the node limit is spent, and
+        set the next poll about :data:`POLL_SECONDS` ahead at the speed just measured."""
+        now = self.budget.clock()
         if (self.budget.stop.is_set() or self.nodes >= self.max_nodes
-                or (self.deadline is not None and time.monotonic() >= self.deadline)):
+                or (self.deadline is not None and now >= self.deadline)):
             raise Stopped
+        then, count = self.polled
+        spent, done = now - then, self.nodes - count
+        step = MAX_POLL_STEP if spent <= 0 else int(done * POLL_SECONDS / spent)
+        if self.deadline is not None and spent > 0:  # never step past the deadline
+            step = min(step, int(done * (self.deadline - now) / spent))
+        step = max(1, min(step, MAX_POLL_STEP, 2 * done or 1))
+        if self.max_nodes != INF:
+            step = max(1, min(step, int(self.max_nodes) - self.nodes))
+        self.polled = (now, self.nodes)
+        self.next_poll = self.nodes + step
 
 
 class SearchBrain(Brain):
@@ -189,7 +212,7 @@ class SearchBrain(Brain):
         deadlines = [d for d in (budget.deadline,) if d is not None]
         for seconds in (self.seconds, extra_seconds):
             if seconds is not None:
-                deadlines.append(time.monotonic() + seconds)
+                deadlines.append(budget.clock() + seconds)
         limits = [n for n in (budget.nodes, self.node_limit) if n is not None]
         depths = [d for d in (budget.depth, self.depth) if d is not None]
         return Search(budget, min(deadlines) if deadlines else None,
@@ -261,7 +284,7 @@ class MinimaxBrain(SearchBrain):
     def _minimax(self, search: Search, state: State, depth: int, ply: int) -> float:
         """The exact depth-``depth`` minimax value of ``state`` for its side to move."""
         search.nodes += 1
-        if not search.nodes & POLL:
+        if search.nodes >= search.next_poll:
             search.poll()
         moves = state.legal_moves()
         if not moves:

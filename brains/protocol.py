@@ -13,7 +13,7 @@ import math
 import random
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -21,6 +21,12 @@ from brains.options import BrainOption, UnknownBrainError, resolve
 from engine.protocol import State
 
 __all__ = ["Brain", "BrainOption", "Budget", "Thought", "UnknownBrainError"]
+
+
+def monotonic() -> float:
+    """The budgets' clock: ``time.monotonic``, looked up at each call (so a test that
+    replaces it replaces it here too)."""
+    return time.monotonic()
 
 
 @dataclass(slots=True)
@@ -37,6 +43,8 @@ class Budget:
     nodes: int | None = None
     stop: threading.Event = field(default_factory=threading.Event, compare=False)
     deadline: float | None = field(default=None, compare=False)
+    clock: Callable[[], float] = field(default=monotonic, compare=False, repr=False)
+    """The clock the deadline is read on (seconds; tests give a fake one)."""
 
     def __post_init__(self) -> None:
         if self.seconds is not None and not (math.isfinite(self.seconds) and self.seconds >= 0):
@@ -49,20 +57,20 @@ class Budget:
     def start(self) -> Budget:
         """Fix the deadline from now (idempotent); returns self."""
         if self.deadline is None and self.seconds is not None:
-            self.deadline = time.monotonic() + self.seconds
+            self.deadline = self.clock() + self.seconds
         return self
 
     def expired(self) -> bool:
         """True once stopped from outside or past the deadline."""
         if self.stop.is_set():
             return True
-        return self.deadline is not None and time.monotonic() >= self.deadline
+        return self.deadline is not None and self.clock() >= self.deadline
 
     def remaining(self) -> float | None:
         """Seconds left before the deadline (None without one)."""
         if self.deadline is None:
             return None
-        return max(0.0, self.deadline - time.monotonic())
+        return max(0.0, self.deadline - self.clock())
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,7 +42,12 @@ from engine.protocol import RecordError, State
 from engine.registry import get_game
 
 MAX_BYTES = 2_000_000
-"""Larger files are refused before parsing (no real record comes near this)."""
+"""A file read whole, every game replayed at once (a saved game, a position file), is
+refused past this before parsing (no real record comes near it)."""
+COLLECTION_MAX_BYTES = 64_000_000
+"""A file read as a collection (its games found first, each replayed when asked for: the
+game list, validate, export, the explorer) may be this large: the PDN archives and WTHOR
+years the field shares run to tens of thousands of games."""
 MAX_TAG_VALUE = 1_000
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 EARLY_TERMINATIONS = ("resignation", "time forfeit", "agreement", "abandoned", "recorded")
@@ -205,11 +210,12 @@ def save_records(path: str | os.PathLike[str], records: GameRecord | Iterable[Ga
     return write_atomic(target, format_records(records))
 
 
-def decode_text(data: str | bytes, source: str) -> str:
-    """``data`` as text: the size cap, no NUL bytes, UTF-8 (a BOM dropped); RecordError
-    naming the line otherwise."""
+def decode_text(data: str | bytes, source: str, cap: int = COLLECTION_MAX_BYTES) -> str:
+    """``data`` as text: at most ``cap`` bytes (or characters), no NUL bytes, UTF-8 (a BOM
+    dropped); RecordError naming the line otherwise. Callers that read a file whole check
+    the smaller :data:`MAX_BYTES` first."""
     if isinstance(data, bytes):
-        if len(data) > MAX_BYTES:
+        if len(data) > cap:
             raise RecordError(f"{source}: line 1: file too large ({len(data)} bytes)")
         if b"\0" in data:
             raise RecordError(f"{source}: line 1: not a text file (contains NUL bytes)")
@@ -218,6 +224,6 @@ def decode_text(data: str | bytes, source: str) -> str:
         except UnicodeDecodeError as exc:
             line = exc.object[: exc.start].count(b"\n") + 1
             raise RecordError(f"{source}: line {line}: not a text file (invalid UTF-8)") from None
-    elif len(data) > MAX_BYTES:
+    elif len(data) > cap:
         raise RecordError(f"{source}: line 1: file too large ({len(data)} characters)")
     return data

@@ -16,7 +16,8 @@ falls back to Parlor's own records; a file that is none of them gets one line na
 formats tried. :func:`read_collection` reads a file game by game: the good games, and a
 :class:`Damage` (game number, line, reason) for each damaged one. Every reader works
 on data already read through :func:`engine.files.read_capped` and refuses more than
-``engine.record.MAX_BYTES``.
+``engine.record.MAX_BYTES`` when the file is read whole, ``COLLECTION_MAX_BYTES`` when it
+is read as a collection (:func:`load_chunks`, :func:`load_collection`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import Protocol, cast
 
 from engine.files import FileReadError, read_capped
 from engine.protocol import RecordError
-from engine.record import MAX_BYTES, GameRecord, decode_text
+from engine.record import COLLECTION_MAX_BYTES, MAX_BYTES, GameRecord, decode_text
 
 
 class GameError(RecordError):
@@ -160,7 +161,7 @@ def module(name: str) -> Format:
 
 
 def split_games(data: str | bytes, source: str = "<string>", suffix: str = "",
-                path: str | None = None) -> list[Chunk]:
+                path: str | None = None, cap: int = MAX_BYTES) -> list[Chunk]:
     """The games in ``data``, whatever its format, found without replaying them.
 
     The extension picks the format when it names one (``.pdn``, ``.ggf``, ``.wtb``);
@@ -173,7 +174,7 @@ def split_games(data: str | bytes, source: str = "<string>", suffix: str = "",
     """
     from engine.formats.parlor import split_parlor
 
-    if len(data) > MAX_BYTES:
+    if len(data) > cap:
         raise RecordError(f"{source}: line 1: file too large ({len(data)} bytes)")
     suffix = suffix.lower().lstrip(".")
     if suffix == "wtb" or (isinstance(data, bytes) and module("wtb").sniff(data)):
@@ -202,11 +203,11 @@ def read_games(data: str | bytes, source: str = "<string>", suffix: str = "") ->
 
 
 def read_collection(data: str | bytes, source: str = "<string>",
-                    suffix: str = "") -> Collection:
+                    suffix: str = "", cap: int = MAX_BYTES) -> Collection:
     """The games in ``data`` that read, and a :class:`Damage` for each that does not;
-    RecordError only when the file as a whole is not a game file."""
+    RecordError only when the file as a whole is not a game file (or is over ``cap``)."""
     out = Collection(source)
-    for chunk in split_games(data, source, suffix):
+    for chunk in split_games(data, source, suffix, cap=cap):
         try:
             rec = chunk.parse()
         except RecordError as exc:
@@ -270,7 +271,8 @@ def load_collection(path: str | os.PathLike[str]) -> Collection:
     reason) for each that does not; RecordError only for a file that is not a game file
     at all (read as :func:`load_records` reads it)."""
     source = os.fsdecode(path)
-    return read_collection(read_file(path), source, Path(source).suffix)
+    return read_collection(read_file(path), source, Path(source).suffix,
+                           cap=COLLECTION_MAX_BYTES)
 
 
 def load_chunks(path: str | os.PathLike[str], source: str | None = None) -> list[Chunk]:
@@ -278,13 +280,14 @@ def load_chunks(path: str | os.PathLike[str], source: str | None = None) -> list
     :func:`engine.formats.split_games`): a game list of a large file at once. Messages
     name the file as ``source`` (default: the path)."""
     where = os.fsdecode(path)
-    return split_games(read_file(path, source), source or where, Path(where).suffix, where)
+    return split_games(read_file(path, source), source or where, Path(where).suffix, where,
+                       cap=COLLECTION_MAX_BYTES)
 
 
 def read_file(path: str | os.PathLike[str], source: str | None = None) -> bytes:
-    """The bytes of the regular file at ``path``, at most ``MAX_BYTES``; RecordError
-    (file, line 1, reason) otherwise, naming the file as ``source`` if given."""
+    """The bytes of the regular file at ``path``, at most ``COLLECTION_MAX_BYTES``;
+    RecordError (file, line 1, reason) otherwise, naming the file as ``source`` if given."""
     try:
-        return read_capped(path, MAX_BYTES)
+        return read_capped(path, COLLECTION_MAX_BYTES)
     except FileReadError as exc:
         raise RecordError(f"{source or exc.path}: line 1: {exc.reason}") from None

@@ -36,6 +36,9 @@ _GAME = re.compile(r"\(;(.*?)(?:;\)|\Z)", re.DOTALL)
 _PROP = re.compile(r"\s*([A-Za-z]+)\[([^\]]*)\]")
 _RESULT = re.compile(r"([+-]?\d+(?:\.\d*)?)(?::\w*)?")
 TAGS = {"PC": "Site", "DT": "Date", "PB": "Black", "PW": "White"}
+TYPE_TAG = "GGFType"
+"""The record tag keeping a GGF game type other than the plain board size (``s8r18``:
+synchro, random start with 18 discs; ``k8``: komi), so an export writes it back."""
 
 
 def sniff(text: str) -> bool:
@@ -194,11 +197,26 @@ def _read(body: str, where: str) -> GameRecord:
     outcome = state.outcome()
     if "k" in flags:
         rec.tags["Komi"] = head.get("KM", "?").strip()[:20]
+    kind = head.get("TY", "").strip().lower()
+    if flags:  # synchro, random start, komi, colours: kept, and written back as read
+        rec.tags[TYPE_TAG] = kind
     if outcome is not None and rec.result not in ("*", outcome.result.value) and "k" not in flags:
         raise RecordError(f"{where}: RE[{result}] contradicts the final position "
                           f"({outcome.result.value}, {outcome.termination})")
     finish(rec, state)
     return rec
+
+
+def _type_of(rec: GameRecord, size: int) -> str:
+    """The TY a game is written with: the type it was read with (``s8r18``, ``k8``) when
+    that type is one Parlor reads and fits the board, else the board's size."""
+    kind = rec.tags.get(TYPE_TAG, "").strip().lower()
+    try:
+        if kind and _kind(kind, "")[0] == size:
+            return kind
+    except RecordError:
+        pass
+    return str(size)
 
 
 def write(records: list[GameRecord]) -> str:
@@ -228,7 +246,10 @@ def write(records: list[GameRecord]) -> str:
             re_value = f"{black - white:+d}" if black != white else "0"
         else:
             re_value = {"1-0": "+1:r", "0-1": "-1:r", "1/2-1/2": "0:r"}.get(rec.result, "?")
-        parts.append(f"RE[{re_value}]TY[{n}]BO[{n} {board} {'*O'[start.to_move]}]")
+        parts.append(f"RE[{re_value}]TY[{_type_of(rec, n)}]")
+        if "k" in _type_of(rec, n) and rec.tags.get("Komi", "?") != "?":
+            parts.append(f"KM[{_clean(rec.tags['Komi'])}]")
+        parts.append(f"BO[{n} {board} {'*O'[start.to_move]}]")
         state: State = start
         for text in rec.moves:
             parts.append(f"{'BW'[state.to_move]}[{'PA' if text == 'pass' else text.upper()}]")

@@ -53,7 +53,7 @@ def test_connect4_plays_a_winning_move(line: str) -> None:
     state = new_game("connect4").play_line(list(line))
     assert solver_position(state) == Position.from_moves(line)
     brain = make_brain("perfect", "connect4", seed=0)
-    thought = list(brain.think(state, Budget(seconds=20).start()))[-1]
+    thought = list(brain.think(state, Budget().start()))[-1]
     assert thought.final and not thought.note and thought.score > PROVEN
     after = Position.from_moves(line + state.format_move(thought.move))
     assert Solver().solve(after) < 0  # the opponent is lost after our move

@@ -255,8 +255,9 @@ async def test_a_full_host_says_so_and_an_idle_session_is_ended(tmp_path: Path, 
     bob = await Player.connect(server.port, "bob", keys[1])
     try:
         await bob.expect("Parlor is full (1 players)")
-        await alice.expect("Play a person")
-        await alice.expect("Idle for too long")  # no key pressed for 3 s
+        # no key pressed for 3 s (counted from the start: on a busy machine the app may
+        # not have drawn Home by then, so the test does not wait for it)
+        await alice.expect("Idle for too long")
         await asyncio.wait_for(alice.reader, WAIT)  # and the connection closes
         assert not server.sessions
     finally:

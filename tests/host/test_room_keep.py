@@ -11,7 +11,7 @@ import pytest
 
 from brains.glicko import Glicko, update
 from tests.host.test_rooms import Line, pair
-from tui.app.opponents import rated_level
+from tui.game.opponents import rated_level
 from tui.host import brainseat, roomfile
 from tui.host.rooms import RoomService, user_history, user_ratings
 from tui.player.store import read_records

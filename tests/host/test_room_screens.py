@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.widgets import Select
 
-from tui.app.opponents import room_brains
+from tui.game.opponents import room_brains
 from tui.link.client import ENV_SOCKET, ENV_TOKEN
 
 
@@ -26,6 +26,8 @@ async def test_the_opponent_picker_offers_the_chosen_games_brains(tmp_path, monk
         offered = [value for _, value in picker._options]
         assert offered == [PERSON, *offered[1:]]
         assert set(offered[1:]) == set(room_brains(str(game.value)))
+        game.value = "tictactoe"  # whichever game the screen opened on, one with "table"
+        await pilot.pause()
         picker.value = "table"  # a brain only some games have
         game.value = "gomoku"
         await pilot.pause()

@@ -12,9 +12,9 @@ from textual.worker import WorkerCancelled, WorkerState
 
 from brains.protocol import Brain, Budget, Thought
 from engine.protocol import State
-from tui.app import opponents
 from tui.app.screens import play
 from tui.app.widgets.board import BoardWidget
+from tui.game import opponents
 
 FAKE_SPECS = ["first", "last", "slow"]
 """The opponents the tests offer: legal_moves()[0], legal_moves()[-1], and a slow one."""

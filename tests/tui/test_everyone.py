@@ -236,9 +236,20 @@ def gated_app(monkeypatch: pytest.MonkeyPatch, name: str, keys: list[tuple[str, 
         async def on_mount(self) -> None:  # Textual runs the screen's own on_mount next
             for key, character in keys:  # as the terminal's keys come: from the app
                 await self.app.on_event(events.Key(key, character).set_sender(self.app))
+            # the proof of the hold: every key typed so far waits, none was handled yet
+            held.append([k.key for k in self.app.early_keys or []])
 
+    held: list[list[str]] = []
     monkeypatch.setattr(tui_app, name, Slow)
-    return ParlorApp(launch, seed=1)
+    app = ParlorApp(launch, seed=1)
+    app.held_while_mounting = held  # type: ignore[attr-defined]
+    return app
+
+
+def assert_held(app: ParlorApp, keys: list[str]) -> None:
+    """The keys waited while the screen mounted, and were all released after it."""
+    assert app.held_while_mounting == [keys]  # type: ignore[attr-defined]
+    assert app.early_keys is None
 
 
 async def test_a_key_pressed_while_the_app_starts_is_not_lost(
@@ -249,6 +260,7 @@ async def test_a_key_pressed_while_the_app_starts_is_not_lost(
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
+        assert_held(app, ["question_mark"])
 
 
 async def test_a_key_pressed_while_a_launched_game_starts_is_not_lost(
@@ -259,6 +271,7 @@ async def test_a_key_pressed_while_a_launched_game_starts_is_not_lost(
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen)
         assert len(app.screen.moves) == 2  # the player's move, and the reply
+        assert_held(app, ["enter"])
 
 
 # -- everyone who played is named ----------------------------------------------------------
@@ -484,6 +497,7 @@ async def test_enter_typed_while_home_starts_presses_play(
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, PlayScreen)
+        assert_held(app, ["enter"])
 
 
 @pytest.mark.parametrize("key", ["q", "escape"])

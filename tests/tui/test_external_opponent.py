@@ -12,10 +12,10 @@ from brains import registry
 from engine.formats import load_records
 from tests.brains.test_external import FAKE_GTP
 from tests.tui.conftest import fake_make_brain, key_path
-from tui.app import opponents
 from tui.app.main import Launch, ParlorApp
 from tui.app.screens.play import PlayScreen
 from tui.app.widgets.board import BoardWidget
+from tui.game import opponents
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -18,13 +18,13 @@ from tests.tui.conftest import (
     fake_make_brain,
     settle,
 )
-from tui.app import opponents
 from tui.app.dialogs.error import ErrorDialog
 from tui.app.dialogs.prompt import PromptDialog
 from tui.app.main import Launch, ParlorApp
 from tui.app.screens.home import OTHER_CLOCK, HomeScreen
 from tui.app.screens.play import PlayScreen
 from tui.app.widgets.clock import ClockPanel
+from tui.game import opponents
 from tui.player import paths, settings
 from tui.player.clock import TimeControl
 from tui.player.ratings import PlayerRating, PlayerRatings, closest_level, start_rating

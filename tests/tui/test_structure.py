@@ -18,14 +18,14 @@ from engine.games.tictactoe import TicTacToe
 from engine.protocol import Option
 from engine.registry import GAMES
 from tests.tui.conftest import settle
-from tui.app import opponents
 from tui.app.api import ParlorApi
 from tui.app.dialogs.error import ErrorDialog
 from tui.app.main import ParlorApp
-from tui.app.opponents import brain_specs as real_brain_specs
-from tui.app.opponents import make_brain as real_make_brain
 from tui.app.screens.home import HomeScreen, option_widget_id
 from tui.app.screens.play import PlayScreen
+from tui.game import opponents
+from tui.game.opponents import brain_specs as real_brain_specs
+from tui.game.opponents import make_brain as real_make_brain
 
 TUI = Path(__file__).resolve().parents[2] / "tui"
 SIZE = (80, 24)

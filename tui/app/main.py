@@ -28,7 +28,6 @@ from textual.screen import ModalScreen, Screen
 from engine.protocol import ParlorError, State
 from engine.record import GameRecord
 from engine.registry import new_game
-from tui.app import opponents
 from tui.app.dialogs.choose import ChooseDialog
 from tui.app.dialogs.error import ErrorDialog
 from tui.app.dialogs.prompt import PromptDialog
@@ -36,8 +35,16 @@ from tui.app.screens.base import ParlorScreen
 from tui.app.screens.browser import BrowserScreen
 from tui.app.screens.help import HelpScreen
 from tui.app.screens.home import HomeScreen
-from tui.app.screens.play import PlayScreen, change_comment, join_comments, unrated_reason
+from tui.app.screens.play import PlayScreen
 from tui.app.screens.replay import ReplayScreen
+from tui.game import opponents
+from tui.game.session import (
+    CLOCK_TAG,
+    ClockReadings,
+    change_comment,
+    join_comments,
+    unrated_reason,
+)
 from tui.player import paths, settings, store
 from tui.player.clock import TimeControl
 
@@ -196,10 +203,12 @@ class ParlorApp(App[None]):
                   game_file: str | None = None, refused: dict[int, str] | None = None,
                   clock: TimeControl | None = None,
                   comments: dict[int, str] | None = None,
-                  unrated: str | None = None) -> None:
+                  unrated: str | None = None,
+                  readings: ClockReadings | None = None) -> None:
         """Show a PlayScreen for the game ``history`` (above Home), once any game being
         left is safe; ``game_file`` continues that stored game, else a new one is made.
-        ``unrated`` says why the game may not count in the player's rating."""
+        ``unrated`` says why the game may not count in the player's rating; ``readings``
+        are the clocks of a resumed game (``clock`` its time control)."""
         def go() -> None:
             self.back_to_home()
             kept = store.GameFile(game_file)
@@ -212,7 +221,8 @@ class ParlorApp(App[None]):
                             "(both are kept).", severity="warning", timeout=10)
             self.push_screen(PlayScreen(history, moves, players, seed=self.seed,
                                         game_file=kept, refused=refused, clock=clock,
-                                        comments=comments, unrated=why))
+                                        comments=comments, unrated=why,
+                                        readings=readings))
         self.confirm_leave(go)
 
     def play_record(self, record: GameRecord, upto: int | None = None,
@@ -250,12 +260,33 @@ class ParlorApp(App[None]):
                 if problem:
                     refused[side] = problem
             players = tags
-        if game_file is not None:  # resumed: rated or not as it was
+        control, readings = None, None
+        if game_file is not None:  # resumed: rated or not as it was, on its clock
             unrated = unrated_reason(record.tags)
+            control, readings = self.kept_clock(record)
         else:
             unrated = "played on from a saved game" if n > 0 else None
         self.play_from(states[: n + 1], moves, players, game_file=game_file, refused=refused,
-                       comments=comments, unrated=unrated)
+                       comments=comments, unrated=unrated, clock=control, readings=readings)
+
+    def kept_clock(self, record: GameRecord) -> tuple[TimeControl | None, ClockReadings | None]:
+        """The time control and clock readings an unfinished game's record keeps (its
+        TimeControl and Clock tags); a damaged one is one warning: the game goes on
+        without a clock, or with full time when only the readings are damaged."""
+        try:
+            control = TimeControl.parse(record.tags.get("TimeControl", "")[:40])
+        except ParlorError as exc:
+            self.notify(f"This game goes on without a clock: {store.short(exc, 80)}",
+                        severity="warning", timeout=10)
+            return None, None
+        if control is None:
+            return None, None
+        text = record.tags.get(CLOCK_TAG)
+        readings = ClockReadings.parse(text) if text is not None else None
+        if readings is None and text is not None:
+            self.notify("This game's clock readings could not be read: both clocks start "
+                        f"from {control}.", severity="warning", timeout=10)
+        return control, readings
 
     def resume_entry(self, entry: store.Entry) -> None:
         """Continue the stored unfinished game of ``entry``."""

@@ -34,9 +34,9 @@ def run(args: argparse.Namespace) -> int:
     from engine.positions import games_for, parse_position
     from engine.protocol import quote
     from engine.registry import get_game
-    from tui.app import opponents
     from tui.app.main import Launch, ParlorApp
     from tui.cli.common import parse_options
+    from tui.game import opponents
     from tui.player import store
     from tui.player.clock import TimeControl
 

@@ -15,7 +15,7 @@ from brains import registry
 from brains.protocol import Budget
 from engine.protocol import ParlorError, quote
 from engine.registry import get_game
-from tui.app.opponents import room_brains
+from tui.game.opponents import room_brains
 
 NO_CLOCK_SECONDS = 30.0
 """Longest a brain thinks on one move in a room without a clock (its own budget, when it

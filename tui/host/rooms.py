@@ -7,6 +7,9 @@ one a client claims. The service checks every move with the engine, runs the clo
 sends every change to both players and every spectator at once, and records each
 finished game into both players' finished games (``history/`` of each player's data
 directory, through :func:`tui.player.store.save_new`), and updates both players' ratings.
+Each room's game itself (positions, clock, ending, record, takebacks, rating, the brain
+seat's turns) is a :class:`tui.game.session.Session`, as a local game's is; the service
+keeps the network, the timers, the rooms on disk and the seats.
 
 No game is lost when the host is killed: every room in progress is written to disk
 after each change (:mod:`tui.host.roomfile`) and restored when the service starts
@@ -37,11 +40,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from brains.timeman import clock_allot
 from engine.protocol import ParlorError, Result, State
-from engine.record import EARLY_TERMINATIONS, GameRecord
+from engine.record import GameRecord
 from engine.registry import GAMES, get_game
-from tui.app.opponents import rated_level
+from tui.game.session import TAKEBACK, Session
 from tui.host import brainseat, roomfile
 from tui.host.db import ArchivedGame, HostData, Seat
 from tui.host.limits import Bucket
@@ -77,8 +79,6 @@ BRAIN_SEAT = "brain:"
 """A brain seat's identity is this and its spec (no person's identity starts so)."""
 BRAIN_SLACK_SECONDS = 60.0
 """A brain's search that has not answered this long after its time is given up."""
-SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
-"""The first player's score for each decided result."""
 
 
 def clean_name(name: str) -> str:
@@ -151,21 +151,17 @@ class Room:
     """One game between two people (or a person and a brain), its clock, its offers and
     its spectators."""
 
-    def __init__(self, code: str, state: State, control: TimeControl | None):
+    def __init__(self, code: str, state: State, control: TimeControl | None,
+                 history: list[State] | None = None, moves: list[Any] | None = None):
         self.code = code
         self.game_id = state.GAME
-        self.history: list[State] = [state]
-        self.moves: list[Any] = []
-        self.texts: list[str] = []
-        self.control = control
-        self.clock = Clock(control) if control else None
+        self.session = Session(history or [state], moves or [], ("", ""), control=control,
+                               seed=random.randrange(2**31), hosted=True)
+        """The game: positions, the people's names, clock, ending, rating, brain turns."""
         self.seats: list[str | None] = [None, None]
-        self.names = ["", ""]
         self.conns: list[Conn | None] = [None, None]
         self.dropped: dict[int, asyncio.TimerHandle] = {}
         self.watchers: set[Conn] = set()
-        self.result: str | None = None
-        self.termination = ""
         self.offer: dict[str, Any] | None = None
         self.note = ""
         self.flag_timer: asyncio.TimerHandle | None = None
@@ -174,27 +170,74 @@ class Room:
         self.finished_at = 0.0
         self.brain = ""
         """The brain spec in :attr:`brain_side` (empty: two people)."""
-        self.brain_side: int | None = None
         self.address = ""
         """The address its creator connected from (empty for a room restored)."""
-        self.seed = random.randrange(2**31)
-        """The brain's seed (plus the ply, for each move)."""
         self.thinking: asyncio.Task[None] | None = None
-        self.brain_turns = 0
-        """Counts takebacks, so a search begun before one is not played after it."""
-        self.rated = True
-        """False once a move was taken back (as an undo makes a local game unrated)."""
         self.ratings: dict[int, str] = {}
         """Each rated person's new rating, shown to them once the game is over."""
         self.held: int | None = None
         """After a restart: the side to move, whose clock waits (with every move) until
         both players are back; None when the game runs."""
 
+    # -- the game, kept by the session ---------------------------------------------------
+    @property
+    def history(self) -> list[State]:
+        return self.session.history
+
+    @property
+    def moves(self) -> list[Any]:
+        return self.session.moves
+
+    @property
+    def texts(self) -> list[str]:
+        return self.session.texts
+
+    @property
+    def control(self) -> TimeControl | None:
+        return self.session.control
+
+    @property
+    def clock(self) -> Clock | None:
+        return self.session.clock
+
+    @property
+    def names(self) -> list[str]:
+        """The players' names (a brain seat's is its spec)."""
+        return list(self.session.players)
+
+    def set_name(self, side: int, name: str) -> None:
+        names = self.names
+        names[side] = name
+        self.session.players = (names[0], names[1])
+
+    @property
+    def brain_side(self) -> int | None:
+        return self.session.brain_side
+
+    @property
+    def seed(self) -> int:
+        """The brain's seed (plus the ply, for each move)."""
+        return self.session.seed or 0
+
+    @property
+    def result(self) -> str | None:
+        """The result once the room's game was finished (``*``: without one)."""
+        return self.session.ending[0] if self.session.ending is not None else None
+
+    @property
+    def termination(self) -> str:
+        return self.session.ending[1] if self.session.ending is not None else ""
+
+    @property
+    def rated(self) -> bool:
+        """False once a move was taken back (as an undo makes a local game unrated)."""
+        return self.session.unrated is None
+
     def seat_brain(self, side: int, spec: str) -> None:
         """Put the brain ``spec`` (already checked) in ``side``'s seat."""
-        self.brain, self.brain_side = spec, side
+        self.brain, self.session.brain_side = spec, side
         self.seats[side] = BRAIN_SEAT + spec
-        self.names[side] = spec
+        self.set_name(side, spec)
 
     def people(self) -> list[str]:
         """The identities of the people seated (a brain is not one)."""
@@ -220,26 +263,26 @@ class Room:
     @classmethod
     def from_saved(cls, saved: roomfile.SavedRoom, now: float) -> Room:
         """A room restored from its file; its clock runs again from ``now``."""
-        room = cls(saved.code, saved.history[0], saved.control)
-        room.history, room.moves, room.texts = saved.history, saved.moves, saved.texts
+        room = cls(saved.code, saved.history[0], saved.control, saved.history, saved.moves)
         for side in (0, 1):
             room.seats[side] = saved.seats[side]
-            room.names[side] = clean_name(saved.names[side])
+            room.set_name(side, clean_name(saved.names[side]))
         if saved.brain_side is not None:
             room.seat_brain(saved.brain_side, saved.brain)
-        room.game_file, room.seed, room.rated = saved.game_file, saved.seed, saved.rated
+        room.game_file, room.session.seed = saved.game_file, saved.seed
+        room.session.unrated = None if saved.rated else TAKEBACK
         room.started = True
         if room.clock is not None and saved.left is not None:
             room.clock.left = list(saved.left)
             if saved.running is not None and saved.result is None:
                 room.clock.start(saved.running, now)
         if saved.result is not None:
-            room.result, room.termination = saved.result, saved.termination or "unterminated"
+            room.session.ending = (saved.result, saved.termination or "unterminated")
         return room
 
     @property
     def state(self) -> State:
-        return self.history[-1]
+        return self.session.state
 
     @property
     def over(self) -> bool:
@@ -280,15 +323,26 @@ class Room:
     def record(self, result: str | None = None, termination: str = "") -> GameRecord:
         """The game as a record, with the players' names and the time control (and
         ``result``/``termination`` instead of the room's own when given)."""
-        tags = {"First": self.names[0], "Second": self.names[1], "Room": self.code}
-        if self.control:
-            tags["TimeControl"] = str(self.control)
-        if result is None:
-            result, termination = self.result, self.termination
-        if result is not None and termination in (*EARLY_TERMINATIONS, "unterminated"):
-            tags["Result"] = result
-            tags["Termination"] = termination
-        return GameRecord.from_moves(self.history[0], self.moves, **tags)
+        return self.session.record(result=result, termination=termination, Room=self.code)
+
+
+class SeatRatings:
+    """The ratings of a room's people as its session's sink: each person's own ratings
+    file (counted once under the room's game file), copied into the host's database."""
+
+    def __init__(self, service: RoomService, room: Room) -> None:
+        self.service, self.room = service, room
+
+    def current(self, side: int) -> tuple[float, float]:
+        who = self.room.seats[side] or ""
+        rating = user_ratings(self.service.users, who).current(self.room.game_id)
+        return rating.rating, rating.deviation
+
+    def record(self, side: int, opponent: tuple[float, float], score: float) -> Any:
+        identity = self.room.seats[side]
+        if identity is None:
+            return None
+        return self.service.rate_one(self.room, identity, opponent, score)
 
 
 class RoomService:
@@ -571,7 +625,7 @@ class RoomService:
 
     def seat(self, room: Room, side: int, conn: Conn) -> None:
         room.seats[side] = conn.identity
-        room.names[side] = conn.name
+        room.set_name(side, conn.name)
         room.conns[side] = conn
         conn.room = room
 
@@ -715,14 +769,9 @@ class RoomService:
         now = self.now()
         if self.check_flag(room, now):
             return
-        move = state.parse_move(text)
-        room.history.append(state.play(move))
-        room.moves.append(move)
-        room.texts.append(state.format_move(move))
+        room.session.play(state.parse_move(text), now)
         room.offer = None
         room.note = ""
-        if room.clock is not None:
-            room.clock.press(now)
         outcome = room.state.outcome()
         if outcome is not None:
             self.finish(room, outcome.result.value, outcome.termination)
@@ -751,7 +800,7 @@ class RoomService:
 
     @staticmethod
     def own_moves(room: Room, side: int) -> list[int]:
-        return [i for i, s in enumerate(room.history[:-1]) if s.to_move == side]
+        return room.session.own_moves(side)
 
     def on_answer(self, room: Room, side: int, msg: dict[str, Any]) -> None:
         offer = room.offer
@@ -767,16 +816,9 @@ class RoomService:
         if offer["kind"] == "draw":
             self.finish(room, Result.DRAW.value, "agreement", "draw agreed")
             return
-        own = self.own_moves(room, offer["by"])
-        keep = own[-1]  # back to the asker's last turn
-        now = self.now()
-        del room.history[keep + 1:], room.moves[keep:], room.texts[keep:]
-        if room.clock is not None:
-            room.clock.stop(now)
-            room.clock.start(room.state.to_move, now)
-            self.arm_flag(room)
-        room.brain_turns += 1
-        room.rated = False
+        room.session.take_back({offer["by"]}, self.now())  # back to the asker's last turn
+        self.arm_flag(room)
+        room.session.make_unrated(TAKEBACK)
         room.note = f"move taken back for {asker} (the game is no longer rated)"
         self.save(room)
         self.broadcast(room)
@@ -810,14 +852,12 @@ class RoomService:
     def finish(self, room: Room, result: str, termination: str, note: str = "") -> None:
         """End the game, record it for both players, and tell everyone."""
         now = self.now()
-        if room.clock is not None:
-            room.clock.stop(now)
+        room.session.end(result, termination, now)
         if room.flag_timer is not None:
             room.flag_timer.cancel()
         for timer in room.dropped.values():
             timer.cancel()
         room.dropped.clear()
-        room.result, room.termination = result, termination
         room.offer = None
         room.finished_at = now
         room.note = note or termination
@@ -870,36 +910,20 @@ class RoomService:
         future.add_done_callback(done)
 
     def rate(self, room: Room) -> None:
-        """Update the players' ratings for a finished game: two people each against the
-        other's rating before the game; a person against a brain seat when it is a rated
-        level, against that level's measured rating. Unrated: games with a move taken
-        back, and unfinished ones."""
-        first = SCORES.get(room.result or "")
-        if first is None or not room.rated:
+        """Update the players' ratings for a finished game, as the room's session settles
+        it: two people each against the other's rating before the game; a person against
+        a brain seat when it is a rated level, against that level's measured rating.
+        Unrated: games with a move taken back, and unfinished ones."""
+        people = [room.seats[side] for side in (0, 1) if side != room.brain_side]
+        if None in people or len(set(people)) != len(people):
             return
-        scores = (first, 1.0 - first)
         try:
-            if room.brain_side is not None:
-                level = rated_level(room.brain, room.game_id)
-                person = 1 - room.brain_side
-                identity = room.seats[person]
-                if level is None or identity is None:
-                    return
-                self.rate_one(room, identity, (level.rating, level.deviation),
-                              scores[person])
-                return
-            a, b = room.seats
-            if a is None or b is None or a == b:
-                return
-            before = [user_ratings(self.users, who).current(room.game_id) for who in (a, b)]
-            for side, who in enumerate((a, b)):
-                other = before[1 - side]
-                self.rate_one(room, who, (other.rating, other.deviation), scores[side])
+            room.session.settle(SeatRatings(self, room))
         except (ValueError, OSError) as exc:
             log.error("room %s: cannot rate the game: %s", room.code, str(exc)[:100])
 
     def rate_one(self, room: Room, identity: str, opponent: tuple[float, float],
-                 score: float) -> None:
+                 score: float) -> Any:
         ratings = user_ratings(self.users, identity)
         counted = ratings.record_once(room.game_id, room.game_file, opponent[0], opponent[1],
                                       score)
@@ -913,6 +937,7 @@ class RoomService:
                 after.games))
         if ratings.problem:
             log.error("room %s: %s", room.code, ratings.problem[:200])
+        return counted
 
     def broadcast(self, room: Room) -> None:
         now = self.now()
@@ -972,26 +997,27 @@ class RoomService:
         """Search for the brain's move in a worker process, holding one of the host's
         brain-search slots (it waits for one rather than starve the other searches), with
         the time :func:`brains.timeman.clock_allot` gives on the room's clock."""
-        turn, ply = room.brain_turns, len(room.moves)
+        session = room.session
+        turn, ply = session.token, len(room.moves)
         loop = asyncio.get_running_loop()
         text = ""
         problem = ""
+        request = None
         try:
             async with self.brain_slots:
-                if room.over or room.brain_turns != turn or len(room.moves) != ply:
+                if room.over or not session.current(turn, ply):
                     return
-                seconds = None
-                if room.clock is not None:
-                    left = room.clock.remaining(room.state.to_move, self.now())
-                    seconds = clock_allot(room.state, left, room.clock.control.increment)
-                options = {k: str(v) for k, v in room.history[0].options.items()}
+                request = session.brain_request(self.now())
+                if request is None:
+                    return
+                seconds = request.seconds
                 limit = (seconds if seconds is not None else brainseat.NO_CLOCK_SECONDS)
                 for attempt in (1, 2):  # once more in a fresh pool if a worker died
                     pool = self.brain_pool()
                     try:
                         text = await asyncio.wait_for(loop.run_in_executor(
-                            pool, brainseat.choose_move, room.game_id, options,
-                            list(room.texts), room.brain, room.seed + ply, seconds),
+                            pool, brainseat.choose_move, room.game_id, request.options,
+                            list(request.texts), request.spec, request.seed or 0, seconds),
                             limit + BRAIN_SLACK_SECONDS)
                         break
                     except (concurrent.futures.process.BrokenProcessPool, RuntimeError):
@@ -1011,7 +1037,7 @@ class RoomService:
             log.error("room %s: %s", room.code, problem)
             self.finish(room, "*", "unterminated", problem)
             return
-        if room.brain_turns != turn or len(room.moves) != ply:
+        if request is None or not session.accepts(request.token, request.ply):
             self.brain_turn(room)  # a move was taken back meanwhile: think again
             return
         try:

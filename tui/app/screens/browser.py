@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +23,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Footer, Header, Input, Static
+from textual.widgets.data_table import ColumnKey
 
 from engine.formats import EXTENSIONS, load_chunks
 from engine.protocol import ParlorError
@@ -30,7 +32,8 @@ from engine.registry import get_game
 from tui.app.dialogs.choose import ChooseDialog
 from tui.app.dialogs.prompt import PromptDialog
 from tui.app.screens.base import ParlorScreen
-from tui.app.screens.collection import CollectionScreen
+from tui.app.screens.collection import CollectionScreen, Query, parse_query
+from tui.game.session import ALL_PLAYERS_TAGS
 from tui.player import paths, store
 from tui.player.store import Entry, scan
 
@@ -114,12 +117,38 @@ def _game_of(chunks: list[Chunk]) -> str:
 
 
 INTRO = ("Unfinished, finished, saved and example games. Enter replays, d deletes, "
-         "n renames; Esc goes back.")
+         "n renames, / filters (words, player:NAME result:1-0 year:2026); Esc goes back.")
 SUFFIXES = tuple(sorted(set(EXTENSIONS.values())))
 """The file name endings listed: Parlor's records and the formats other programs write
 (PDN, GGF, WTHOR, Othello transcripts and Connect Four columns)."""
 WIDTHS = {"Game": 12, "First": 11, "Second": 11, "Result": 7, "Moves": 5}
 """Column widths that leave the File column room at 80 columns."""
+
+
+def entry_matches(entry: Entry, label: str, query: Query) -> bool:
+    """True when the game listed as ``entry`` (its File column ``label``) meets every
+    part of the filter ``query`` (as the game list of a file reads it: words, ``player:``,
+    ``result:``, ``year:``; ``opening:`` and ``#N`` belong to a file's own list)."""
+    rec = entry.record
+    tags = rec.tags if rec is not None else {}
+    players = " ".join(rec.players()) if rec is not None else ""
+    everyone = " ".join(tags.get(tag, "") for tag in ALL_PLAYERS_TAGS)
+    game = entry.game if isinstance(entry, FileEntry) else rec.game if rec is not None else ""
+    result = rec.result if rec is not None else ""
+    haystack = " ".join([label, entry.path.name, game, game_name(game) if game else "",
+                         players, everyone, result, *tags.values(),
+                         "damaged" if rec is None and not isinstance(entry, FileEntry)
+                         else ""]).lower()
+    if query.result is not None and result != query.result:
+        return False
+    if query.years is not None:
+        found = re.search(r"\d{4}", tags.get("Date", "") or tags.get("Year", ""))
+        if found is None or not query.years[0] <= int(found.group(0)) <= query.years[1]:
+            return False
+    names = f"{players} {everyone}".lower()
+    if any(player not in names for player in query.players):
+        return False
+    return all(word in haystack for word in query.words)
 
 
 def short_name(name: str, limit: int) -> str:
@@ -149,6 +178,7 @@ class BrowserScreen(ParlorScreen):
         Binding("end", "jump(-1)", "Last", show=False, priority=True),
         Binding("j", "cursor('down')", show=False),
         Binding("k", "cursor('up')", show=False),
+        Binding("slash,ctrl+f", "focus_filter", "Filter", tooltip="Type a filter"),
     ]
 
     def __init__(self, folders: list[Path] | None = None) -> None:
@@ -157,10 +187,13 @@ class BrowserScreen(ParlorScreen):
                                    paths.saved_games_dir(), paths.examples_dir()]
         """Record files and folders listed, in this order."""
         self.entries: list[Entry] = []
+        self.shown: list[int] = []
+        """The entries listed now (those the filter lets through), by index, in order."""
 
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(INTRO, id="browser-intro", markup=False)
+        yield Input(placeholder="filter (/)", id="browser-filter")
         yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
         yield Footer(compact=True, show_command_palette=False)
 
@@ -176,9 +209,20 @@ class BrowserScreen(ParlorScreen):
         for title, width in WIDTHS.items():
             table.add_column(title, width=width)
         file_width = max(12, self.app.size.width - sum(WIDTHS.values()) - 2 * 6 - 2)
-        table.add_column("File", width=file_width)
+        table.add_column("File", width=file_width, key="File")
         self.entries = scan_files(self.folders, limit=store.HISTORY_LISTED, suffixes=SUFFIXES)
-        for i, entry in enumerate(self.entries):
+        self.list_rows(keep)
+
+    def list_rows(self, keep: int = 0) -> None:
+        """List the entries the filter lets through, the row cursor at ``keep``."""
+        table = self.query_one(DataTable)
+        table.clear()
+        file_width = table.columns[ColumnKey("File")].width if table.columns else 12
+        query = parse_query(self.query_one("#browser-filter", Input).value)
+        self.shown = [i for i, entry in enumerate(self.entries)
+                      if entry_matches(entry, self.file_label(entry), query)]
+        for i in self.shown:
+            entry = self.entries[i]
             rec = entry.record
             label = short_name(self.file_label(entry), file_width)
             if isinstance(entry, FileEntry):
@@ -195,8 +239,11 @@ class BrowserScreen(ParlorScreen):
         if not self.entries:
             self.query_one("#browser-intro", Static).update(
                 "No saved games yet: press s during a game to save one. Esc goes back.")
+        elif not self.shown:
+            self.query_one("#browser-intro", Static).update(
+                f"No game matches the filter ({len(self.entries)} listed without it).")
         elif keep:
-            table.move_cursor(row=min(keep, len(self.entries) - 1))
+            table.move_cursor(row=min(keep, len(self.shown) - 1))
 
     def file_label(self, entry: Entry) -> str:
         """What the File column says: ``unfinished`` or ``finished`` for games the app
@@ -217,8 +264,13 @@ class BrowserScreen(ParlorScreen):
         elif entry.record is None:
             what = f"damaged: {entry.error}"
         else:
-            when = entry.record.tags.get("Date", "")
+            tags = entry.record.tags
+            when = tags.get("Date", "")
             what = f"{where}, {when}" if when else where
+            for side, tag in enumerate(ALL_PLAYERS_TAGS):  # a side others played earlier
+                everyone = tags.get(tag, "").strip()
+                if everyone:
+                    what += f"; {('first', 'second')[side]} side played by {everyone}"
         self.query_one("#browser-intro", Static).update(f"{INTRO}\n{store.short(what, 150)}")
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
@@ -243,14 +295,26 @@ class BrowserScreen(ParlorScreen):
     def highlighted(self) -> Entry | None:
         """The entry of the highlighted row (None when the list is empty)."""
         table = self.query_one(DataTable)
-        if not self.entries or table.cursor_row < 0:
+        if not self.shown or table.cursor_row < 0:
             return None
-        return self.entries[min(table.cursor_row, len(self.entries) - 1)]
+        return self.entries[self.shown[min(table.cursor_row, len(self.shown) - 1)]]
 
     def action_jump(self, row: int) -> None:
         """Highlight the first row (0) or the last (-1)."""
-        if self.entries:
-            self.query_one(DataTable).move_cursor(row=len(self.entries) - 1 if row < 0 else row)
+        if self.shown:
+            self.query_one(DataTable).move_cursor(row=len(self.shown) - 1 if row < 0 else row)
+
+    def action_focus_filter(self) -> None:
+        """Type a filter (Enter or Tab goes back to the list)."""
+        self.query_one("#browser-filter", Input).focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.list_rows()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.query_one(DataTable).focus()
 
     def deletable(self, entry: Entry) -> bool:
         """Saved and finished games may be deleted here (unfinished ones on Home)."""
@@ -306,5 +370,11 @@ class BrowserScreen(ParlorScreen):
                              chosen)
 
     def action_back(self) -> None:
-        """Back to where the browser was opened from."""
+        """Back to where the browser was opened from; in a filter with text, Esc clears
+        it first."""
+        field = self.query_one("#browser-filter", Input)
+        if field.has_focus and field.value:
+            field.value = ""
+            self.query_one(DataTable).focus()
+            return
         self.app.pop_screen()

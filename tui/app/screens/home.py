@@ -33,12 +33,12 @@ from textual.widgets.option_list import Option as ListOption
 from engine.positions import games_for, parse_position
 from engine.protocol import Game, Option, ParlorError, State
 from engine.registry import GAMES, get_game
-from tui.app import opponents
 from tui.app.dialogs.choose import ChooseDialog
 from tui.app.dialogs.prompt import PromptDialog
 from tui.app.screens.base import ParlorScreen
 from tui.app.screens.rooms import RoomButtons
 from tui.app.widgets.move_list import move_number
+from tui.game import opponents
 from tui.link.client import available as rooms_available
 from tui.player import settings, store
 from tui.player.clock import TimeControl

@@ -1,18 +1,19 @@
-"""PlayScreen: one game in progress; the screen owns the game, widgets only show it.
+"""PlayScreen: one game in progress, shown; the game itself is a :class:`tui.game.session.Session`.
 
-The model is ``history`` (a list of immutable states, the start first) and ``moves``
-(the moves between them). The board posts :class:`MoveEntered`; the screen plays the
-move, autosaves the record atomically and asks the next side to move. Brains think in a
-thread worker that posts :class:`BrainThought` and :class:`BrainMoved`; every request
-gets a new ``token`` and a result whose token, ply or position no longer match is
-dropped (after an undo, a new opponent or a new game).
+The session holds the positions, players, clock, record, rating and brain turns; the
+screen shows it, takes keys and dialogs, and runs the brains. The board posts
+:class:`MoveEntered`; the screen plays the move in the session, autosaves the record
+atomically and asks the next side to move. Brains think in a thread worker (asked by the
+session's :class:`tui.game.session.BrainRequest`) that posts :class:`BrainThought` and
+:class:`BrainMoved`; a result whose token, ply or position no longer match is dropped
+by the session (after an undo, a new opponent or a new game).
 """
 
 from __future__ import annotations
 
-import hashlib
 import random
 import re
+from time import monotonic
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -25,10 +26,10 @@ from textual.widgets import Footer, Header, Static
 from textual.worker import get_current_worker
 
 from brains.protocol import Brain, Budget
-from engine.protocol import IllegalMoveError, Outcome, ParlorError, Result, State
+from engine.protocol import IllegalMoveError, Outcome, ParlorError, State
 from engine.record import GameRecord
 from engine.registry import GAMES, get_game
-from tui.app import hints, opponents
+from tui.app import hints
 from tui.app.dialogs.choose import HEADING, ChooseDialog
 from tui.app.dialogs.prompt import PromptDialog
 from tui.app.messages import (
@@ -44,6 +45,16 @@ from tui.app.widgets import board_class
 from tui.app.widgets.board import BoardWidget
 from tui.app.widgets.clock import ClockPanel
 from tui.app.widgets.move_list import MoveList, move_number
+from tui.game import opponents
+from tui.game.session import (
+    TAKEBACK,
+    BrainRequest,
+    ClockReadings,
+    LocalRatings,
+    Pairing,
+    Session,
+    rating_key,
+)
 from tui.link.client import brain_slot
 from tui.player import paths, store
 from tui.player.clock import TimeControl
@@ -65,61 +76,6 @@ def short_error(error: object) -> str:
     return re.sub(r"(?:[A-Za-z]:)?[/\\][^\s:;,'\"]*[/\\]([^/\\\s:;,'\"]+)", r"\1", str(error))
 
 
-CHANGE = re.compile(r"^(?P<side>.{1,40}) is now (?P<new>.+) \(was (?P<old>.+)\)$")
-"""A record comment saying another player took over a side from that move on."""
-
-
-def change_comment(side_name: str, new: str, old: str) -> str:
-    """The record comment for ``new`` taking over ``side_name`` from ``old``."""
-    return f"{side_name} is now {new} (was {old})"
-
-
-def join_comments(old: str | None, new: str) -> str:
-    """Two comments at the same place in a record, as one."""
-    return new if not old else f"{old}; {new}"
-
-
-def players_by_move(record: GameRecord, states: list[State]) -> list[str]:
-    """Who played each move of ``record``: the First and Second tags name the players
-    at the end; comments written by :func:`change_comment` say who played before."""
-    names = states[0].PLAYERS
-    current = [record.tags.get("First", "?"), record.tags.get("Second", "?")]
-    changes: dict[int, list[tuple[int, str]]] = {}
-    for index, text in record.comments.items():
-        for part in text.split("; "):
-            found = CHANGE.match(part.strip())
-            if found and found["side"] in names:
-                changes.setdefault(index, []).append((names.index(found["side"]), found["old"]))
-    by = [""] * len(record.moves)
-    for i in reversed(range(len(record.moves))):
-        for side, old in changes.get(i + 1, []):
-            current[side] = old
-        by[i] = current[states[i].to_move]
-    return by
-
-
-ALL_PLAYERS_TAGS = ("FirstPlayers", "SecondPlayers")
-"""Record tags naming everyone who played a side, in order, when more than one did
-(``First``/``Second`` name who plays it at the end: a resumed game goes on with them)."""
-ALL_PLAYERS_CHARS = 200
-"""The longest value of an :data:`ALL_PLAYERS_TAGS` tag."""
-
-
-def all_players(record: GameRecord, states: list[State], now: tuple[str, str]) -> list[str]:
-    """For each side, everyone who played it in ``record`` (whose positions are
-    ``states``), in order, ending with who plays it ``now``: ``alphabeta:medium, random``."""
-    sides: list[list[str]] = [[], []]
-    for index, spec in enumerate(players_by_move(record, states)):
-        side = sides[states[index].to_move]
-        if spec not in side:
-            side.append(spec)
-    for who, spec in enumerate(now):
-        if spec in sides[who]:
-            sides[who].remove(spec)
-        sides[who].append(spec)
-    return [", ".join(side) for side in sides]
-
-
 def rule_news(before: State, after: State) -> str:
     """A rule that starts to apply with this move, in words ("" if none): a Morris side
     down to three may fly."""
@@ -133,40 +89,6 @@ def rule_news(before: State, after: State) -> str:
             name = after.PLAYERS[side]
             news.append(f"{name} is down to three: {name} may fly (move to any empty point)")
     return "; ".join(news)
-
-
-Pairing = tuple[int, opponents.RatedLevel]
-"""The person's side and the rated level playing the other side."""
-RATED_TAG = "Rated"
-"""Record tag: ``yes`` for a rated game, ``no`` for one that is not (then the tag
-:data:`UNRATED_TAG` says why); read back when the game is resumed."""
-UNRATED_TAG = "Unrated"
-RANDOM_START_OPTION = "seed"
-"""The option that only seeds a variant's random start: any value of it keeps the
-standard start (the start position itself is compared too)."""
-
-
-def unrated_reason(tags: dict[str, str]) -> str | None:
-    """Why a record's tags say its game is unrated (one short line), or None."""
-    if tags.get(RATED_TAG, "").strip().lower() != "no":
-        return None
-    why = " ".join(tags.get(UNRATED_TAG, "").split())
-    if not why or not why.isprintable():
-        return "its record says it is unrated"
-    return store.short(why, 60)
-
-
-def rating_key(game_id: str) -> str:
-    """The key a game is counted under in the player's ratings: its store id, or a digest
-    of it when the id is not a plain one (a file named by hand)."""
-    if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,79}", game_id):
-        return game_id
-    return "h-" + hashlib.sha256(game_id.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-
-
-def record_of(history: list[State], moves: list[Any], players: tuple[str, str]) -> GameRecord:
-    """The game so far as a record, with the players' specs as First and Second tags."""
-    return GameRecord.from_moves(history[0], moves, First=players[0], Second=players[1])
 
 
 class PlayScreen(ParlorScreen):
@@ -195,22 +117,16 @@ class PlayScreen(ParlorScreen):
                  refused: dict[int, str] | None = None,
                  clock: TimeControl | None = None,
                  comments: dict[int, str] | None = None,
-                 unrated: str | None = None) -> None:
+                 unrated: str | None = None,
+                 readings: ClockReadings | None = None) -> None:
         super().__init__()
-        self.clock = clock
-        """The game's time control (None: no clock)."""
-        self.forfeit: Outcome | None = None
-        """Set when a flag falls (the position itself is not over)."""
-        assert len(history) == len(moves) + 1
-        self.history = list(history)
-        self.moves = list(moves)
-        self.players = (players[0], players[1])
+        self.session = Session(history, moves, players, control=clock, readings=readings,
+                               comments=comments, unrated=unrated, seed=seed)
+        """The game itself (positions, players, clock, record, rating, brain turns):
+        the screen only shows it and runs its brains."""
         self.seed = seed
         self.store = game_file or store.GameFile()
         """Where this game is kept (its own file: no other game or session writes it)."""
-        self.comments = dict(comments or {})
-        """Record comments by the number of moves before them: who took over a side,
-        and a note from a brain that moved without the method it is named for."""
         self.last_note = ""
         """The note of the thinking brain's latest thought (e.g. a fallback's)."""
         self.pace = DEFAULT_PACE
@@ -223,33 +139,70 @@ class PlayScreen(ParlorScreen):
         self.unsaved = False
         """True while the latest moves could not be written (the warning is shown)."""
         self.save_error = ""
-        self.token = 0
-        """Id of the current brain request; results for another token are stale."""
+        self.request: BrainRequest | None = None
+        """The brain request being thought about (its token is the session's)."""
         self.budget: Budget | None = None
-        self.dropped = 0
-        """How many stale brain results were dropped (for tests and the log)."""
         self.brains: dict[int, Brain] = {}
         self.hint_budget = Budget()
         """The budget of the hint being looked for (stopped when the screen goes)."""
         self.thinking: Text | None = None
         self.message = ""
-        self.unrated = unrated
-        """Why this game is not rated (a takeback, a hint, …), or None; kept in the record
-        (:data:`RATED_TAG`), so a resumed game stays unrated."""
-        self.rating_settled = False
-        """True once the end of the game was taken into the player's rating (or found
-        unrated): it is never taken in again, whatever happens to the screen."""
         self.rating_line = ""
         """What the end of the game did to the player's rating, shown under the result."""
-        self._rated_for: tuple[tuple[str, str], Pairing | None] | None = None
-        """The players :meth:`rated_pairing` last looked at, and its answer."""
         self._player_rating: PlayerRating | None = None
 
     # -- model helpers --------------------------------------------------------------
     @property
+    def history(self) -> list[State]:
+        """The positions so far, the start first (the session's)."""
+        return self.session.history
+
+    @property
+    def moves(self) -> list[Any]:
+        return self.session.moves
+
+    @property
+    def players(self) -> tuple[str, str]:
+        return self.session.players
+
+    @property
+    def clock(self) -> TimeControl | None:
+        """The game's time control (None: no clock)."""
+        return self.session.control
+
+    @property
+    def forfeit(self) -> Outcome | None:
+        """Set when a flag falls (the position itself is not over)."""
+        return self.session.forfeit
+
+    @property
+    def unrated(self) -> str | None:
+        """Why this game is not rated (a takeback, a hint, …), or None; kept in the record,
+        so a resumed game stays unrated."""
+        return self.session.unrated
+
+    @property
+    def rating_settled(self) -> bool:
+        return self.session.settled
+
+    @property
+    def comments(self) -> dict[int, str]:
+        return self.session.comments
+
+    @property
+    def token(self) -> int:
+        """Id of the current brain request; results for another token are stale."""
+        return self.session.token
+
+    @property
+    def dropped(self) -> int:
+        """How many stale brain results were dropped (for tests and the log)."""
+        return self.session.dropped
+
+    @property
     def state(self) -> State:
         """The current position."""
-        return self.history[-1]
+        return self.session.state
 
     @property
     def game_id(self) -> str:
@@ -267,7 +220,7 @@ class PlayScreen(ParlorScreen):
 
     def outcome(self) -> Outcome | None:
         """How the game ended: on the board, or on time."""
-        return self.forfeit or self.state.outcome()
+        return self.session.outcome()
 
     def brain_for(self, side: int) -> Brain:
         """The brain playing ``side`` (built once per spec)."""
@@ -280,65 +233,39 @@ class PlayScreen(ParlorScreen):
         return brain
 
     # -- the player's rating ---------------------------------------------------------
-    def standard_start(self) -> bool:
-        """True when the game began at the game's usual start with its usual options
-        (the ladder's ratings were measured there)."""
-        first = self.history[0]
-        game = get_game(self.game_id)
-        defaults = {o.name: o.default for o in game.options if o.name != RANDOM_START_OPTION}
-        chosen = {k: v for k, v in first.options.items() if k != RANDOM_START_OPTION}
-        return chosen == defaults and first.key() == game.initial().key()
-
     def rated_pairing(self) -> Pairing | None:
-        """The person's side and the rated level they play, when this game can be rated:
-        one person against a rung of the rated ladder, from the standard start; else
-        None (computers against each other and people against each other are unrated)."""
-        if self._rated_for is not None and self._rated_for[0] == self.players:
-            return self._rated_for[1]
-        humans = [side for side in (0, 1) if opponents.is_human(self.players[side])]
-        pairing = None
-        if len(humans) == 1 and self.standard_start():
-            level = opponents.rated_level(self.players[1 - humans[0]], self.game_id)
-            if level is not None:
-                pairing = (humans[0], level)
-        self._rated_for = (self.players, pairing)
-        return pairing
+        """The person's side and the rated level they play, when this game can be rated
+        (see :meth:`Session.rated_pairing`)."""
+        return self.session.rated_pairing()
 
     def make_unrated(self, reason: str) -> bool:
         """Make this game unrated for ``reason``; True the first time a game that was
-        rated becomes unrated (the caller says so, once). A game whose end was already
-        taken into the rating stays as it was counted."""
-        if self.unrated is not None or self.rating_settled:
+        rated becomes unrated (the caller says so, once)."""
+        if not self.session.make_unrated(reason):
             return False
-        self.unrated = reason
-        if self.rated_pairing() is None:
-            return False
+        self.notify_unrated(reason)
+        return True
+
+    def notify_unrated(self, reason: str) -> None:
         self.notify(f"This game is now unrated: {reason}.", title="Unrated",
                     severity="warning")
-        return True
 
     def settle_rating(self) -> None:
         """At the end of a rated game, count it in the player's rating, once: keyed by
         the game's id, so finishing it again (or a resumed copy of it) changes nothing."""
-        outcome = self.outcome()
-        if self.rating_settled or outcome is None:
-            return
-        pairing = self.rated_pairing()
-        if pairing is None:
-            return
-        self.rating_settled = True
-        if self.unrated is not None:
-            self.rating_line = f"Unrated: {self.unrated}"
-            return
-        side, level = pairing
-        score = 0.5 if outcome.winner is None else float(outcome.winner == side)
         ratings = PlayerRatings()
+        sink = LocalRatings(ratings, self.game_id, rating_key(self.store.id))
         try:
-            change = ratings.record_once(self.game_id, rating_key(self.store.id),
-                                         level.rating, level.deviation, score)
+            settled = self.session.settle(sink)
         except ValueError as exc:
             self.rating_line = f"Rating not updated: {store.short(exc)}"
             return
+        if settled is None:
+            return
+        if not settled:
+            self.rating_line = f"Unrated: {self.unrated}"
+            return
+        [(_side, change)] = settled
         if change is None:
             now = ratings.current(self.game_id).text(self.parlor.ascii_board)
             self.rating_line = f"Rating {now} (this game was counted already)"
@@ -379,8 +306,9 @@ class PlayScreen(ParlorScreen):
             yield Static(board.legend(), id="legend", markup=False)
         with Vertical(id="side"):
             yield Static(id="save-warning", markup=False)
-            if self.clock is not None:
-                yield ClockPanel(self.clock, self.state.PLAYERS, id="clock")
+            if self.session.clock is not None:
+                yield ClockPanel(self.session.clock, self.state.PLAYERS, self.now,
+                                 id="clock")
             yield Static(id="status", markup=False)
             yield Static(id="thinking", markup=False)
             with VerticalScroll(id="moves-scroll", can_focus=False):
@@ -395,6 +323,8 @@ class PlayScreen(ParlorScreen):
         board.flipped = humans == [board.TOP_SIDE]
         for attribute in ("path", "cursor", "ascii"):
             self.watch(board, attribute, self.update_summary, init=False)
+        if self.moves:  # resumed: the side to move's clock runs from now (a new game's
+            self.session.start_clock(self.now())  # clocks start with its first move)
         self.next_turn()
 
     def update_summary(self) -> None:
@@ -405,21 +335,26 @@ class PlayScreen(ParlorScreen):
     def on_unmount(self) -> None:
         self.stop_brain()
         self.hint_budget.stop.set()
+        if self.session.clock is not None and not self.session.over:
+            self.autosave(show=False)  # the clocks as they are now: resumed, it goes on so
         self.store.release()
+
+    def now(self) -> float:
+        """Seconds on the steady clock the game's clocks run on."""
+        return monotonic()
 
     # -- the game loop --------------------------------------------------------------
     def next_turn(self) -> None:
         """Show the position, autosave, count a finished rated game in the player's
         rating, and start a brain if one is to move."""
         self.stop_brain()
+        if self.is_mounted:
+            self.session.start_clock(self.now())
         self.autosave()
         self.settle_rating()
         state = self.state
         if self.clock is not None and self.is_mounted:
-            panel = self.query_one(ClockPanel)
-            panel.start(state.to_move)
-            if self.outcome() is not None:
-                panel.stop()
+            self.query_one(ClockPanel).redraw()
         if self.outcome() is None and not opponents.is_human(self.players[state.to_move]):
             if self.paused:
                 self.thinking = Text("paused: p goes on")
@@ -453,42 +388,24 @@ class PlayScreen(ParlorScreen):
     def play(self, move: Any) -> None:
         """Play ``move`` (legal in the current state) and continue."""
         before = self.state
-        self.history.append(before.play(move))
-        self.moves.append(move)
+        self.session.play(move, self.now())
         self.message = rule_news(before, self.state)
-        if self.clock is not None:
-            self.query_one(ClockPanel).press()
         self.next_turn()
 
     def record(self) -> GameRecord:
-        """The game so far as a record, with the comments that apply to its moves."""
-        record = record_of(self.history, self.moves, self.players)
-        record.comments = {i: c for i, c in sorted(self.comments.items()) if i <= len(self.moves)}
-        if self.forfeit is not None:
-            record.result, record.termination = self.forfeit.result.value, self.forfeit.termination
-        if self.clock is not None:
-            record.tags["TimeControl"] = str(self.clock)
-        for tag, everyone, now in zip(ALL_PLAYERS_TAGS, all_players(
-                record, self.history, self.players), self.players, strict=True):
-            if everyone != now:  # another played this side before: the record says who
-                record.tags[tag] = store.short(everyone, ALL_PLAYERS_CHARS)
-        if self.unrated is not None:
-            record.tags[RATED_TAG] = "no"
-            record.tags[UNRATED_TAG] = self.unrated
-        elif self.rated_pairing() is not None:
-            record.tags[RATED_TAG] = "yes"
-        return record
+        """The game so far as a record (with the clocks as they are now)."""
+        return self.session.record(self.now())
 
     @on(ClockPanel.FlagFell)
     def on_flag_fell(self, event: ClockPanel.FlagFell) -> None:
         """The side to move ran out of time: the other side wins on time."""
-        if self.state.outcome() is None and self.forfeit is None:
-            self.forfeit = Outcome(Result.win_for(1 - event.side), "time forfeit")
+        if self.session.flag(self.now()) is not None:
             self.next_turn()
 
-    def autosave(self) -> None:
+    def autosave(self, show: bool = True) -> None:
         """Keep the game in its own file (atomically). A failure shows a warning that stays
-        until a save succeeds, and leaving the game then asks first."""
+        until a save succeeds, and leaving the game then asks first (``show``: the screen
+        is still there to show it)."""
         try:
             self.store.save(self.record())
         except OSError as exc:
@@ -497,7 +414,7 @@ class PlayScreen(ParlorScreen):
         else:
             self.unsaved = False
             self.save_error = ""
-        if self.is_mounted:
+        if self.is_mounted and show:
             self.show_save_warning()
 
     def show_save_warning(self) -> None:
@@ -534,16 +451,19 @@ class PlayScreen(ParlorScreen):
             self.message = (f"{store.short(self.players[side])} cannot play: {short_error(exc)} "
                             f"(press o to choose another opponent)")
             return
-        self.token += 1
-        self.budget = brain.default_budget()
-        if self.clock is not None:
-            self.budget = Budget(seconds=self.query_one(ClockPanel).allot(self.state))
+        request = self.session.brain_request(self.now())
+        if request is None:
+            return
+        self.request = request
+        self.budget = (brain.default_budget() if request.seconds is None
+                       else Budget(seconds=request.seconds))
         self.thinking = Text(f"{self.players[side]} is thinking…")
-        self.think(brain, self.state, len(self.history) - 1, self.budget, self.token)
+        self.think(brain, request.state, request.ply, self.budget, request.token)
 
     def stop_brain(self) -> None:
         """Stop any thinking brain; whatever it still reports is stale."""
-        self.token += 1
+        self.session.cancel_brain()
+        self.request = None
         if self.budget is not None:
             self.budget.stop.set()
             self.budget = None
@@ -573,7 +493,7 @@ class PlayScreen(ParlorScreen):
 
     def result_applies(self, token: int, ply: int) -> bool:
         """True if a brain result for ``token`` at ``ply`` still applies."""
-        return token == self.token and ply == len(self.history) - 1
+        return self.session.current(token, ply)
 
     @on(BrainThought)
     def on_brain_thought(self, event: BrainThought) -> None:
@@ -597,8 +517,7 @@ class PlayScreen(ParlorScreen):
 
     @on(BrainMoved)
     def on_brain_moved(self, event: BrainMoved) -> None:
-        if not self.result_applies(event.token, event.ply) or event.for_key != self.state.key():
-            self.dropped += 1
+        if not self.session.accepts(event.token, event.ply, event.for_key):
             self.log(f"dropped stale brain result {event}")
             return
         if event.move not in self.state.legal_moves():
@@ -612,8 +531,7 @@ class PlayScreen(ParlorScreen):
         self.play(event.move)
         if note:  # e.g. perfect moved by its fallback: say so here and in the record
             self.message = f"{spec}: {note}"
-            index = len(self.moves)
-            self.comments[index] = join_comments(self.comments.get(index), f"{spec}: {note}")
+            self.session.note(f"{spec}: {note}")
             self.autosave()
             self.refresh_views()
 
@@ -684,14 +602,9 @@ class PlayScreen(ParlorScreen):
             self.app.bell()
             return
         self.stop_brain()
-        humans = {side for side in (0, 1) if opponents.is_human(self.players[side])}
-        self.history.pop()
-        self.moves.pop()
-        while len(self.history) > 1 and humans and self.state.to_move not in humans:
-            self.history.pop()
-            self.moves.pop()
+        self.session.take_back(self.session.people(), self.now())
         self.message = "took back"
-        if self.make_unrated("a move was taken back"):
+        if self.make_unrated(TAKEBACK):
             self.message = "took back: this game is now unrated"
         self.next_turn()
 
@@ -768,17 +681,10 @@ class PlayScreen(ParlorScreen):
             self.parlor.show_error("Cannot play that opponent", problem)
             return
         self.refused.pop(side, None)
-        players = list(self.players)
-        old = players[side]
-        players[side] = spec
-        self.players = (players[0], players[1])
         self.message = f"{self.state.PLAYERS[side]} is now {spec}"
-        if old != spec:
-            index = len(self.moves)
-            self.comments[index] = join_comments(
-                self.comments.get(index), change_comment(self.state.PLAYERS[side], spec, old))
-            if self.moves and self.make_unrated("the players changed during the game"):
-                self.message += ": this game is now unrated"
+        if self.session.set_player(side, spec):
+            self.notify_unrated(self.unrated or "")
+            self.message += ": this game is now unrated"
         self.next_turn()
 
     def action_hint(self) -> None:

@@ -14,15 +14,15 @@ from textual.widgets import Footer, Header, Static
 
 from engine.record import GameRecord
 from engine.registry import get_game
-from tui.app import opponents
 from tui.app.dialogs.choose import HEADING, ChooseDialog
 from tui.app.screens.base import ParlorScreen
-from tui.app.screens.play import players_by_move
 from tui.app.widgets import board_class
 from tui.app.widgets.analysis_panel import AnalysisPanel
 from tui.app.widgets.board import BoardWidget
 from tui.app.widgets.eval_graph import EvalGraph
 from tui.app.widgets.move_list import MoveList
+from tui.game import opponents
+from tui.game.session import ALL_PLAYERS_TAGS, players_by_move
 from tui.player import paths, store
 
 AUTOPLAY_SECONDS = 0.8
@@ -98,9 +98,12 @@ class ReplayScreen(ParlorScreen):
         state = self.states[self.index]
         text = Text()
         names = state.PLAYERS
-        first, second = rec.players(tuple(names))
-        text.append(f"{names[0]}: {first}\n")
-        text.append(f"{names[1]}: {second}\n")
+        for side, name in enumerate(rec.players(tuple(names))):
+            text.append(f"{names[side]}: {name}")
+            everyone = rec.tags.get(ALL_PLAYERS_TAGS[side], "").strip()
+            if everyone and everyone != name:  # others played this side earlier
+                text.append(f" (played by {store.short(everyone, 80)})")
+            text.append("\n")
         if self.index:
             before = self.states[self.index - 1]
             number = f"{(self.index + 1) // 2}{'.' if before.to_move == 0 else '...'}"

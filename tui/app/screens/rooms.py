@@ -19,9 +19,9 @@ from textual.widgets.option_list import Option as ListOption
 
 from engine.protocol import ParlorError
 from engine.registry import GAMES, get_game, parse_options
-from tui.app import opponents
 from tui.app.screens.base import ParlorScreen
 from tui.app.widgets.move_list import move_number
+from tui.game import opponents
 from tui.link import client
 from tui.player import store
 from tui.player.clock import TimeControl

@@ -315,6 +315,11 @@ class AnalysisPanel(Static):
                 text.append(f" in {self.elapsed:.1f} s")
             if self.annotated_record() is not None and not self.message.startswith("written"):
                 text.append("  w saves", "dim")
+        known = [v for v in self.evals() if v is not None]
+        if known:  # how much of it is proven, and how much only a search's opinion
+            exact = sum(isinstance(v, Exact) for v in known)
+            text.append(f"\n{exact} of {len(known)} positions exact, "
+                        f"{len(known) - exact} search scores")
         state = self.states[index]
         a = self.annotations.get(index)
         text.append("\nHere: ")

@@ -1,24 +1,21 @@
 """ClockPanel: the two clocks of a local game beside the board, and the flag.
 
-The panel owns a :class:`tui.player.clock.Clock` for the game's time control: the screen
-calls :meth:`ClockPanel.start` when play begins and :meth:`ClockPanel.press` after each
-move; the panel redraws itself (only when what it shows changes), marks a clock
-running low, and posts :class:`ClockPanel.FlagFell` once when the side to move runs
-out of time.
+The panel shows the game session's :class:`tui.player.clock.Clock` (the session starts,
+presses and stops it); it reads the time from the ``now`` it is given, redraws itself
+(only when what it shows changes), marks a clock running low, and posts
+:class:`ClockPanel.FlagFell` once when the side to move runs out of time.
 """
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.text import Text
 from textual.message import Message
 from textual.widgets import Static
 
-from brains.timeman import clock_allot
-from engine.protocol import State
-from tui.player.clock import LOW_TIME, Clock, TimeControl, show
+from tui.player.clock import LOW_TIME, Clock, show
 
 TICK_SECONDS = 0.25
 
@@ -36,10 +33,11 @@ class ClockPanel(Static):
 
         side: int
 
-    def __init__(self, control: TimeControl, names: tuple[str, str], **kwargs: object) -> None:
+    def __init__(self, clock: Clock, names: tuple[str, str], now: Callable[[], float],
+                 **kwargs: object) -> None:
         super().__init__("", markup=False, **kwargs)  # type: ignore[arg-type]
-        self.control = control
-        self.clock = Clock(control)
+        self.clock = clock
+        self.now = now
         self.names = names
         self.fallen: int | None = None
         self.shown: Text | None = None
@@ -48,36 +46,13 @@ class ClockPanel(Static):
         self.set_interval(TICK_SECONDS, self.tick)
         self.redraw()
 
-    def start(self, side: int) -> None:
-        """Make ``side``'s clock the running one (at the start, or after a takeback)."""
-        if self.clock.running != side and self.fallen is None:
-            now = time.monotonic()
-            self.clock.stop(now)
-            self.clock.start(side, now)
-
-    def press(self) -> None:
-        """The side to move has moved: its increment, and the other side's clock runs."""
-        if self.fallen is None:
-            self.clock.press(time.monotonic())
-        self.redraw()
-
-    def stop(self) -> None:
-        """The game is over: both clocks stop."""
-        self.clock.stop(time.monotonic())
-        self.redraw()
-
     def remaining(self, side: int) -> float:
-        return self.clock.remaining(side, time.monotonic())
-
-    def allot(self, state: State) -> float:
-        """Seconds a brain may think on ``state`` (see :func:`brains.timeman.clock_allot`)."""
-        return clock_allot(state, self.remaining(state.to_move), self.control.increment)
+        return self.clock.remaining(side, self.now())
 
     def tick(self) -> None:
-        side = self.clock.flagged(time.monotonic())
+        side = self.clock.flagged(self.now())
         if side is not None and self.fallen is None:
             self.fallen = side
-            self.clock.stop(time.monotonic())
             self.post_message(self.FlagFell(side))
         self.redraw()
 
