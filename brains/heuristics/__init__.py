@@ -36,10 +36,12 @@ The parts of a game module (all required; the types are checked):
   listed does not play the game.
 
 Optional hooks, used when present: ``moves_left(state)`` and ``time_factor(state)``
-(:mod:`brains.timeman`), and ``EXACT``, the game's exact solver (a
+(:mod:`brains.timeman`), ``EXACT``, the game's exact solver (a
 :class:`brains.exact.ExactSolver`: the analysis' and hints' exact values, alpha-beta's
 endgame where ``ENDGAME`` is true, the ``perfect`` brain's method where ``PERFECT`` names
-it, ``parlor solve``).
+it, ``parlor solve``), and for puzzles (:mod:`brains.puzzles`) ``canonical_key(state)``
+(one key for a position and its symmetric images) and ``puzzle_ready(state)`` (the exact
+solver settles it quickly).
 
 Search code never imports a game: it asks :func:`get_heuristic` for a function.
 """

@@ -498,3 +498,23 @@ def _build_book(options: BuildOptions, say: Say) -> tuple[int, str]:
     return 0, (f"{out.name}: {entry['positions']} positions ({entry['layer_solved']} of the "
                f"{entry['layer_positions']} of {depth} stones solved), {entry['bytes']} "
                f"bytes, sha256 {entry['sha256']}")
+
+
+# --------------------------------------------------------------------------- puzzles
+
+PUZZLE_FROM_STONES = 16
+"""Puzzles come from positions with at least this many stones: Pons' solver settles
+every move of them in well under a second (fewer stones can take minutes)."""
+
+
+def canonical_key(state: State) -> int:
+    """The same key for a position and its mirror image (Pons' canonical key)."""
+    from brains.c4solver import canonical_key as pons_key
+
+    assert isinstance(state, ConnectFourState)
+    return pons_key(state.cur, state.mask)
+
+
+def puzzle_ready(state: State) -> bool:
+    """Positions late enough for the exact solver to settle quickly."""
+    return state.ply >= PUZZLE_FROM_STONES

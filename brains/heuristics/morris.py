@@ -321,3 +321,64 @@ class MorrisSolver(ExactSolver):
 
 EXACT = MorrisSolver()
 """The exact hook (brains.exact): analysis, hints, ``perfect`` and ``parlor solve``."""
+
+
+# --------------------------------------------------------------------------- puzzles
+
+PUZZLE_MAX_NO_REMOVAL = 40
+"""Puzzles come from positions at most this many plies after the last removal (the
+database ignores the 100-ply draw, so a puzzle keeps well clear of it)."""
+
+
+_RING_SWAP = ("a5 b4", "c5 c4", "e5 d4", "a3 b3", "e3 d3", "a1 b2", "c1 c2", "e1 d2")
+"""The outer and inner squares swapped: a symmetry too (the squares are joined only at
+their midpoints, and each square's sides are its mills)."""
+
+
+def _point_symmetries() -> tuple[tuple[int, ...], ...]:
+    """The board's sixteen symmetries as permutations of the 16 points: the eight of the
+    square (the points sit on a 5 x 5 grid, ``a5`` its top left corner), each with or
+    without the swap of the two squares. Checked against the adjacency and the mills."""
+    from brains.symmetry import square_symmetries
+    from engine.games.morris import ADJACENT, MILL_MASKS, POINT_INDEX, POINTS
+
+    cell_of = [(5 - int(name[1])) * 5 + "abcde".index(name[0]) for name in POINTS]
+    point_at = {cell: p for p, cell in enumerate(cell_of)}
+    square = [tuple(point_at[perm[cell]] for cell in cell_of)
+              for perm in square_symmetries(5)]
+    swap = list(range(16))
+    for pair in _RING_SWAP:
+        a, b = (POINT_INDEX[name] for name in pair.split())
+        swap[a], swap[b] = b, a
+    out = [*square, *(tuple(perm[swap[p]] for p in range(16)) for perm in square)]
+    mills = set(MILL_MASKS)
+    for perm in out:
+        assert all({perm[q] for q in ADJACENT[p]} == set(ADJACENT[perm[p]]) for p in range(16))
+        assert {sum(1 << perm[p] for p in range(16) if m >> p & 1) for m in mills} == mills
+    return tuple(out)
+
+
+_POINT_SYMMETRIES: tuple[tuple[int, ...], ...] = ()
+
+
+def canonical_key(state: State) -> tuple[int, ...]:
+    """The same key for a position and its symmetric images (rotations, reflections,
+    the squares swapped): the smallest of the transformed (White, Black) bitboards,
+    then hands and the side to move (the plies since the last removal do not count: the
+    database's values ignore them)."""
+    from brains.symmetry import permute_bits
+
+    global _POINT_SYMMETRIES
+    assert isinstance(state, MorrisState)
+    if not _POINT_SYMMETRIES:
+        _POINT_SYMMETRIES = _point_symmetries()
+    white, black = state.pieces(0), state.pieces(1)
+    w, b = min((permute_bits(white, p), permute_bits(black, p)) for p in _POINT_SYMMETRIES)
+    return w, b, state.in_hand(0), state.in_hand(1), state.to_move
+
+
+def puzzle_ready(state: State) -> bool:
+    """Positions the database values exactly under the rules: well before the 100-ply
+    draw (a puzzle is set up from its position text, so no earlier repetition counts)."""
+    assert isinstance(state, MorrisState)
+    return state.no_removal <= PUZZLE_MAX_NO_REMOVAL

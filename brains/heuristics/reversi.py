@@ -408,3 +408,30 @@ class ReversiSolver(ExactSolver):
 
 EXACT = ReversiSolver()
 """The exact hook (brains.exact): analysis, hints and ``parlor solve``."""
+
+
+# --------------------------------------------------------------------------- puzzles
+
+PUZZLE_EMPTIES = 12
+"""Puzzles come from positions with at most this many empty squares (every move solved
+exactly in a fraction of a second)."""
+
+
+def canonical_key(state: State) -> tuple[int, int, int, int, int]:
+    """The same key for a position and its rotations and reflections: the smallest of
+    the transformed (mover's, opponent's, drawn) bitboards, the side to move and size."""
+    from brains.symmetry import permute_bits, square_symmetries
+
+    assert isinstance(state, ReversiState)
+    n = state.size
+    drawn = sum(1 << s for s in state.drawn_squares)
+    me, them, dr = min((permute_bits(state.me, p), permute_bits(state.them, p),
+                        permute_bits(drawn, p)) for p in square_symmetries(n))
+    return me, them, dr, state.to_move, n
+
+
+def puzzle_ready(state: State) -> bool:
+    """Late positions, which the endgame solver settles quickly."""
+    from brains import reversi_endgame
+
+    return reversi_endgame.empties_of(state) <= PUZZLE_EMPTIES

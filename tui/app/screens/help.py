@@ -25,6 +25,9 @@ In a game     g switch game   o switch opponent   t hint   s save
               q or Esc back to Home (the game is kept)   ? this help
               p pause/go on   + - slower/faster (computers playing)
 Home          q quit (every game is kept)   ctrl+q quits anywhere
+              z puzzles of the game chosen
+Puzzles       play the move on the board, or m to type it   n next
+              s show the answer   y puzzles from your analysed games' ??
 In a room     e, q or Esc leave it (a player's seat is kept a while)
               c say a line in the chat   t mute (or show) the chat
 Replay        ← → step   Home/End first/last   a autoplay

@@ -128,6 +128,8 @@ class HomeScreen(ParlorScreen):
                 tooltip="Start from a pasted position (the game chosen above if it fits)"),
         Binding("a", "fair_opponent", "Fair opponent", show=False,
                 tooltip="Play the rated level closest to your rating"),
+        Binding("z", "puzzles", "Puzzles",
+                tooltip="Find the move that keeps the win (the game chosen above)"),
     ]
 
     def __init__(self) -> None:
@@ -509,6 +511,12 @@ class HomeScreen(ParlorScreen):
         self.app.push_screen(ChooseDialog(title, [("Keep it", "keep"),
                                                   ("Discard it", "discard")],
                                           current="keep"), chosen)
+
+    def action_puzzles(self) -> None:
+        """Open the puzzles of the game chosen above."""
+        from tui.app.screens.puzzles import PuzzlesScreen
+
+        self.app.push_screen(PuzzlesScreen(self.game_id))
 
     def action_open_saved(self) -> None:
         """Open the saved-games browser."""
