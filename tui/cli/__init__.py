@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "brains": "tui.cli.brains",
     "solve": "tui.cli.solve",
     "analyse": "tui.cli.analyse",
+    "explore": "tui.cli.explore",
     "match": "tui.cli.match",
     "tournament": "tui.cli.tournament",
     "calibrate": "tui.cli.calibrate",
