@@ -17,6 +17,8 @@ from tui.cli.common import MAX_SECONDS, float_range
 
 MAX_FILES = 64
 """Most collections one command explores."""
+NOTE_SECONDS = 1.0
+"""A build that takes longer is reported on stderr (with progress for large files)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -63,10 +65,11 @@ def run(args: argparse.Namespace) -> int:
                 print(f"indexing {one_line(name)}: {done}/{total} games", file=sys.stderr)
 
         index = explorer.open_index(collection, progress, rebuild=args.rebuild)
-        if index.built and not args.json:
+        took = time.perf_counter() - started
+        if index.built and not args.json and took >= NOTE_SECONDS:
             print(f"indexed {one_line(collection.name)}: {index.games} games"
                   + (f", {index.damaged} damaged skipped" if index.damaged else "")
-                  + f" in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+                  + f" in {took:.1f} s", file=sys.stderr)
         for problem in index.problems:
             print(f"parlor explore: skipped: {one_line(problem)}", file=sys.stderr)
         indexes.append(index)
