@@ -66,11 +66,12 @@ def has_four(discs: int) -> bool:
 
 
 def mirror(bits: int) -> int:
-    """The bitboard ``bits`` mirrored: column ``c`` becomes column ``6 - c``."""
-    out = 0
-    for c in range(WIDTH):
-        out |= (bits >> (_H1 * c) & _COLUMN[0]) << (_H1 * (WIDTH - 1 - c))
-    return out
+    """The bitboard ``bits`` mirrored: column ``c`` becomes column ``6 - c`` (seven
+    columns of seven bits, unrolled)."""
+    col = 0x7F
+    return ((bits & col) << 42 | (bits >> 7 & col) << 35 | (bits >> 14 & col) << 28
+            | (bits >> 21 & col) << 21 | (bits >> 28 & col) << 14 | (bits >> 35 & col) << 7
+            | bits >> 42 & col)
 
 
 def bit(col: int, row: int) -> int:
