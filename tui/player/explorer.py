@@ -152,6 +152,23 @@ def own_collection() -> Collection:
     return Collection(OWN_GAMES, None)
 
 
+def collections_for(path: Path | None = None) -> list[Collection]:
+    """The collections to explore beside the game file ``path`` (if any): that file, and
+    the player's own games (the file itself only once, when it is one of them)."""
+    out = [own_collection()]
+    if path is not None:
+        try:
+            where = Path(os.path.realpath(path))
+            own = any(where.is_relative_to(os.path.realpath(folder))
+                      for folder in (paths.history_dir(), paths.saved_games_dir(),
+                                     paths.unfinished_dir()))
+        except (OSError, ValueError):
+            own = False
+        if not own:
+            out.insert(0, file_collection(path))
+    return out
+
+
 def _stamp(files: list[Path], strict: bool) -> str:
     """The names, sizes and modification times of ``files`` as one line; with ``strict``
     a file that cannot be looked at is a ParlorError, else it is left out."""
@@ -161,7 +178,8 @@ def _stamp(files: list[Path], strict: bool) -> str:
             info = path.stat()
         except OSError as exc:
             if strict:
-                raise ParlorError(f"{store.short(path)}: {exc.strerror or exc}") from None
+                raise ParlorError(f"{store.short(os.fsdecode(path), 300)}: "
+                                  f"{exc.strerror or exc}") from None
             continue
         parts.append(f"{os.fsdecode(path)!r} {info.st_size} {info.st_mtime_ns}")
     return "\n".join(parts)
