@@ -22,10 +22,11 @@ In a game     g switch game   o switch opponent   t hint   s save
               u undo (back to your previous turn)   r saved games
               q or Esc back to Home (the game is kept)   ? this help
               p pause/go on   + - slower/faster (computers playing)
+              x explorer: the moves played from here in your games
 Home          q quit (every game is kept)   ctrl+q quits anywhere
 In a room     e, q or Esc leave it (a player's seat is kept a while)
 Replay        ← → step   Home/End first/last   a autoplay
-              p play on from here
+              p play on from here   x explorer (Enter steps to its move)
 Anywhere      ctrl+p palette: every action by name   b plain ASCII board
 
 Marks         [ ] cursor   { } chosen so far   ( ) last move   > < hint

@@ -47,7 +47,7 @@ class ReplayScreen(ParlorScreen):
                 tooltip="Analyse every move: values, marks, better moves (e again stops)"),
         Binding("w", "write_analysis", "Write",
                 tooltip="Save the analysed game as a new file in the saved games"),
-        Binding("x", "explore", "Explorer",
+        Binding("x", "explore", "Explorer", show=False,
                 tooltip="The moves played from here in this file and your games"),
         Binding("escape", "back", "Close", tooltip="Leave the replay"),
     ]
