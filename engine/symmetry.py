@@ -83,8 +83,48 @@ class Dihedral:
         return out
 
     def images(self, board: int) -> tuple[int, ...]:
-        """The bitboard's image under each of the eight symmetries, the identity first."""
+        """The bitboard's image under each of the eight symmetries, the identity first
+        (on an 8×8 board without guard bits, by the shifts of :func:`images64`)."""
+        if not board:
+            return (0,) * len(TRANSFORMS)
+        if self.n == self.width == 8:
+            return images64(board)
         return tuple(self.bits(board, s) for s in range(len(TRANSFORMS)))
+
+
+_K1, _K2, _K4 = 0x5555555555555555, 0x3333333333333333, 0x0F0F0F0F0F0F0F0F
+_D1, _D2, _D4 = 0x5500550055005500, 0x3333000033330000, 0x0F0F0F0F00000000
+
+
+def _files_reversed(x: int) -> int:
+    """An 8×8 bitboard (a1 = bit 0, rank by rank) mirrored left-right."""
+    x = (x >> 1 & _K1) | (x & _K1) << 1
+    x = (x >> 2 & _K2) | (x & _K2) << 2
+    return (x >> 4 & _K4) | (x & _K4) << 4
+
+
+def _ranks_reversed(x: int) -> int:
+    """An 8×8 bitboard mirrored top-bottom (its bytes in reverse order)."""
+    return int.from_bytes(x.to_bytes(8, "little"), "big")
+
+
+def _transposed(x: int) -> int:
+    """An 8×8 bitboard mirrored in the a1-h8 diagonal (rank and file swapped)."""
+    t = _D4 & (x ^ x << 28)
+    x ^= t ^ t >> 28
+    t = _D2 & (x ^ x << 14)
+    x ^= t ^ t >> 14
+    t = _D1 & (x ^ x << 7)
+    return x ^ t ^ t >> 7
+
+
+def images64(x: int) -> tuple[int, ...]:
+    """The eight images of an 8×8 bitboard, in the order of :data:`TRANSFORMS`."""
+    h = _files_reversed(x)
+    v = _ranks_reversed(x)
+    t = _transposed(x)
+    th = _files_reversed(t)
+    return (x, h, v, _ranks_reversed(h), t, th, _ranks_reversed(t), _ranks_reversed(th))
 
 
 @cache

@@ -35,7 +35,7 @@ from engine.protocol import (
     Result,
     State,
 )
-from engine.symmetry import TRANSFORMS, dihedral
+from engine.symmetry import dihedral
 
 PASS = 64
 """The pass move (``pass``); no square of any board size has this number."""
@@ -280,9 +280,9 @@ class ReversiState(State):
         of the board's eight symmetries (:mod:`engine.symmetry`; the rules have them all)."""
         n = self._setup.size
         d = dihedral(n)
-        me, them, drawn, side = self.me, self.them, self._setup.drawn, self.to_move
-        return tuple((n, d.bits(me, s), d.bits(them, s), side, d.bits(drawn, s))
-                     for s in range(len(TRANSFORMS)))
+        side = self.to_move
+        return tuple((n, me, them, side, drawn) for me, them, drawn in zip(
+            d.images(self.me), d.images(self.them), d.images(self._setup.drawn), strict=True))
 
     def symmetric_move(self, move: int, symmetry: int) -> int:
         """The square's image under ``symmetry``; a pass stays a pass."""

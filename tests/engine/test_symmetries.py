@@ -55,3 +55,15 @@ def test_games_without_symmetries_have_the_identity_only() -> None:
     assert state.symmetric_keys() == (state.key(),)
     move = state.legal_moves()[0]
     assert state.symmetric_move(move, 0) == move
+
+
+def test_the_8x8_shifts_agree_with_the_cell_tables() -> None:
+    from engine.symmetry import TRANSFORMS, Dihedral, images64
+
+    tables = Dihedral(8)
+    rng = random.Random(3)
+    boards = [0, 1, 1 << 63, (1 << 64) - 1] + [rng.getrandbits(64) for _ in range(200)]
+    for board in boards:
+        assert images64(board) == tuple(tables.bits(board, s) for s in range(len(TRANSFORMS)))
+    # one cell by hand: b1 (bit 1) turned a quarter, (r, c) -> (c, 7 - r), is h2
+    assert tables.cell(1, 5) == 1 * 8 + 7
