@@ -109,3 +109,18 @@ async def test_a_missing_file_is_one_line_and_your_games_still_show(tmp_path: Pa
         assert [row[:2] for row in rows] == [["b2", "1"]]
         status = str(app.screen.query_one("#explorer-status").render())
         assert "gone.pgn" in status and len(status.splitlines()) == 2
+
+
+async def test_closing_at_once_leaves_the_replay_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "one.pgn"
+    save_records(path, record("tictactoe", "a1 b2 a2"))
+    app = ParlorApp(Launch(kind="replay", path=path), seed=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        replay = app.screen
+        await pilot.press("x", "escape")
+        await settle(pilot)
+        assert app.screen is replay and replay.index == 3
+        # and it opens again, with the index kept or built whole
+        await pilot.press("home", "x")
+        assert [row[:2] for row in await rows_of(pilot)] == [["a1", "1"]]

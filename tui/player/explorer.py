@@ -370,6 +370,10 @@ def _build(collection: Collection, contents: list[tuple[Path, bytes | str]], sta
             con.executemany("INSERT INTO meta VALUES (?, ?)", list(meta.items()))
             con.commit()
         os.replace(temp, target)
+    except sqlite3.Error as exc:  # a full disk, a read-only folder: one line
+        temp.unlink(missing_ok=True)
+        raise ParlorError(f"{store.short(collection.name)}: the index cannot be written "
+                          f"({exc})") from None
     except BaseException:
         temp.unlink(missing_ok=True)
         raise

@@ -77,6 +77,14 @@ class ExplorerScreen(ModalScreen[Any]):
     @work(thread=True, exclusive=True, group="explorer", exit_on_error=False)
     def load(self) -> None:
         """Open (or build) each index, then look the position up and ask the solver."""
+        try:
+            self.explore()
+        except Exception as exc:  # a bug: said on the screen, not left spinning
+            self.app.call_from_thread(self.status, tail(f"the explorer failed: {exc!r}"))
+            raise
+
+    def explore(self) -> None:
+        """The worker's body (see :meth:`load`)."""
         indexes, problems = [], []
         for collection in self.collections:
             def progress(done: int, total: int, name: str = collection.name) -> None:
@@ -104,12 +112,16 @@ class ExplorerScreen(ModalScreen[Any]):
                 self.app.call_from_thread(self.show_rows, rows, indexes, problems, True)
 
     def status(self, text: str) -> None:
-        """Show ``text`` (progress, a count, a problem) above the rows."""
+        """Show ``text`` (progress, a count, a problem) above the rows (not once closed)."""
+        if self.stop.is_set():
+            return
         self.query_one("#explorer-status", Static).update(text)
 
     def show_rows(self, rows: list[explorer.Row], indexes: list[explorer.Index],
                   problems: list[str], exact: bool) -> None:
         """Fill the table with ``rows``; say how many games there are and what failed."""
+        if self.stop.is_set():  # closed while the worker was busy
+            return
         self.rows = rows
         table = self.query_one(DataTable)
         cursor = table.cursor_row
