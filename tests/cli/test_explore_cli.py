@@ -85,6 +85,14 @@ def test_exact_values_where_the_solver_settles_the_position(
     assert all(r["exact"] is None for r in data["rows"])
 
 
+def test_a_file_named_twice_counts_once(capsys: pytest.CaptureFixture[str]) -> None:
+    once = run_json(capsys, WTHOR, "--moves", "f5")
+    twice = run_json(capsys, WTHOR, str(Path(WTHOR).parent / ".." / "formats" / "WTH_1977.wtb"),
+                     "--moves", "f5")
+    assert twice["rows"] == once["rows"] and twice["games"] == 12
+    assert len(twice["collections"]) == 1
+
+
 def test_a_position_no_game_reached(capsys: pytest.CaptureFixture[str]) -> None:
     state = new_game("reversi").play_line("f5 f6")
     index = explorer.open_index(explorer.file_collection(WTHOR))

@@ -53,7 +53,11 @@ def run(args: argparse.Namespace) -> int:
 
     if len(args.files) > MAX_FILES:
         raise ParlorError(f"at most {MAX_FILES} files at once (got {len(args.files)})")
-    collections = [explorer.file_collection(f) for f in args.files]
+    collections = []
+    for name in args.files:  # a file named twice (or by two paths) counts once
+        collection = explorer.file_collection(name)
+        if all(c.index_path != collection.index_path for c in collections):
+            collections.append(collection)
     if args.mine or not collections:
         collections.append(explorer.own_collection())
     indexes = []
