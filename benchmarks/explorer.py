@@ -9,8 +9,9 @@ transcripts: a file may hold at most the record cap of 2 MB), and in a private d
 directory prints:
 
 - build: seconds to index every file (``tui.player.explorer.open_index``: read, replay
-  every game, write the SQLite index), the games, (position, move) rows and the indexes'
-  size on disk;
+  every game, write the SQLite index), wall-clock and this process's CPU time (the
+  figure to compare on a shared machine), the games, (position, move) rows and the
+  indexes' size on disk;
 - check: seconds to open the kept indexes again (each file's size and time compared);
 - query: median and 95th percentile of ``explorer.lookup`` over every index for Q
   positions drawn from the games (a random game, a random ply of its first 16), the start
@@ -93,13 +94,15 @@ def main(argv: list[str] | None = None) -> int:
               f"({size} bytes) in {time.perf_counter() - started:.1f} s")
 
         collections = [explorer.file_collection(p) for p in files]
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         indexes = [explorer.open_index(c) for c in collections]
         build = time.perf_counter() - started
+        cpu = time.process_time() - cpu
         assert all(i.built for i in indexes)
         disk = sum(i.size for i in indexes)
         print(f"build: {build:.1f} s for {sum(i.games for i in indexes)} games "
-              f"({build / max(1, len(games)) * 1e6:.0f} us a game), "
+              f"({build / max(1, len(games)) * 1e6:.0f} us a game; CPU {cpu:.1f} s, "
+              f"{cpu / max(1, len(games)) * 1e6:.0f} us a game), "
               f"{sum(i.rows for i in indexes)} rows, index size {disk / 1e6:.1f} MB "
               f"({disk / max(1, len(games)):.0f} bytes a game)")
 
