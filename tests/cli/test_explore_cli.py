@@ -124,6 +124,22 @@ def test_no_file_explores_your_own_games(capsys: pytest.CaptureFixture[str]) -> 
         == [("4", 1, 1, 0)]
 
 
+def test_databases_among_your_saved_games_are_explored_too(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    from tui.player import paths
+
+    paths.saved_games_dir().mkdir(parents=True)
+    shutil.copy(WTHOR, paths.saved_games_dir() / "WTH_1977.wtb")
+    data = run_json(capsys, "--moves", "f5")
+    assert [c["source"] for c in data["collections"]] == ["your games", "WTH_1977.wtb"]
+    assert data["games"] == 12
+    # named as well, it counts once
+    data = run_json(capsys, str(paths.saved_games_dir() / "WTH_1977.wtb"), "--mine")
+    assert data["games"] == 12 and len(data["collections"]) == 2
+
+
 @pytest.mark.parametrize(("argv", "needle"), [
     (["/nonexistent/games.pgn"], "games.pgn"),
     ([WTHOR, "--moves", "zz"], "invalid reversi move"),

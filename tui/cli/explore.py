@@ -2,7 +2,8 @@
 
 Each FILE (any format Parlor reads) is indexed once and the index kept in the player's
 data directory (rebuilt when the file changes); without FILE, or with ``--mine``, the
-player's own games (finished and saved) are explored too. A row per move: how many games
+player's own games (finished and saved) and the databases among their saved games (files
+of other formats) are explored too. A row per move: how many games
 played it, the win / draw / loss share of those with a result from the view of the side
 to move, and its exact value where a solver settles the position within
 ``--exact-seconds``."""
@@ -33,7 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help='the position after these moves from the start, e.g. "f5 d6" '
                              "(default: the start position)")
     parser.add_argument("--mine", action="store_true",
-                        help="explore your own games (finished and saved) as well as FILE")
+                        help="explore your own games (finished and saved) and the "
+                             "databases among your saved games as well as FILE")
     parser.add_argument("--exact-seconds", type=float_range(0.0, MAX_SECONDS), default=None,
                         metavar="S", help="time the exact solver may take for the position "
                                           "(default: 0.5; 0: no exact values)")
@@ -53,13 +55,13 @@ def run(args: argparse.Namespace) -> int:
 
     if len(args.files) > MAX_FILES:
         raise ParlorError(f"at most {MAX_FILES} files at once (got {len(args.files)})")
-    collections = []
-    for name in args.files:  # a file named twice (or by two paths) counts once
-        collection = explorer.file_collection(name)
+    wanted = [explorer.file_collection(name) for name in args.files]
+    if args.mine or not wanted:  # your games, and the databases among your saved games
+        wanted.extend(explorer.collections_for())
+    collections: list[explorer.Collection] = []
+    for collection in wanted:  # a file named twice (or by two paths) counts once
         if all(c.index_path != collection.index_path for c in collections):
             collections.append(collection)
-    if args.mine or not collections:
-        collections.append(explorer.own_collection())
     indexes = []
     for collection in collections:
         started = time.perf_counter()

@@ -2,7 +2,9 @@
 
 A *collection* is one game file in any format Parlor reads (an imported PDN, GGF, WTHOR
 or Parlor file, …) or the player's own games (the finished games of ``history/`` and the
-games saved under a name, see :mod:`tui.player.store`). Each gets an *index*, built once
+games saved under a name, see :mod:`tui.player.store`); the files of other formats kept
+among the saved games are the player's databases, one collection each
+(:func:`collections_for`). Each gets an *index*, built once
 and kept in the player's data directory (``explorer/``, one SQLite file per collection):
 for every position reached in its games, each move played from it with the number of
 games and their wins, draws and losses from the view of the side to move.
@@ -39,7 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from engine.files import FileReadError, read_capped
-from engine.formats import split_games
+from engine.formats import EXTENSIONS, split_games
 from engine.protocol import ParlorError, State
 from engine.record import MAX_BYTES, GameRecord
 from tui.player import paths, store
@@ -152,10 +154,19 @@ def own_collection() -> Collection:
     return Collection(OWN_GAMES, None)
 
 
+def databases() -> list[Collection]:
+    """The game files of other formats (PDN, GGF, WTHOR, transcripts, …) the player keeps
+    among the saved games: each its own collection (they may hold many games)."""
+    suffixes = tuple(s for s in sorted(set(EXTENSIONS.values())) if s != paths.RECORD_SUFFIX)
+    return [Collection(path.name, path)
+            for path, _, problem in sorted(store.record_files(paths.saved_games_dir(), suffixes))
+            if not problem]
+
+
 def collections_for(path: Path | None = None) -> list[Collection]:
-    """The collections to explore beside the game file ``path`` (if any): that file, and
-    the player's own games (the file itself only once, when it is one of them)."""
-    out = [own_collection()]
+    """The player's collections (their own games, the databases among their saved
+    games), and the game file ``path`` if one is given and is not among them."""
+    out = [own_collection(), *databases()]
     if path is not None:
         try:
             where = Path(os.path.realpath(path))
