@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -61,7 +62,7 @@ class ExplorerScreen(ModalScreen[Any]):
         with Vertical(classes="dialog", id="explorer"):
             yield Label(f"Explorer: {side} to move", classes="dialog-title")
             yield Static("opening the indexes…", id="explorer-status", markup=False)
-            table: DataTable[str] = DataTable(id="explorer-rows", cursor_type="row")
+            table: DataTable[str | Text] = DataTable(id="explorer-rows", cursor_type="row")
             table.add_columns(*COLUMNS)
             yield table
             yield Static("Enter: step to the move · Esc: close", classes="dialog-help",
@@ -129,8 +130,8 @@ class ExplorerScreen(ModalScreen[Any]):
         for row in rows:
             shares = row.shares()
             cells = ("-", "-", "-") if shares is None else tuple(f"{s:.1f}" for s in shares)
-            table.add_row(row.text, str(row.games), *cells,
-                          row.exact.words() if row.exact is not None else "")
+            numbers = [Text(c, justify="right") for c in (str(row.games), *cells)]
+            table.add_row(row.text, *numbers, row.exact.words() if row.exact is not None else "")
         if rows:
             table.move_cursor(row=min(cursor, len(rows) - 1))
         games = sum(i.games for i in indexes)
