@@ -158,6 +158,22 @@ class State:
         """Equal positions give equal keys (move counters and history excluded)."""
         raise NotImplementedError
 
+    def symmetric_keys(self) -> tuple[Hashable, ...]:
+        """The position's key in each form a symmetry of the board gives it (turned or
+        mirrored, where the rules are the same on the image), the identity first.
+
+        Two positions are the same up to symmetry when their smallest keys are equal, so
+        the keys of one game compare with each other (ints, or tuples of ints) and say
+        all a game's options change (the board size, …). The default has no symmetry:
+        ``(key(),)``. See :meth:`symmetric_move`.
+        """
+        return (self.key(),)
+
+    def symmetric_move(self, move: Any, symmetry: int) -> Any:
+        """``move`` of this position as it is in the image under ``symmetry`` (an index
+        into :meth:`symmetric_keys`): the image's legal move that plays the same."""
+        return move
+
     def encode(self) -> np.ndarray:
         """A float32 vector of the position from the side to move's view."""
         raise NotImplementedError

@@ -65,6 +65,15 @@ def has_four(discs: int) -> bool:
     return bool(m & (m >> 12))
 
 
+def mirror(bits: int) -> int:
+    """The bitboard ``bits`` mirrored: column ``c`` becomes column ``6 - c`` (seven
+    columns of seven bits, unrolled)."""
+    col = 0x7F
+    return ((bits & col) << 42 | (bits >> 7 & col) << 35 | (bits >> 14 & col) << 28
+            | (bits >> 21 & col) << 21 | (bits >> 28 & col) << 14 | (bits >> 35 & col) << 7
+            | bits >> 42 & col)
+
+
 def bit(col: int, row: int) -> int:
     """The bitboard bit of cell (``col``, ``row``), both counted from 0."""
     return 1 << (_H1 * col + row)
@@ -150,6 +159,14 @@ class ConnectFourState(State):
     def key(self) -> int:
         """Pons' unique position key ``cur + mask`` (side to move included)."""
         return self.cur + self.mask
+
+    def symmetric_keys(self) -> tuple[int, int]:
+        """The key, and the key of the mirror image (columns 1..7 read right to left)."""
+        return (self.cur + self.mask, mirror(self.cur) + mirror(self.mask))
+
+    def symmetric_move(self, move: int, symmetry: int) -> int:
+        """The column, or (in the mirror image, ``symmetry`` 1) its mirror column."""
+        return WIDTH - 1 - move if symmetry else move
 
     def encode(self) -> Any:
         """85 floats: own discs (42), opponent discs (42), then 1.0 if Yellow is to move.

@@ -26,6 +26,7 @@ from typing import Any
 
 from engine.positions import bad, format_rows, parse_rows, parse_side, split_fields
 from engine.protocol import Game, IllegalMoveError, InvalidMoveError, Option, Outcome, Result, State
+from engine.symmetry import TRANSFORMS, dihedral
 
 SIZES = (9, 15)
 """Board sizes the game offers."""
@@ -132,6 +133,19 @@ class GomokuState(State):
 
     def key(self) -> Hashable:
         return (self.black, self.white)
+
+    def symmetric_keys(self) -> tuple[tuple[int, int, int], ...]:
+        """``(size, Black's stones, White's stones)`` in each of the board's eight
+        symmetries (:mod:`engine.symmetry`)."""
+        n = self._board.n
+        d = dihedral(n, n + 1)
+        return tuple((n, d.bits(self.black, s), d.bits(self.white, s))
+                     for s in range(len(TRANSFORMS)))
+
+    def symmetric_move(self, move: int, symmetry: int) -> int:
+        """The cell's image under ``symmetry``."""
+        n = self._board.n
+        return dihedral(n, n + 1).cell(move, symmetry)
 
     def encode(self) -> Any:
         """Two planes of n*n floats, rank by rank from a1: the side to move's stones,

@@ -35,6 +35,7 @@ from engine.protocol import (
     Result,
     State,
 )
+from engine.symmetry import dihedral
 
 PASS = 64
 """The pass move (``pass``); no square of any board size has this number."""
@@ -273,6 +274,19 @@ class ReversiState(State):
     def key(self) -> Hashable:
         """(mover's discs, opponent's discs, side to move, FlipColor's drawn squares)."""
         return (self.me, self.them, self.to_move, self._setup.drawn)
+
+    def symmetric_keys(self) -> tuple[tuple[int, int, int, int, int], ...]:
+        """``(size, mover's discs, opponent's discs, side to move, drawn squares)`` in each
+        of the board's eight symmetries (:mod:`engine.symmetry`; the rules have them all)."""
+        n = self._setup.size
+        d = dihedral(n)
+        side = self.to_move
+        return tuple((n, me, them, side, drawn) for me, them, drawn in zip(
+            d.images(self.me), d.images(self.them), d.images(self._setup.drawn), strict=True))
+
+    def symmetric_move(self, move: int, symmetry: int) -> int:
+        """The square's image under ``symmetry``; a pass stays a pass."""
+        return move if move == PASS else dihedral(self._setup.size).cell(move, symmetry)
 
     def encode(self) -> Any:
         """Four planes of n*n floats: own discs, opponent discs, own legal squares, drawn."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.positions import bad, format_rows, parse_rows, parse_side, split_fields
 from engine.protocol import Game, Outcome, Result, State
+from engine.symmetry import TRANSFORMS, dihedral
 
 FILES = "abc"
 CELLS = tuple(f"{FILES[i % 3]}{i // 3 + 1}" for i in range(9))
@@ -76,6 +77,15 @@ class TicTacToeState(State):
 
     def key(self) -> Hashable:
         return (self.x, self.o)
+
+    def symmetric_keys(self) -> tuple[tuple[int, int], ...]:
+        """``(x, o)`` in each of the board's eight symmetries (:mod:`engine.symmetry`)."""
+        d = dihedral(3)
+        return tuple((d.bits(self.x, s), d.bits(self.o, s)) for s in range(len(TRANSFORMS)))
+
+    def symmetric_move(self, move: int, symmetry: int) -> int:
+        """The cell's image under ``symmetry``."""
+        return dihedral(3).cell(move, symmetry)
 
     def encode(self) -> Any:
         import numpy as np

@@ -48,8 +48,9 @@ class ParlorApi(Protocol):
     def open_browser(self) -> None:
         """Show the saved games."""
 
-    def open_replay(self, record: GameRecord, title: str = "") -> None:
-        """Show a replay of ``record``."""
+    def open_replay(self, record: GameRecord, title: str = "",
+                    source: Path | None = None) -> None:
+        """Show a replay of ``record`` (read from the file ``source``, if any)."""
 
     def open_replay_file(self, path: Path) -> None:
         """Replay the first game in ``path``."""

@@ -364,10 +364,11 @@ class ParlorApp(App[None]):
 
         open_file(self, self.push_screen, Path(path), number)
 
-    def open_replay(self, record: GameRecord, title: str = "") -> None:
-        """Show a ReplayScreen for ``record``."""
+    def open_replay(self, record: GameRecord, title: str = "",
+                    source: Path | None = None) -> None:
+        """Show a ReplayScreen for ``record`` (read from the file ``source``, if any)."""
         try:
-            screen = ReplayScreen(record, title=title)
+            screen = ReplayScreen(record, title=title, source=source)
         except ParlorError as exc:
             self.show_error("This game record cannot be opened", str(exc))
             return

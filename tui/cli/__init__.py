@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "brains": "tui.cli.brains",
     "solve": "tui.cli.solve",
     "analyse": "tui.cli.analyse",
+    "explore": "tui.cli.explore",
     "puzzles": "tui.cli.puzzles",
     "match": "tui.cli.match",
     "tournament": "tui.cli.tournament",

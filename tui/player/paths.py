@@ -3,7 +3,8 @@
 The data directory is ``platformdirs.user_data_dir("parlor")``, which honours
 ``XDG_DATA_HOME`` on Linux. Inside it, ``unfinished/`` holds one record per game in
 progress, ``history/`` the finished games and ``games/`` the games saved under a name
-(see :mod:`tui.player.store`). Shipped example games are package data of ``saved`` (read-only).
+(see :mod:`tui.player.store`); ``explorer/`` the opening explorer's indexes. Shipped
+example games are package data of ``saved`` (read-only).
 """
 
 from __future__ import annotations
@@ -47,6 +48,11 @@ def legacy_autosave_path() -> Path:
 def saved_games_dir() -> Path:
     """The folder where games saved under a name go."""
     return data_dir() / "games"
+
+
+def explorer_dir() -> Path:
+    """The opening explorer's indexes, one per collection (see :mod:`tui.player.explorer`)."""
+    return data_dir() / "explorer"
 
 
 def examples_dir() -> Path:

@@ -282,7 +282,7 @@ class BrowserScreen(ParlorScreen):
         if entry.record is None:
             self.parlor.show_error("This game record cannot be opened", entry.error)
             return
-        self.parlor.open_replay(entry.record, title=entry.path.name)
+        self.parlor.open_replay(entry.record, title=entry.path.name, source=entry.path)
 
     def action_cursor(self, direction: str) -> None:
         """Move the row cursor (j/k as well as the arrows)."""

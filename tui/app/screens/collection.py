@@ -258,7 +258,7 @@ def open_game(parlor: ParlorApi, path: Path, chunks: list[Chunk], number: int) -
         parlor.show_error(f"Game {number} cannot be opened", str(exc))
         return
     title = path.name if len(chunks) == 1 else f"{path.name} game {number}"
-    parlor.open_replay(record, title=title)
+    parlor.open_replay(record, title=title, source=path)
 
 
 class CollectionScreen(ParlorScreen):

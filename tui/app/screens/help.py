@@ -24,6 +24,7 @@ In a game     g switch game   o switch opponent   t hint   s save
               u undo (back to your previous turn)   r saved games
               q or Esc back to Home (the game is kept)   ? this help
               p pause/go on   + - slower/faster (computers playing)
+              x explorer: the moves played from here in your games
 Home          q quit (every game is kept)   ctrl+q quits anywhere
               z puzzles of the game chosen
 Puzzles       play the move on the board, or m to type it   n next
@@ -31,7 +32,7 @@ Puzzles       play the move on the board, or m to type it   n next
 In a room     e, q or Esc leave it (a player's seat is kept a while)
               c say a line in the chat   t mute (or show) the chat
 Replay        ← → step   Home/End first/last   a autoplay
-              p play on from here
+              p play on from here   x explorer (Enter steps to its move)
 Anywhere      ctrl+p palette: every action by name   b plain ASCII board
               ctrl+r screen-reader mode: the board and moves in words
 

@@ -111,6 +111,8 @@ class PlayScreen(ParlorScreen):
                 tooltip="Computer against computer: faster"),
         Binding("s", "save", "Save", tooltip="Save this game under a name"),
         Binding("r", "open_saved", "Saved", tooltip="Open saved games"),
+        Binding("x", "explore", "Explorer", show=False,
+                tooltip="The moves played from here in your games"),
     ]
 
     def __init__(self, history: list[State], moves: list[Any], players: tuple[str, str],
@@ -817,3 +819,10 @@ class PlayScreen(ParlorScreen):
     def action_open_saved(self) -> None:
         """Open the saved-games browser (this game stays kept)."""
         self.parlor.open_browser()
+
+    def action_explore(self) -> None:
+        """Open the explorer for the position on the board (the player's own games)."""
+        from tui.app.screens.explorer import ExplorerScreen
+        from tui.player.explorer import collections_for
+
+        self.app.push_screen(ExplorerScreen(self.history[-1], collections_for()))

@@ -3,6 +3,7 @@ any position."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -12,6 +13,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Static
 
+from engine.protocol import ParlorError
 from engine.record import GameRecord
 from engine.registry import get_game
 from tui.app.dialogs.choose import HEADING, ChooseDialog
@@ -24,7 +26,7 @@ from tui.app.widgets.move_list import MoveList
 from tui.app.widgets.reader import ReaderLine
 from tui.game import opponents
 from tui.game.session import ALL_PLAYERS_TAGS, players_by_move
-from tui.player import paths, store
+from tui.player import explorer, paths, store
 
 AUTOPLAY_SECONDS = 0.8
 """Delay between moves while autoplaying."""
@@ -46,12 +48,16 @@ class ReplayScreen(ParlorScreen):
                 tooltip="Analyse every move: values, marks, better moves (e again stops)"),
         Binding("w", "write_analysis", "Write",
                 tooltip="Save the analysed game as a new file in the saved games"),
+        Binding("x", "explore", "Explorer", show=False,
+                tooltip="The moves played from here in this file and your games"),
         Binding("escape", "back", "Close", tooltip="Leave the replay"),
     ]
 
-    def __init__(self, record: GameRecord, title: str = "") -> None:
+    def __init__(self, record: GameRecord, title: str = "", source: Path | None = None) -> None:
         super().__init__()
         self.record = record
+        self.source = source
+        """The file the game was read from, if any (the explorer explores it too)."""
         self.states = record.states()  # raises RecordError-like ParlorError if bad
         self.moves: list[Any] = [self.states[i].parse_move(t) for i, t in enumerate(record.moves)]
         self.index = len(self.moves)
@@ -195,6 +201,31 @@ class ReplayScreen(ParlorScreen):
         self.stop_autoplay()
         self.query_one(AnalysisPanel).stop()
         self.app.pop_screen()
+
+    # -- explorer -------------------------------------------------------------------
+    def action_explore(self) -> None:
+        """Open the explorer for the position shown (this file and the player's games)."""
+        from tui.app.screens.explorer import ExplorerScreen
+
+        self.stop_autoplay()
+        try:
+            collections = explorer.collections_for(self.source)
+        except ParlorError as exc:
+            self.notify(store.short(str(exc), 120), title="Explorer", severity="warning")
+            collections = [explorer.own_collection()]
+        self.app.push_screen(ExplorerScreen(self.states[self.index], collections),
+                             self.explored)
+
+    def explored(self, move: Any) -> None:
+        """Step to the move chosen in the explorer when it is the game's next move."""
+        if move is None:
+            return
+        if self.index < len(self.moves) and self.moves[self.index] == move:
+            self.action_step(1)
+            return
+        state = self.states[self.index]
+        self.notify(f"{state.format_move(move)} is not this game's next move; "
+                    f"p plays on from here", title="Explorer")
 
     # -- analysis -------------------------------------------------------------------
     def show_analysis(self) -> None:
