@@ -337,15 +337,16 @@ their midpoints, and each square's sides are its mills)."""
 
 def _point_symmetries() -> tuple[tuple[int, ...], ...]:
     """The board's sixteen symmetries as permutations of the 16 points: the eight of the
-    square (the points sit on a 5 x 5 grid, ``a5`` its top left corner), each with or
-    without the swap of the two squares. Checked against the adjacency and the mills."""
-    from brains.symmetry import square_symmetries
+    square (:data:`engine.symmetry.TRANSFORMS`; the points sit on a 5 x 5 grid, ``a5``
+    its top left corner), each with or without the swap of the two squares. Checked
+    against the adjacency and the mills."""
     from engine.games.morris import ADJACENT, MILL_MASKS, POINT_INDEX, POINTS
+    from engine.symmetry import TRANSFORMS
 
-    cell_of = [(5 - int(name[1])) * 5 + "abcde".index(name[0]) for name in POINTS]
+    cell_of = [(5 - int(name[1]), "abcde".index(name[0])) for name in POINTS]
     point_at = {cell: p for p, cell in enumerate(cell_of)}
-    square = [tuple(point_at[perm[cell]] for cell in cell_of)
-              for perm in square_symmetries(5)]
+    square = [tuple(point_at[transform(r, c, 5)] for r, c in cell_of)
+              for transform in TRANSFORMS]
     swap = list(range(16))
     for pair in _RING_SWAP:
         a, b = (POINT_INDEX[name] for name in pair.split())
@@ -358,6 +359,11 @@ def _point_symmetries() -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
+def _permute(bits: int, perm: tuple[int, ...]) -> int:
+    """``bits`` with bit ``i`` moved to bit ``perm[i]``."""
+    return sum(1 << perm[i] for i in range(len(perm)) if bits >> i & 1)
+
+
 _POINT_SYMMETRIES: tuple[tuple[int, ...], ...] = ()
 
 
@@ -366,14 +372,12 @@ def canonical_key(state: State) -> tuple[int, ...]:
     the squares swapped): the smallest of the transformed (White, Black) bitboards,
     then hands and the side to move (the plies since the last removal do not count: the
     database's values ignore them)."""
-    from brains.symmetry import permute_bits
-
     global _POINT_SYMMETRIES
     assert isinstance(state, MorrisState)
     if not _POINT_SYMMETRIES:
         _POINT_SYMMETRIES = _point_symmetries()
     white, black = state.pieces(0), state.pieces(1)
-    w, b = min((permute_bits(white, p), permute_bits(black, p)) for p in _POINT_SYMMETRIES)
+    w, b = min((_permute(white, p), _permute(black, p)) for p in _POINT_SYMMETRIES)
     return w, b, state.in_hand(0), state.in_hand(1), state.to_move
 
 

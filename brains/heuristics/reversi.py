@@ -21,7 +21,7 @@ squares change only which colour a placed disc ends up, so no heuristic needs th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import cache
 from typing import Any
 
@@ -417,17 +417,10 @@ PUZZLE_EMPTIES = 12
 exactly in a fraction of a second)."""
 
 
-def canonical_key(state: State) -> tuple[int, int, int, int, int]:
+def canonical_key(state: State) -> Hashable:
     """The same key for a position and its rotations and reflections: the smallest of
-    the transformed (mover's, opponent's, drawn) bitboards, the side to move and size."""
-    from brains.symmetry import permute_bits, square_symmetries
-
-    assert isinstance(state, ReversiState)
-    n = state.size
-    drawn = sum(1 << s for s in state.drawn_squares)
-    me, them, dr = min((permute_bits(state.me, p), permute_bits(state.them, p),
-                        permute_bits(drawn, p)) for p in square_symmetries(n))
-    return me, them, dr, state.to_move, n
+    its keys in the board's eight symmetries (:meth:`engine.protocol.State.symmetric_keys`)."""
+    return min(state.symmetric_keys())  # type: ignore[type-var]
 
 
 def puzzle_ready(state: State) -> bool:

@@ -7,7 +7,7 @@ with one own mark and two empty cells, ``x3``/``o3`` lines of three.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from brains.exact import Exact, ExactSolver
@@ -141,15 +141,10 @@ EXACT = TicTacToeSolver()
 # --------------------------------------------------------------------------- puzzles
 
 
-def canonical_key(state: State) -> tuple[int, int, int]:
-    """The same key for a position and its seven rotations and reflections (the
-    smallest of their ``(x, o)`` bitboards), with the side to move."""
-    from brains.symmetry import permute_bits, square_symmetries
-
-    assert isinstance(state, TicTacToeState)
-    x, o = min((permute_bits(state.x, p), permute_bits(state.o, p))
-               for p in square_symmetries(3))
-    return x, o, state.to_move
+def canonical_key(state: State) -> Hashable:
+    """The same key for a position and its seven rotations and reflections: the smallest
+    of its keys in the board's symmetries (the side to move follows from the counts)."""
+    return min(state.symmetric_keys())  # type: ignore[type-var]
 
 
 def puzzle_ready(state: State) -> bool:
