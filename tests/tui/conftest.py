@@ -70,7 +70,9 @@ def tui_env(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setattr(opponents, "make_brain", fake_make_brain)
     monkeypatch.setattr(opponents, "brain_specs", lambda game_id: list(FAKE_SPECS))
     monkeypatch.setattr(play, "DEFAULT_PACE", 0.0)  # computers play each other at full speed
-    return tmp_path
+    opponents.room_brains.cache_clear()  # cached lists would keep (or miss) the fakes
+    yield tmp_path
+    opponents.room_brains.cache_clear()
 
 
 def key_path(board: BoardWidget, start: Any, goal: Any) -> list[str]:
