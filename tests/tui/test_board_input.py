@@ -111,13 +111,11 @@ async def test_a_refused_selection_says_why_in_words() -> None:
         await play_moves(pilot, app.screen, [4])
         assert await refused_text(pilot, app, 4) == "that square is taken"
         assert "that square is taken" in str(app.screen.query_one("#status").render())
-    app = play_app("connect4", ("human", "human"))
-    async with app.run_test(size=SIZE) as pilot:
+        app.start_game("connect4", {}, ("human", "human"))  # one app, a game after another
         await settle(pilot)
         await play_moves(pilot, app.screen, [2] * 6)
         assert await refused_text(pilot, app, 2) == "column 3 is full"
-    app = play_app("checkers", ("human", "human"))
-    async with app.run_test(size=SIZE) as pilot:
+        app.start_game("checkers", {}, ("human", "human"))
         await settle(pilot)
         screen = app.screen
         for text in ("11-15", "22-18"):
