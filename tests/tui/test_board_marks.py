@@ -31,8 +31,7 @@ async def test_the_winning_line_is_marked() -> None:
         board = screen.board
         assert board.lit == {0, 1, 2}
         assert board.base_canvas().to_text().plain.count("*X*") == 3
-    app = play_app("connect4", ("human", "human"))
-    async with app.run_test(size=SIZE) as pilot:
+        app.start_game("connect4", {}, ("human", "human"))  # the same app, another game
         await settle(pilot)
         screen = app.screen
         await play_moves(pilot, screen, [0, 1, 0, 1, 0, 1, 0])
@@ -50,8 +49,7 @@ async def test_flipped_discs_and_taken_pieces_are_marked() -> None:
         await play_moves(pilot, screen, [move])
         flipped = {sq for sq in range(64) if before.cell(sq) not in (None, screen.state.cell(sq))}
         assert len(flipped) == 1 and screen.board.lit == flipped
-    app = play_app("checkers", ("human", "human"))
-    async with app.run_test(size=SIZE) as pilot:
+        app.start_game("checkers", {}, ("human", "human"))  # the same app, another game
         await settle(pilot)
         screen = app.screen
         for text in ("11-15", "24-20", "15-19", "23x16"):
