@@ -27,6 +27,7 @@ play: $(PLAY_STAMP)
 	$(BIN)/parlor
 
 # Lint and types first (configured in pyproject.toml); any failure fails the target.
+# The checks marked slow (long matches, solves, the end-to-end terminal test) run in make bench.
 test: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy engine brains tui
@@ -35,6 +36,7 @@ test: $(DEV_STAMP)
 bench: $(DEV_STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[dev,bench]" || echo "OpenSpiel not installable here: benchmarks run without the peer"
 	$(BIN)/python -m benchmarks
+	$(BIN)/python -m pytest -q -m slow; rc=$$?; if [ $$rc -eq 5 ]; then echo "no slow tests collected"; exit 0; fi; exit $$rc
 
 models: $(PLAY_STAMP)
 	@start=$$(date +%s); $(BIN)/parlor train --all --jobs $(or $(JOBS),1); rc=$$?; \

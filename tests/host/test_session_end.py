@@ -15,7 +15,7 @@ import termios
 from pathlib import Path
 
 from tests.host.conftest import ROOT, WAIT, Player, host_config, running
-from tests.tui.test_robust import drain, wait_for
+from tests.pty_io import drain, wait_for
 
 
 def ignore_sighup() -> None:

@@ -466,26 +466,29 @@ def test_the_palette_has_no_red_and_green_pair_even_in_16_colours() -> None:
 
     red, green = {1, 9}, {2, 10}
 
-    async def check(game: str) -> None:
-        app = ParlorApp(Launch(kind="play", game=game, players=("human", "human")), seed=1)
-        async with app.run_test(size=(120, 50)) as pilot:
-            await settle(pilot)
-            board = app.screen.board
-            marks = {}
-            for name in ("target", "last-move", "hint", "first", "second"):
-                colour = board.style(name).color
-                if colour is not None:
-                    marks[name] = colour.downgrade(ColorSystem.STANDARD).number
-            found = set(marks.values())
-            assert not (found & red and found & green), (game, marks)
-            square = board.style("dark").bgcolor
-            if square is not None:
-                under = square.downgrade(ColorSystem.STANDARD).number
-                assert marks["first"] != under or marks["second"] != under, game
+    async def check(app: ParlorApp, pilot: Any, game: str) -> None:
+        app.start_game(game, {}, ("human", "human"))
+        await settle(pilot)
+        assert app.screen.game_id == game
+        board = app.screen.board
+        marks = {}
+        for name in ("target", "last-move", "hint", "first", "second"):
+            colour = board.style(name).color
+            if colour is not None:
+                marks[name] = colour.downgrade(ColorSystem.STANDARD).number
+        found = set(marks.values())
+        assert not (found & red and found & green), (game, marks)
+        square = board.style("dark").bgcolor
+        if square is not None:
+            under = square.downgrade(ColorSystem.STANDARD).number
+            assert marks["first"] != under or marks["second"] != under, game
 
     async def run_all() -> None:
-        for game in GAMES:
-            await check(game)
+        app = ParlorApp(Launch(kind="play", game="tictactoe", players=("human", "human")),
+                        seed=1)
+        async with app.run_test(size=(120, 50)) as pilot:  # one app, each game in turn
+            for game in GAMES:
+                await check(app, pilot, game)
 
     asyncio.run(run_all())
 
