@@ -11,8 +11,9 @@ exact answer asks that hook and never names a game:
 - the ``perfect`` brain (:mod:`brains.perfect`) plays through :meth:`ExactSolver.think`
   and scores through :meth:`ExactSolver.scores` when the game's ``PERFECT`` options name
   the hook's :attr:`ExactSolver.method`;
-- ``parlor solve`` solves the positions it is given through :meth:`ExactSolver.solve`
-  (one line each) where :attr:`ExactSolver.solves` is true.
+- ``parlor solve`` solves the positions it is given through :meth:`ExactSolver.solver`
+  (one line each) where :attr:`ExactSolver.solves` is true, and builds the solver's
+  data through :meth:`ExactSolver.build`.
 
 :func:`brains.heuristics.exact_solver` finds a game's hook (None where the game declares
 none).
@@ -146,16 +147,15 @@ PositionSolver = Callable[[str], Solved]
 
 
 class ExactSolver:
-    """A game's exact solver: the one hook analysis, hints, ``perfect`` and ``parlor
-    solve`` ask (a game module declares one instance as ``EXACT``)."""
+    """A game's exact solver: the one hook analysis, hints, alpha-beta's endgame,
+    ``perfect`` and ``parlor solve`` ask (a game module declares one instance as
+    ``EXACT``)."""
 
     method: ClassVar[str] = "search"
     """The ``perfect`` brain's ``method`` that plays through this hook (``search``: the
     brain's own full search, with the hook used by analysis and hints only)."""
     solves: ClassVar[bool] = False
-    """True where ``parlor solve`` solves this game's positions (:meth:`solve`)."""
-    positions_help: ClassVar[str] = ""
-    """How ``parlor solve`` takes this game's positions (its help text)."""
+    """True where ``parlor solve`` solves this game's positions (:meth:`solver`)."""
 
     def values(self, state: State, budget: Budget,
                cache: dict[str, Any]) -> dict[Any, Exact] | None:
