@@ -229,6 +229,18 @@ async def _challenged(pilot: Any, tmp: Path, mp: pytest.MonkeyPatch) -> None:
                        "game": "tictactoe", "options": {}, "clock": None})
 
 
+async def _puzzles(pilot: Any, tmp: Path, mp: pytest.MonkeyPatch) -> None:
+    await settle(pilot)
+    await pilot.press("z")
+    await settle(pilot)
+
+
+async def _explorer(pilot: Any, tmp: Path, mp: pytest.MonkeyPatch) -> None:
+    await _play(pilot, tmp, mp)
+    await pilot.press("x")
+    await settle(pilot)
+
+
 async def _launched(pilot: Any, tmp: Path, mp: pytest.MonkeyPatch) -> None:
     await settle(pilot)  # the launch (a file) opened the screen
 
@@ -257,6 +269,8 @@ SCREENS: dict[str, tuple[Callable[[Path], ParlorApp], Any]] = {
     "AccountScreen": (hosted, _account),
     "LeadersScreen": (hosted, _leaders),
     "ChallengeDialog": (hosted, _challenged),
+    "PuzzlesScreen": (local(), _puzzles),
+    "ExplorerScreen": (local(), _explorer),
     "CollectionScreen": (local(lambda tmp: Launch(kind="replay", path=records_file(tmp, 3))),
                          _launched),
     "ReplayScreen": (local(lambda tmp: Launch(kind="replay", path=records_file(tmp, 1))),

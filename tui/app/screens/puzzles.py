@@ -31,6 +31,7 @@ from tui.app.messages import MoveEntered, SelectionRefused
 from tui.app.screens.base import ParlorScreen
 from tui.app.widgets import board_class
 from tui.app.widgets.board import BoardWidget
+from tui.app.widgets.reader import ReaderLine
 from tui.player import paths
 from tui.player.puzzles import PuzzleRatings
 
@@ -118,6 +119,7 @@ class PuzzlesScreen(ParlorScreen):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield ReaderLine(id="reader-line")
         with Vertical(id="board-panel"):
             start = get_game(self.game_id).initial()
             yield board_class(self.game_id)(start, ascii=self.parlor.ascii_board, id="board")
