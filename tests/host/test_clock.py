@@ -63,6 +63,10 @@ def play_on_clock(game: str, specs: tuple[str, str], control: TimeControl) -> Cl
     than the budget, and a brain that thinks past its budget still loses."""
     state = new_game(game)
     brains = [make_brain(spec, game, seed=side) for side, spec in enumerate(specs)]
+    if game == "connect4":  # the solver's first compilation (a fresh clone has no cache)
+        from brains.kernels import connect4  # is the install's cost, not a move's
+
+        connect4.warm_up()
     clock = Clock(control)
     clock.start(0, time.thread_time())
     while state.outcome() is None:
