@@ -94,7 +94,10 @@ def gated_oracle(gate: threading.Event, entered: threading.Event) -> analysis.Or
     return oracle
 
 
-async def test_evaluate_marks_the_blunder_and_draws_the_better_move(tmp_path: Path) -> None:
+async def test_evaluate_marks_the_blunder_and_draws_the_better_move(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the solver settles every position at once; a busy machine must not turn it into search
+    monkeypatch.setattr("tui.app.widgets.analysis_panel.ANALYSIS_SECONDS", 600.0)
     app = replay_app(tmp_path, TTT_TEXT, "ttt.pgn")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -134,8 +137,11 @@ async def test_a_connect4_move_that_throws_a_win_away_is_marked_by_the_solver(
     def late(state: Any, budget: Any, cache: dict[str, Any]) -> Any:  # the solver, late only
         return connect4_oracle(state, budget, cache) if state.ply >= 17 else None
 
+    from brains.kernels import connect4 as kernel
+
+    kernel.warm_up()  # a fresh clone compiles the solver first: not the analysis' time
     monkeypatch.setitem(analysis.ORACLES, "connect4", late)
-    monkeypatch.setattr("tui.app.widgets.analysis_panel.ANALYSIS_SECONDS", 30.0)
+    monkeypatch.setattr("tui.app.widgets.analysis_panel.ANALYSIS_SECONDS", 600.0)
     monkeypatch.setattr("tui.app.widgets.analysis_panel.ANALYSIS_SEARCH",
                         "alphabeta,depth=2,seconds=none")
     app = replay_app(tmp_path, C4_TEXT)
