@@ -264,10 +264,3 @@ async def test_a_damaged_game_is_one_log_line_and_skipped(
     a.send({"t": "corr_open", "id": bad})
     assert "cannot be replayed" in (await a.next("error"))["message"]
     await host.stop()
-
-
-def test_time_left_in_days_and_hours() -> None:
-    assert correspondence.days_left(2 * DAY + 5 * 3600 + 59) == "2 days 5 h"
-    assert correspondence.days_left(DAY) == "1 day 0 h"
-    assert correspondence.days_left(7 * 3600) == "7 h"
-    assert correspondence.days_left(-5) == "under an hour"

@@ -170,14 +170,6 @@ def started(game: CorrGame) -> bool:
     return None not in game.seats
 
 
-def days_left(seconds: float) -> str:
-    """Time left as the lists show it: ``2 days 5 h``, ``7 h``, ``under an hour``."""
-    hours = int(max(0.0, seconds) // 3600)
-    if hours >= 24:
-        return f"{hours // 24} day{'s' if hours >= 48 else ''} {hours % 24} h"
-    return f"{hours} h" if hours else "under an hour"
-
-
 class Correspondence:
     """The correspondence games' side of the room service (see the module's doc)."""
 
