@@ -102,7 +102,8 @@ class HostedApp(ParlorApp):
         Home) and the results they were not told yet."""
         yours = message.get("your_move")
         count = yours if isinstance(yours, int) and not isinstance(yours, bool) else 0
-        home = next((s for s in self.screen_stack if isinstance(s, HomeScreen)), None)
+        home = next((s for s in reversed(self.screen_stack) if isinstance(s, HomeScreen)),
+                    None)
         if home is not None:
             home.show_corr_news(count)
         lines = message.get("lines")
