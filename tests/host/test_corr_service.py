@@ -264,3 +264,30 @@ async def test_a_damaged_game_is_one_log_line_and_skipped(
     a.send({"t": "corr_open", "id": bad})
     assert "cannot be replayed" in (await a.next("error"))["message"]
     await host.stop()
+
+
+async def test_a_challenge_declined_and_a_game_withdrawn_are_not_rated(tmp_path: Path) -> None:
+    host = Host(tmp_path, WallClock())
+    service = await host.start()
+    assert host.data is not None
+    bob = host.data.ensure_player("key-b").result()
+    assert host.data.claim_first_name(bob, "bob").result() == "claimed"
+    a, b = await login(service, "key-a", "ann"), await login(service, "key-b", "bob")
+    made = await ask(a, {"t": "corr_new", "game": "tictactoe", "days": 1, "name": "bob"},
+                     "corr_made")
+    await b.next("corr_note")
+    declined = await ask(b, {"t": "corr_resign", "id": made["id"]}, "corr_note")
+    assert declined["text"] == "challenge declined"
+    assert "ended (declined)" in (await a.next("corr_note"))["text"]
+    b.send({"t": "corr_join", "id": made["id"]})
+    assert "over" in (await b.next("error"))["message"]
+    game_id = await open_game(a, b)
+    assert "bob joined" in (await a.next("corr_note"))["text"]
+    withdrawn = await ask(a, {"t": "corr_resign", "id": game_id}, "corr_note")
+    assert withdrawn["text"].endswith("with bob ended (withdrawn)")  # nobody moved yet
+    kept = host.data.corr_game(game_id)
+    assert kept is not None and kept.result == "*" and kept.termination == "withdrawn"
+    host.data.sync()
+    assert host.data.game(game_id) is None  # not archived, not rated
+    assert user_ratings(tmp_path / "users", "key-a").current("tictactoe").games == 0
+    await host.stop()

@@ -513,7 +513,6 @@ class Correspondence:
             raise CorrError("that is not one of your correspondence games")
         if not started(game) or not game.moves:
             await self.finish(game, session, "*", "unterminated", note="withdrawn")
-            conn.send({"t": "corr_note", "id": game.id, "text": "game withdrawn (unrated)"})
             return
         await self.finish(game, session, Result.win_for(1 - side).value, "resignation")
 

@@ -95,6 +95,8 @@ class CorrScreen(ParlorScreen):
         Binding("escape", "app.pop_screen", "Back", tooltip="Back to Home"),
         Binding("f4", "create", "Create", tooltip="Start a correspondence game"),
         Binding("f5", "refresh", "Refresh", tooltip="List the games again"),
+        Binding("x", "resign", "Resign/decline",
+                tooltip="Resign the highlighted game, or decline a challenge (asks first)"),
     ]
 
     def __init__(self) -> None:
@@ -205,6 +207,27 @@ class CorrScreen(ParlorScreen):
         game_id = str(item.get("id", ""))[:40]
         join = kind == "open" or item.get("status") == "challenge"
         self.ask({"t": "corr_join" if join else "corr_open", "id": game_id})
+
+    def action_resign(self) -> None:
+        """Resign the highlighted game of mine, or decline the challenge, after asking."""
+        if not self.query_one("#corr-list", OptionList).has_focus:
+            return
+        index = self.query_one("#corr-list", OptionList).highlighted
+        if index is None or index >= len(self.items) or self.items[index][0] != "mine" \
+                or self.items[index][1].get("status") == "over":
+            self.app.bell()
+            return
+        item = self.items[index][1]
+        challenge = item.get("status") == "challenge"
+        question = "Decline this challenge?" if challenge else "Resign this game?"
+        verb = "Decline" if challenge else "Resign"
+
+        def chosen(choice: str | None) -> None:
+            if choice == "resign" and self.link is not None:
+                self.link.send({"t": "corr_resign", "id": str(item.get("id", ""))[:40]})
+
+        self.app.push_screen(ChooseDialog(question, [("Keep it", "keep"), (verb, "resign")],
+                                          current="keep"), chosen)
 
     def ask(self, request: dict[str, Any]) -> None:
         if self.link is not None and self.link.send(request):
