@@ -177,6 +177,10 @@ class Correspondence:
         self.service = service
         self.tasks: set[asyncio.Task[None]] = set()
         self.sweeper: asyncio.Task[None] | None = None
+        self.auto_sweep = True
+        """Whether :meth:`start` starts the periodic sweep (tests call :meth:`sweep`)."""
+        self.swept = asyncio.Event()
+        """Set after each pass of the periodic sweep."""
         self.buckets: dict[str, Bucket] = {}
 
     # -- plumbing -----------------------------------------------------------------------
@@ -218,7 +222,7 @@ class Correspondence:
     def start(self) -> None:
         """Start the periodic sweep for games out of time (once, then every
         :data:`SWEEP_SECONDS`)."""
-        if self.service.host_data is None or self.sweeper is not None:
+        if self.service.host_data is None or self.sweeper is not None or not self.auto_sweep:
             return
 
         async def loop() -> None:
@@ -227,6 +231,7 @@ class Correspondence:
                     await self.sweep()
                 except Exception:  # one bad pass must not end the sweeps
                     log.exception("the correspondence sweep failed")
+                self.swept.set()
                 await asyncio.sleep(SWEEP_SECONDS)
         self.sweeper = asyncio.get_running_loop().create_task(loop())
 
