@@ -16,7 +16,7 @@ import pytest
 
 from tests.host.test_rooms import Line
 from tui.host import correspondence
-from tui.host.db import FILE_NAME, HostData
+from tui.host.db import FILE_NAME, CorrGame, HostData
 from tui.host.rooms import RoomService, user_history, user_ratings
 from tui.player.store import read_records
 
@@ -302,3 +302,28 @@ async def test_a_challenge_declined_and_a_game_withdrawn_are_not_rated(tmp_path:
     assert host.data.game(game_id) is None  # not archived, not rated
     assert user_ratings(tmp_path / "users", "key-a").current("tictactoe").games == 0
     await host.stop()
+
+
+async def test_a_result_kept_but_not_archived_is_settled_once_at_start(tmp_path: Path) -> None:
+    clock = WallClock()
+    with HostData.open(tmp_path / "data", now=clock) as data:  # as a host that stopped
+        data.corr_create(CorrGame(  # between keeping the result and archiving the game
+            id="corr-00000000000000aa", game="tictactoe", options={},
+            seats=("key-a", "key-b"), names=("ann", "bob"), invited=None,
+            moves=("b2", "a1", "b1", "c1", "b3"), days=1, deadline=None, result="1-0",
+            termination="normal", told=0, version=3, created=clock.t,
+            updated=clock.t)).result()
+        assert data.corr_unsettled() == ["corr-00000000000000aa"]
+    host = Host(tmp_path, clock)
+    host.auto_sweep = True
+    for _ in range(2):  # started twice: counted once
+        service = await host.start()
+        await asyncio.wait_for(service.corr.swept.wait(), 60)  # a safety net only
+        assert host.data is not None
+        host.data.sync()
+        assert host.data.corr_unsettled() == []
+        archived = host.data.game("corr-00000000000000aa")
+        assert archived is not None and archived.result == "1-0"
+        for key in ("key-a", "key-b"):
+            assert user_ratings(tmp_path / "users", key).current("tictactoe").games == 1
+        await host.stop()

@@ -226,6 +226,7 @@ class Correspondence:
             return
 
         async def loop() -> None:
+            self.settle_left()
             while True:
                 try:
                     await self.sweep()
@@ -260,6 +261,35 @@ class Correspondence:
     async def time_out(self, game: CorrGame, session: Session) -> None:
         side = session.state.to_move
         await self.finish(game, session, Result.win_for(1 - side).value, "time forfeit")
+
+    def settle_left(self) -> int:
+        """Record, rate and archive the decided games the host stopped before archiving
+        (each is counted once: the ratings by the game's id, the archive by its id);
+        how many there were."""
+        data = self.service.host_data
+        if data is None:
+            return 0
+        done = 0
+        try:
+            for game_id in data.corr_unsettled():
+                try:
+                    game = data.corr_game(game_id)
+                    if game is None:
+                        continue
+                    self.settle(game, replay(game))
+                    done += 1
+                except HostDataError as exc:
+                    log.error("%s", str(exc)[:200])
+        except HostDataError as exc:
+            log.error("cannot look for correspondence games to settle: %s", str(exc)[:100])
+        return done
+
+    def settle(self, game: CorrGame, session: Session) -> None:
+        """A finished game, through the room service's paths for a finished room."""
+        finished = Finished(game, session)
+        self.service.record(finished)
+        self.service.rate(finished)
+        self.service.share(finished)
 
     async def sweep(self) -> int:
         """Finish every game whose side to move is out of time; how many were."""
@@ -573,10 +603,7 @@ class Correspondence:
         if not await asyncio.wrap_future(data.corr_save(ended)):
             return  # someone else changed it first (and finished it, if it is over)
         if session.moves and started(game):
-            finished = Finished(ended, session)
-            self.service.record(finished)
-            self.service.rate(finished)
-            self.service.share(finished)
+            self.settle(ended, session)
         for side in (0, 1):
             if online[side]:
                 self.tell(game.seats[side], {"t": "corr_note", "id": game.id,

@@ -1,7 +1,7 @@
 """The host's database: what a `parlor host` shares, in one SQLite file (``host.db``).
 
-Players, their keys and claimed names, their ratings, the archive of finished room (and,
-later, correspondence) games, invitations and chat live in ``host.db`` in the host's
+Players, their keys and claimed names, their ratings, the archive of finished room and
+correspondence games, the correspondence games in progress, invitations and chat live in ``host.db`` in the host's
 ``--data`` folder, behind one small interface, :class:`HostData`:
 
 - opened with :meth:`HostData.open`: WAL journal, foreign keys on, a busy timeout;
@@ -775,6 +775,15 @@ class HostData:
             f"SELECT {CORR_COLUMNS} FROM corr_games WHERE result IS NULL AND invited IS NULL "
             "AND (first_key IS NULL OR second_key IS NULL) ORDER BY created, id LIMIT ?",
             (limit,)))
+
+    def corr_unsettled(self, limit: int = 100) -> list[str]:
+        """The ids of the decided games with moves not in the archive yet (the host
+        stopped between keeping a result and archiving it)."""
+        rows = self._read("SELECT c.id FROM corr_games c WHERE c.result IN ('1-0', '0-1', "
+                          "'1/2-1/2') AND c.moves != '[]' AND c.first_key IS NOT NULL AND "
+                          "c.second_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM games g "
+                          "WHERE g.id = c.id) ORDER BY c.updated LIMIT ?", (limit,))
+        return [row[0] for row in rows if isinstance(row[0], str)]
 
     def corr_due(self, now: float, limit: int = 500) -> list[str]:
         """The ids of the games whose side to move is out of time at ``now``."""
