@@ -1,8 +1,9 @@
 """The host's database: what a `parlor host` shares, in one SQLite file (``host.db``).
 
 Players, their keys and claimed names, their ratings, the archive of finished room and
-correspondence games, the correspondence games in progress, invitations and chat live in ``host.db`` in the host's
-``--data`` folder, behind one small interface, :class:`HostData`:
+correspondence games, the correspondence games in progress, invitations and chat live
+in ``host.db`` in the host's ``--data`` folder, behind one small interface,
+:class:`HostData`:
 
 - opened with :meth:`HostData.open`: WAL journal, foreign keys on, a busy timeout;
 - a versioned schema: ``PRAGMA application_id`` marks the file as Parlor's and
