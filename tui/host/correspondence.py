@@ -42,11 +42,12 @@ import logging
 import random
 import re
 import secrets
+from collections import OrderedDict
 from collections.abc import Coroutine
 from dataclasses import replace
 from typing import Any, Protocol
 
-from engine.protocol import ParlorError, Result
+from engine.protocol import ParlorError, Result, State
 from engine.record import GameRecord
 from engine.registry import GAMES, get_game
 from tui.game.session import Session
@@ -145,22 +146,40 @@ class Finished:
                                    TimeControl=f"{self.days} days per move")
 
 
+REPLAYS_KEPT = 500
+"""Replays remembered (positions and moves, keyed by the game's kept text): a list of
+many long games is not replayed again at every request."""
+_replays: OrderedDict[tuple[str, str, str, tuple[str, ...]],
+                      tuple[list[State], list[Any]]] = OrderedDict()
+
+
 def replay(game: CorrGame) -> Session:
     """The game's session, its moves replayed through the engine (HostDataError, one
-    line, for a game that cannot be: an unknown game, bad options, an illegal move)."""
-    try:
-        if game.game not in GAMES:
-            raise ParlorError(f"unknown game {game.game[:40]!r}")
-        state = get_game(game.game).initial(**game.options)
-        history, moves = [state], []
-        for text in game.moves:
-            move = history[-1].parse_move(text)
-            moves.append(move)
-            history.append(history[-1].play(move))
-    except (ParlorError, ValueError, TypeError) as exc:
-        raise HostDataError(f"correspondence game {game.id} cannot be replayed: "
-                            f"{str(exc)[:100]}") from None
-    session = Session(history, moves, game.names, hosted=True)
+    line, for a game that cannot be: an unknown game, bad options, an illegal move).
+    The positions of a game read before are remembered, by its game, options and moves
+    exactly as kept (so a change of any is a replay again); each call has its own
+    session."""
+    key = (game.id, game.game, repr(sorted(game.options.items())), game.moves)
+    found = _replays.get(key)
+    if found is None:
+        try:
+            if game.game not in GAMES:
+                raise ParlorError(f"unknown game {game.game[:40]!r}")
+            state = get_game(game.game).initial(**game.options)
+            history, moves = [state], []
+            for text in game.moves:
+                move = history[-1].parse_move(text)
+                moves.append(move)
+                history.append(history[-1].play(move))
+        except (ParlorError, ValueError, TypeError) as exc:
+            raise HostDataError(f"correspondence game {game.id} cannot be replayed: "
+                                f"{str(exc)[:100]}") from None
+        found = _replays[key] = (history, moves)
+        while len(_replays) > REPLAYS_KEPT:
+            _replays.popitem(last=False)
+    else:
+        _replays.move_to_end(key)
+    session = Session(list(found[0]), list(found[1]), game.names, hosted=True)
     if game.result is not None:
         session.ending = (game.result, game.termination or "unterminated")
     return session
