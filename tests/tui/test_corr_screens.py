@@ -77,6 +77,7 @@ async def test_the_list_opens_joins_and_creates(link: FakeLink) -> None:
         await pilot.pause()
         listing = screen.query_one("#corr-list", OptionList)
         assert listing.option_count == 2
+        assert str(home.query_one("#corr-news", Static).render()) == ""  # none is yours now
         assert "open games: 1" in str(screen.query_one("#corr-title", Static).render())
         listing.focus()
         listing.highlighted = 0

@@ -27,6 +27,7 @@ from tui.app.dialogs.choose import ChooseDialog
 from tui.app.dialogs.prompt import PromptDialog
 from tui.app.messages import MoveEntered, SelectionRefused
 from tui.app.screens.base import ParlorScreen
+from tui.app.screens.home import HomeScreen
 from tui.app.screens.play import TO_MOVE
 from tui.app.widgets import board_class
 from tui.app.widgets.board import BoardWidget
@@ -196,6 +197,8 @@ class CorrScreen(ParlorScreen):
         if self.items:
             listing.highlighted = 0 if keep is None else min(keep, len(self.items) - 1)
         yours = sum(g.get("status") == "your move" for g in mine)
+        for home in [s for s in self.app.screen_stack if isinstance(s, HomeScreen)]:
+            home.show_corr_news(yours)  # Home's line follows the list
         self.query_one("#corr-title", Static).update(
             f"Your games: {len(mine)} (your move in {yours}); open games: {len(others)}"
             " (F5 refreshes)")
