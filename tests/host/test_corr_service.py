@@ -327,3 +327,12 @@ async def test_a_result_kept_but_not_archived_is_settled_once_at_start(tmp_path:
         for key in ("key-a", "key-b"):
             assert user_ratings(tmp_path / "users", key).current("tictactoe").games == 1
         await host.stop()
+
+
+async def test_without_a_database_login_news_is_empty_and_the_rest_one_line(
+        service: RoomService) -> None:
+    a = await login(service, "key-a", "ann")
+    assert await ask(a, {"t": "corr_news"}, "corr_news") == {
+        "t": "corr_news", "your_move": 0, "lines": []}
+    refused = await ask(a, {"t": "corr_list"}, "error")
+    assert refused["message"] == "this host keeps no correspondence games"

@@ -374,6 +374,9 @@ class Correspondence:
     def handle(self, conn: Member, msg: dict[str, Any]) -> None:
         """Act on one message of :data:`KINDS` from ``conn``."""
         kind = msg["t"]
+        if kind == "corr_news" and self.service.host_data is None:
+            conn.send({"t": "corr_news", "your_move": 0, "lines": []})  # asked at login
+            return
         self.data()
         if kind == "corr_new":
             self.on_new(conn, msg)
