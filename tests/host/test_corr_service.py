@@ -243,6 +243,14 @@ async def test_a_challenge_waits_for_the_named_player(tmp_path: Path) -> None:
     ({"t": "corr_move", "id": "corr-0123456789abcdef", "move": "b2", "ply": -1}, "ply"),
     ({"t": "corr_move", "id": "corr-0123456789abcdef", "move": "x" * 65}, "at most 64"),
     ({"t": "corr_open", "id": "corr-0123456789abcdef"}, "no correspondence game"),
+    ({"t": "corr_open", "id": 7}, "field 'id'"),
+    ({"t": "corr_move", "id": "corr-0123456789abcdef", "move": ["b2"]}, "field 'move'"),
+    ({"t": "corr_new", "game": "tictactoe", "days": 1, "options": [1]}, "options"),
+    ({"t": "corr_new", "game": "tictactoe", "days": 1, "name": {"n": 1}}, "field 'name'"),
+    ({"t": "corr_new", "game": "tictactoe", "days": 1, "options": {"size": "x" * 41}},
+     "short text"),
+    ({"t": "corr_join", "id": "corr-0123456789abcdef"}, "no correspondence game"),
+    ({"t": "corr_resign", "id": "corr-0123456789ABCDEF"}, "field 'id'"),
 ])
 async def test_bad_requests_are_one_line(tmp_path: Path, message: dict[str, Any],
                                          said: str) -> None:
@@ -251,6 +259,7 @@ async def test_bad_requests_are_one_line(tmp_path: Path, message: dict[str, Any]
     a = await login(service, "key-a", "ann")
     reply = await ask(a, message, "error")
     assert said in reply["message"] and "\n" not in reply["message"]
+    assert (await ask(a, {"t": "corr_news"}, "corr_news"))["your_move"] == 0  # still served
     await host.stop()
 
 
