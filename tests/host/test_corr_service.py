@@ -82,8 +82,12 @@ class Client(Line):
 
 
 async def login(service: RoomService, key: str, name: str) -> Client:
+    """A session as the app's: it says who it is first (so it is told what happens)."""
     line = await Client.open(service, service.issue(key, name))
     assert isinstance(line, Client)
+    if service.host_data is not None:
+        line.send({"t": "account"})
+        await line.next("account")
     return line
 
 
@@ -345,3 +349,27 @@ async def test_without_a_database_login_news_is_empty_and_the_rest_one_line(
         "t": "corr_news", "your_move": 0, "lines": []}
     refused = await ask(a, {"t": "corr_list"}, "error")
     assert refused["message"] == "this host keeps no correspondence games"
+
+
+async def test_a_connection_that_never_said_who_it_is_is_not_told(tmp_path: Path) -> None:
+    host = Host(tmp_path, WallClock())
+    service = await host.start()
+    a, b = await login(service, "key-a", "ann"), await login(service, "key-b", "bob")
+    game_id = await open_game(a, b)
+    await move(a, game_id, "b2")
+    a.close()
+    for _ in range(6000):  # until the service has seen ann's session go (a safety net)
+        if not service.accounts.online("key-a"):
+            break
+        await asyncio.sleep(0.01)
+    assert not service.accounts.online("key-a")
+    quiet = await Line.open(service, service.issue("key-a", "ann"))  # a brain slot's, say
+    await ask(b, {"t": "corr_resign", "id": game_id}, "corr_game")
+    assert host.data is not None
+    kept = host.data.corr_game(game_id)
+    assert kept is not None and kept.result == "1-0" and kept.told == 2  # bob only
+    a = await login(service, "key-a", "ann")
+    news = await ask(a, {"t": "corr_news"}, "corr_news")
+    assert news["lines"] == ["you won by resignation against bob in tictactoe"]
+    quiet.close()
+    await host.stop()

@@ -91,9 +91,9 @@ class Service(Protocol):
     """What this module needs of the room service."""
 
     host_data: HostData | None
-
-    @property
-    def conns(self) -> Any: ...
+    accounts: Any
+    """:class:`tui.host.accounts.Accounts`: its ``online`` sessions are the players'
+    (a brain-search connection is never one)."""
 
     def record(self, room: Any, result: str | None = None, termination: str = "") -> None: ...
 
@@ -214,7 +214,8 @@ class Correspondence:
         return self.data().now()
 
     def online(self, identity: str) -> list[Member]:
-        return [c for c in self.service.conns if c.identity == identity and not c.closed]
+        """The sessions of ``identity`` that said who they are (an app's, at login)."""
+        return [c for c in self.service.accounts.online(identity) if not c.closed]
 
     def tell(self, identity: str | None, message: dict[str, Any]) -> bool:
         """Send ``message`` to every session of ``identity``; True when one had it."""
