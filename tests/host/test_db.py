@@ -32,7 +32,7 @@ def data(tmp_path: Path) -> Iterator[HostData]:
 
 def test_new_database_is_wal_with_the_current_schema(tmp_path: Path) -> None:
     with HostData.open(tmp_path, now=Clock()) as data:
-        assert data.schema_version == db.VERSION == 2
+        assert data.schema_version == db.VERSION == 3
     assert (tmp_path / db.FILE_NAME).stat().st_mode & 0o777 == 0o600
     conn = sqlite3.connect(tmp_path / db.FILE_NAME)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -50,7 +50,7 @@ def test_version_one_database_is_migrated(tmp_path: Path) -> None:
     conn.execute("INSERT INTO players (name, created) VALUES ('Ada', 5.0)")
     conn.close()
     with HostData.open(tmp_path, now=Clock()) as data:
-        assert data.schema_version == 2
+        assert data.schema_version == db.VERSION
         ada = data.player_named("ada")
         assert ada is not None and ada.name == "Ada"
         assert data.say("r1", ada.id, "hello").result() >= 1

@@ -213,6 +213,27 @@ async def _room_play(pilot: Any, tmp: Path, mp: pytest.MonkeyPatch) -> None:
     rooms.on_service(room_snapshot(["b2", "a1"]))
 
 
+def corr_snapshot(moves: list[str]) -> dict[str, Any]:
+    """A correspondence game of tic-tac-toe in which ``you`` play X."""
+    return {"t": "corr_game", "id": "corr-0123456789abcdef", "game": "tictactoe",
+            "options": {}, "names": ["ann", "bob"], "you": 0, "days": 3,
+            "moves": moves, "status": "your move" if len(moves) % 2 == 0 else "their move",
+            "left": 200_000, "result": None, "termination": "", "to_move": len(moves) % 2}
+
+
+async def _corr(pilot: Any, tmp: Path, mp: pytest.MonkeyPatch) -> None:
+    await settle(pilot)
+    await pilot.press("f8")
+
+
+async def _corr_game(pilot: Any, tmp: Path, mp: pytest.MonkeyPatch) -> None:
+    await _corr(pilot, tmp, mp)
+    await pilot.pause()
+    games = pilot.app.screen
+    games.asked = True  # the service answers an open with the game
+    games.on_service(corr_snapshot(["b2", "a1"]))
+
+
 async def _account(pilot: Any, tmp: Path, mp: pytest.MonkeyPatch) -> None:
     await settle(pilot)
     await pilot.press("f6")
@@ -267,6 +288,8 @@ SCREENS: dict[str, tuple[Callable[[Path], ParlorApp], Any]] = {
     "RoomsScreen": (hosted, _rooms),
     "RoomPlayScreen": (hosted, _room_play),
     "AccountScreen": (hosted, _account),
+    "CorrScreen": (hosted, _corr),
+    "CorrGameScreen": (hosted, _corr_game),
     "LeadersScreen": (hosted, _leaders),
     "ChallengeDialog": (hosted, _challenged),
     "PuzzlesScreen": (local(), _puzzles),

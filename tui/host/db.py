@@ -1,8 +1,9 @@
 """The host's database: what a `parlor host` shares, in one SQLite file (``host.db``).
 
-Players, their keys and claimed names, their ratings, the archive of finished room (and,
-later, correspondence) games, invitations and chat live in ``host.db`` in the host's
-``--data`` folder, behind one small interface, :class:`HostData`:
+Players, their keys and claimed names, their ratings, the archive of finished room and
+correspondence games, the correspondence games in progress, invitations and chat live
+in ``host.db`` in the host's ``--data`` folder, behind one small interface,
+:class:`HostData`:
 
 - opened with :meth:`HostData.open`: WAL journal, foreign keys on, a busy timeout;
 - a versioned schema: ``PRAGMA application_id`` marks the file as Parlor's and
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import json
 import math
 import os
 import queue
@@ -115,6 +117,32 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX chat_room ON chat(room, id);
     """,
+    # 3: correspondence games (days per move), played one move at a time.
+    """
+    CREATE TABLE corr_games (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL DEFAULT '{}',
+        first_key TEXT,
+        second_key TEXT,
+        first_name TEXT NOT NULL DEFAULT '',
+        second_name TEXT NOT NULL DEFAULT '',
+        invited TEXT,
+        moves TEXT NOT NULL DEFAULT '[]',
+        days INTEGER NOT NULL,
+        deadline REAL,
+        result TEXT,
+        termination TEXT NOT NULL DEFAULT '',
+        told INTEGER NOT NULL DEFAULT 0,
+        version INTEGER NOT NULL DEFAULT 0,
+        created REAL NOT NULL,
+        updated REAL NOT NULL
+    );
+    CREATE INDEX corr_first ON corr_games(first_key);
+    CREATE INDEX corr_second ON corr_games(second_key);
+    CREATE INDEX corr_invited ON corr_games(invited);
+    CREATE INDEX corr_deadline ON corr_games(deadline);
+    """,
 )
 """The schema, as the ordered list of migrations: version N is the first N applied."""
 
@@ -184,6 +212,38 @@ class ChatMessage:
     author: int | None
     text: str
     time: float
+
+
+@dataclass(frozen=True, slots=True)
+class CorrGame:
+    """A correspondence game as kept: its moves as text, replayed by the caller."""
+
+    id: str
+    game: str
+    options: dict[str, str]
+    seats: tuple[str | None, str | None]
+    """Each side's identity (its account's first key); None for a seat still open."""
+    names: tuple[str, str]
+    invited: str | None
+    """The identity of the player challenged to the open seat (None: open to anyone)."""
+    moves: tuple[str, ...]
+    days: int
+    deadline: float | None
+    """When the side to move loses on time (epoch seconds); None unless it runs."""
+    result: str | None
+    termination: str
+    told: int
+    """Bit 1 << side: that side's player has been told the result."""
+    version: int
+    created: float
+    updated: float
+
+
+CORR_COLUMNS = ("id, game, options, first_key, second_key, first_name, second_name, "
+                "invited, moves, days, deadline, result, termination, told, version, "
+                "created, updated")
+CORR_DAYS = (1, 3, 7)
+MAX_CORR_MOVES = 2000
 
 
 # --- checking what is read -------------------------------------------------------------
@@ -664,6 +724,75 @@ class HostData:
                            None if r[6] is None else bool(_int(r[6], "answer")))
                 for r in rows]
 
+    # -- correspondence games --
+
+    def corr_create(self, game: CorrGame) -> concurrent.futures.Future[None]:
+        """Keep a new correspondence game (HostDataError when its id is taken)."""
+        values = _corr_values(game)
+
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute(f"INSERT INTO corr_games ({CORR_COLUMNS}) VALUES "
+                         f"({', '.join('?' * 17)})", values)
+        return self._write(work)
+
+    def corr_save(self, game: CorrGame) -> concurrent.futures.Future[bool]:
+        """Replace a game kept with ``game``, whose version is the one read plus one;
+        False (nothing written) when the game changed since it was read, or is gone."""
+        values = _corr_values(game)
+
+        def work(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute(
+                "UPDATE corr_games SET game = ?, options = ?, first_key = ?, second_key = ?, "
+                "first_name = ?, second_name = ?, invited = ?, moves = ?, days = ?, "
+                "deadline = ?, result = ?, termination = ?, told = ?, version = ?, "
+                "created = ?, updated = ? WHERE id = ? AND version = ?",
+                (*values[1:], game.id, game.version - 1))
+            return cursor.rowcount == 1
+        return self._write(work)
+
+    def corr_told(self, game_id: str, sides: int) -> concurrent.futures.Future[None]:
+        """Mark the players of ``sides`` (bits ``1 << side``) as told the result."""
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute("UPDATE corr_games SET told = told | ? WHERE id = ?",
+                         (sides & 3, game_id))
+        return self._write(work)
+
+    def corr_game(self, game_id: str) -> CorrGame | None:
+        """One game (HostDataError, one line, when its row is damaged)."""
+        rows = self._read(f"SELECT {CORR_COLUMNS} FROM corr_games WHERE id = ?", (game_id,))
+        return _corr_row(rows[0]) if rows else None
+
+    def corr_of(self, identity: str, limit: int = 200) -> tuple[list[CorrGame], list[str]]:
+        """The games of ``identity`` (seated or challenged), the latest changed first,
+        and a line for each damaged row (skipped)."""
+        return _corr_rows(self._read(
+            f"SELECT {CORR_COLUMNS} FROM corr_games WHERE first_key = ? OR second_key = ? "
+            "OR invited = ? ORDER BY updated DESC, id LIMIT ?",
+            (identity, identity, identity, limit)))
+
+    def corr_open(self, limit: int = 50) -> tuple[list[CorrGame], list[str]]:
+        """The games waiting for anyone to take their open seat, the oldest first."""
+        return _corr_rows(self._read(
+            f"SELECT {CORR_COLUMNS} FROM corr_games WHERE result IS NULL AND invited IS NULL "
+            "AND (first_key IS NULL OR second_key IS NULL) ORDER BY created, id LIMIT ?",
+            (limit,)))
+
+    def corr_unsettled(self, limit: int = 100) -> list[str]:
+        """The ids of the decided games with moves not in the archive yet (the host
+        stopped between keeping a result and archiving it)."""
+        rows = self._read("SELECT c.id FROM corr_games c WHERE c.result IN ('1-0', '0-1', "
+                          "'1/2-1/2') AND c.moves != '[]' AND c.first_key IS NOT NULL AND "
+                          "c.second_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM games g "
+                          "WHERE g.id = c.id) ORDER BY c.updated LIMIT ?", (limit,))
+        return [row[0] for row in rows if isinstance(row[0], str)]
+
+    def corr_due(self, now: float, limit: int = 500) -> list[str]:
+        """The ids of the games whose side to move is out of time at ``now``."""
+        rows = self._read("SELECT id FROM corr_games WHERE result IS NULL AND deadline "
+                          "IS NOT NULL AND deadline <= ? ORDER BY deadline LIMIT ?",
+                          (now, limit))
+        return [row[0] for row in rows if isinstance(row[0], str)]
+
     # -- chat --
 
     def say(self, room: str, author: int | None, text: str
@@ -687,6 +816,62 @@ class HostData:
                             _opt_int(r[2], "player id"), _text(r[3], "message", MAX_CHAT),
                             _real(r[4], "time"))
                 for r in reversed(rows)]
+
+
+def _corr_row(row: tuple[Any, ...]) -> CorrGame:
+    """A correspondence game read back, checked (HostDataError, one line, if damaged)."""
+    game_id = _text(row[0], "correspondence game id", 80)
+    try:
+        options = json.loads(_text(row[2], "options", 2000))
+        moves = json.loads(_text(row[8], "moves", MAX_RECORD))
+    except (ValueError, RecursionError):
+        raise HostDataError(f"damaged correspondence game {game_id}: not JSON") from None
+    if not isinstance(options, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in options.items()):
+        raise HostDataError(f"damaged options of correspondence game {game_id}")
+    if not isinstance(moves, list) or len(moves) > MAX_CORR_MOVES or not all(
+            isinstance(m, str) and 0 < len(m) <= 64 for m in moves):
+        raise HostDataError(f"damaged moves of correspondence game {game_id}")
+    days = _int(row[9], "days per move")
+    if days not in CORR_DAYS:
+        raise HostDataError(f"damaged days per move of correspondence game {game_id}")
+    told = _int(row[13], "told flags")
+    if not 0 <= told <= 3:
+        raise HostDataError(f"damaged told flags of correspondence game {game_id}")
+    seats = (None if row[3] is None else _text(row[3], "identity", 200),
+             None if row[4] is None else _text(row[4], "identity", 200))
+    return CorrGame(
+        id=game_id, game=_text(row[1], "game"), options=options, seats=seats,
+        names=(_text(row[5], "name"), _text(row[6], "name")),
+        invited=None if row[7] is None else _text(row[7], "identity", 200),
+        moves=tuple(moves), days=days,
+        deadline=None if row[10] is None else _real(row[10], "deadline"),
+        result=None if row[11] is None else _text(row[11], "result"),
+        termination=_text(row[12], "termination", 200), told=told,
+        version=_int(row[14], "version"), created=_real(row[15], "time"),
+        updated=_real(row[16], "time"))
+
+
+def _corr_values(game: CorrGame) -> tuple[Any, ...]:
+    if len(game.moves) > MAX_CORR_MOVES:
+        raise HostDataError(f"a correspondence game over {MAX_CORR_MOVES} moves")
+    if game.days not in CORR_DAYS:
+        raise HostDataError("days per move must be 1, 3 or 7")
+    return (game.id, game.game, json.dumps(game.options, sort_keys=True), game.seats[0],
+            game.seats[1], game.names[0], game.names[1], game.invited,
+            json.dumps(list(game.moves)), game.days, game.deadline, game.result,
+            game.termination, game.told, game.version, game.created, game.updated)
+
+
+def _corr_rows(rows: list[tuple[Any, ...]]) -> tuple[list[CorrGame], list[str]]:
+    """The games of ``rows`` that read back, and one line for each damaged one."""
+    games, bad = [], []
+    for row in rows:
+        try:
+            games.append(_corr_row(row))
+        except HostDataError as error:
+            bad.append(str(error)[:200])
+    return games, bad
 
 
 def _ensure(conn: sqlite3.Connection, fingerprint: str, now: float) -> int:

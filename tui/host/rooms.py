@@ -44,7 +44,7 @@ from engine.protocol import ParlorError, Result, State
 from engine.record import GameRecord
 from engine.registry import GAMES, get_game
 from tui.game.session import TAKEBACK, Session
-from tui.host import accounts, brainseat, roomfile
+from tui.host import accounts, brainseat, correspondence, roomfile
 from tui.host.chat import RoomChat
 from tui.host.db import ArchivedGame, HostData, Seat
 from tui.host.limits import Bucket
@@ -384,6 +384,8 @@ class RoomService:
         """Names, keys, profiles, leaderboards, challenges (:mod:`tui.host.accounts`)."""
         self.chat = RoomChat(lambda: self.host_data, clock)
         """The rooms' chat (:mod:`tui.host.chat`)."""
+        self.corr = correspondence.Correspondence(self)
+        """Correspondence games, kept in the database (:mod:`tui.host.correspondence`)."""
 
     # -- lifecycle ------------------------------------------------------------------
     async def start(self) -> None:
@@ -396,10 +398,12 @@ class RoomService:
         self.server = await asyncio.start_unix_server(self.serve, path=str(self.socket_path),
                                                       limit=wire.MAX_LINE + 1)
         os.chmod(self.socket_path, 0o600)
+        self.corr.start()
 
     async def stop(self) -> None:
         """Stop listening and close every connection. Games in progress are recorded as
         unterminated and stay kept, so they go on when the host starts again."""
+        await self.corr.stop()
         for room in list(self.rooms.values()):
             if room.thinking is not None:
                 room.thinking.cancel()
@@ -541,6 +545,8 @@ class RoomService:
             self.brain_release(conn)
         elif kind in accounts.KINDS:
             self.accounts.handle(conn, msg)
+        elif kind in correspondence.KINDS:
+            self.corr.handle(conn, msg)
         elif kind in ("move", "resign", "offer", "answer"):
             room = conn.room
             side = room.side_of(conn.identity) if room else None

@@ -2,8 +2,9 @@
 
 Run by the host as ``python -m tui.host.session``. It takes the terminal as its
 controlling terminal (so resizes reach it as SIGWINCH) and runs :class:`HostedApp`, the
-app with more ways in: F2 (Play a person), F3 (Watch), F6 (the player's account) and F7
-(the leaderboards); a challenge from another player pops up wherever the player is.
+app with more ways in: F2 (Play a person), F3 (Watch), F6 (the player's account), F7
+(the leaderboards) and F8 (correspondence games); a challenge from another player pops
+up wherever the player is.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ class HostedApp(ParlorApp):
         Binding("f3", "rooms(True)", "Watch", tooltip="Watch a game in progress"),
         Binding("f6", "account", "Account", tooltip="Your name, keys, ratings and games"),
         Binding("f7", "leaders", "Leaders", tooltip="Each game's leaderboard on this host"),
+        Binding("f8", "corr", "Correspondence",
+                tooltip="Your correspondence games (days per move)"),
     ]
 
     def on_mount(self) -> None:
@@ -58,6 +61,7 @@ class HostedApp(ParlorApp):
             return  # the rooms are out of reach: F2 says so when asked
         link.subscribe(self.on_host)
         link.send({"t": "account", "invitations": True})
+        link.send({"t": "corr_news"})  # your move in N correspondence games, results
         codes = link.back  # a game open in another session of theirs is left there
         if not codes or not isinstance(self.screen, HomeScreen):
             return
@@ -88,6 +92,24 @@ class HostedApp(ParlorApp):
             self.push_screen(ChallengeDialog(invitation), answered)
         elif kind == "account" and isinstance(self.screen, HomeScreen):
             self.screen.show_rank()
+        elif kind == "corr_news":
+            self.corr_news(message)
+        elif kind == "corr_note":
+            self.notify(str(message.get("text", ""))[:160], title="Correspondence")
+
+    def corr_news(self, message: dict[str, Any]) -> None:
+        """At login: how many correspondence games wait for this player's move (shown on
+        Home) and the results they were not told yet."""
+        yours = message.get("your_move")
+        count = yours if isinstance(yours, int) and not isinstance(yours, bool) else 0
+        home = next((s for s in reversed(self.screen_stack) if isinstance(s, HomeScreen)),
+                    None)
+        if home is not None:
+            home.show_corr_news(count)
+        lines = message.get("lines")
+        for line in lines[:10] if isinstance(lines, list) else []:
+            if isinstance(line, str):
+                self.notify(line[:160], title="Correspondence", timeout=30)
 
     async def open_room(self, code: str) -> None:
         """Open the rooms screen and join (or go back to) the room ``code``."""
@@ -122,6 +144,13 @@ class HostedApp(ParlorApp):
 
         if not isinstance(self.screen, AccountScreen):
             self.push_screen(AccountScreen())
+
+    def action_corr(self) -> None:
+        """Open the correspondence games."""
+        from tui.app.screens.correspondence import CorrGameScreen, CorrScreen
+
+        if not isinstance(self.screen, (CorrScreen, CorrGameScreen)):
+            self.push_screen(CorrScreen())
 
     def action_leaders(self) -> None:
         """Open the leaderboards (of the game chosen on Home, when Home is shown)."""

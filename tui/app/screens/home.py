@@ -185,6 +185,7 @@ class HomeScreen(ParlorScreen):
                 with Horizontal(classes="field", id="rank-row"):
                     yield Label("Your rank", classes="field-label")
                     yield Static("", id="player-rank", markup=False)
+                yield Static("", id="corr-news", markup=False)
             with Horizontal(id="home-buttons"):
                 yield Button("Play", id="play", variant="primary")
                 yield Button("Swap sides", id="swap")
@@ -302,6 +303,14 @@ class HomeScreen(ParlorScreen):
         for label in self.query("#player-rank").results(Static):
             link = current_link()
             label.update(rank_text(link.account if link is not None else {}, self.game_id))
+
+    def show_corr_news(self, count: int) -> None:
+        """Under ``parlor host``: how many correspondence games wait for the player's
+        move (F8 opens them)."""
+        plural = "" if count == 1 else "s"
+        for label in self.query("#corr-news").results(Static):
+            label.update(f"Your move in {count} correspondence game{plural} (F8 opens them)"
+                         if count else "")
 
     def show_rating(self) -> None:
         """Show the player's rating in the chosen game (with its 95 % interval, ``?``
