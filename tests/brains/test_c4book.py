@@ -244,6 +244,7 @@ def test_the_solver_answers_from_the_book_and_its_search_looks_up_the_layer(monk
     assert 0 < searched.nodes < 200  # one node per null window and child: no deeper
 
 
+@pytest.mark.slow  # a build of real book entries: tens of CPU seconds (make bench runs it)
 def test_build_is_resumable_and_reproducible(tmp_path):
     first = c4book.build_exact(8, 2, tmp_path / "a" / "book.txt", say=lambda line: None)
     work = tmp_path / "a" / "book.txt.work"

@@ -123,6 +123,7 @@ def test_fast_path_uses_the_game_features():
     assert -1.0 <= get_heuristic("checkers")(state) <= 1.0
 
 
+@pytest.mark.slow  # two training rounds with searches: tens of CPU seconds (make bench runs it)
 def test_later_rounds_search_with_the_previous_net(tiny_models):
     """A teacher model replaces the heuristic in the self-play searches (other targets,
     same positions' count rule), and ``rounds`` fits the last net on every round's data."""

@@ -66,6 +66,7 @@ def test_meta_records_data_and_encoding_version():
     assert model["inputs"] == 18 and model["encoding_version"] == meta["encoding_version"]
 
 
+@pytest.mark.slow  # trains one net in one process and in two: tens of CPU s (make bench)
 def test_same_seed_same_bytes_whatever_jobs(tmp_path, monkeypatch):
     monkeypatch.setattr(mlp, "CHUNK", 4)  # 8 games in two seeded chunks: jobs=2 splits them
     recipe = {"games": 8, "children": True, "mixed": True}

@@ -20,6 +20,8 @@ from engine.protocol import RecordError
 
 SITE = "[Site \"" + "the club's long room, second table by the window, " * 3 + "\"]\n"
 """Real archives carry tags like this: a game of them is 300-odd bytes."""
+LONG_SITE = "[Site \"" + "the club's long room, second table by the window, " * 17 + "\"]\n"
+"""A site as long as a tag may be: a game of 900-odd bytes."""
 PDN_GAME = SITE + """[Event "club {n}"]
 [White "Player {n}"]
 [Black "Rival {n}"]
@@ -43,20 +45,22 @@ def write_many(path: Path, template: str, count: int) -> Path:
     return path
 
 
-@pytest.mark.parametrize(("name", "template"), [("big.pdn", PDN_GAME),
-                                                ("big.pgn", PARLOR_GAME)])
+@pytest.mark.parametrize(("name", "template", "count"), [
+    ("big.pdn", PDN_GAME, 10_000),
+    ("big.pgn", LONG_SITE + PARLOR_GAME.replace(SITE, ""), 2_500),  # fewer, longer games
+], ids=["pdn", "parlor"])
 def test_a_10000_game_file_past_the_whole_file_cap_lists_and_validates(
-        tmp_path: Path, name: str, template: str) -> None:
-    path = write_many(tmp_path / name, template, 10_000)
+        tmp_path: Path, name: str, template: str, count: int) -> None:
+    path = write_many(tmp_path / name, template, count)
     assert path.stat().st_size > record.MAX_BYTES  # too large to read whole…
     with pytest.raises(RecordError, match="too large"):
         load_records(path)
     chunks = load_chunks(path)  # …but it is a collection of 10,000 games
-    assert len(chunks) == 10_000
+    assert len(chunks) == count
     last = chunks[-1].parse()
-    assert "9999" in " ".join(last.tags.values())
+    assert str(count - 1) in " ".join(last.tags.values())
     found = load_collection(path)
-    assert len(found.records) == 10_000 and not found.damaged
+    assert len(found.records) == count and not found.damaged
 
 
 def test_past_the_collection_cap_a_file_is_refused_in_one_line(
