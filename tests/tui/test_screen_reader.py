@@ -321,7 +321,7 @@ def app_screens() -> set[str]:
     return found
 
 
-BASES = {"HostScreen"}
+BASES = {"HostScreen", "HostedGameScreen"}
 """Screen classes that are only the base of others (never shown themselves)."""
 
 

@@ -21,16 +21,14 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option as ListOption
 
-from engine.protocol import ParlorError, State
+from engine.protocol import ParlorError
 from engine.registry import GAMES, default_game, get_game, parse_options
 from tui.app.dialogs.choose import ChooseDialog
-from tui.app.dialogs.prompt import PromptDialog
-from tui.app.messages import MoveEntered, SelectionRefused
 from tui.app.screens.base import ParlorScreen
 from tui.app.screens.home import HomeScreen
+from tui.app.screens.hosted_game import HostedGameScreen
 from tui.app.screens.play import TO_MOVE
 from tui.app.widgets import board_class
-from tui.app.widgets.board import BoardWidget
 from tui.app.widgets.move_list import MoveList, move_number
 from tui.app.widgets.reader import ReaderLine
 from tui.link import client
@@ -265,7 +263,7 @@ class CorrScreen(ParlorScreen):
             self.notify("not connected to the host", severity="error")
 
 
-class CorrGameScreen(ParlorScreen):
+class CorrGameScreen(HostedGameScreen):
     """One correspondence game: the board, whose turn, the time left; a move by keys."""
 
     DEFAULT_CSS = """
@@ -278,32 +276,6 @@ class CorrGameScreen(ParlorScreen):
         Binding("x", "resign", "Resign", tooltip="Resign this game (asks first)"),
         Binding("e,q,escape", "leave", "Leave", tooltip="Back to the list of games"),
     ]
-
-    def __init__(self, snapshot: dict[str, Any]) -> None:
-        super().__init__()
-        self.snap: dict[str, Any] = {}
-        self.first = snapshot
-        self.initial: State = get_game(str(snapshot.get("game"))).initial(
-            **dict(snapshot.get("options") or {}))
-        self.states: list[State] = [self.initial]
-        self.texts: list[str] = []
-        self.message = ""
-        self.link = client.current_link()
-        if self.link is not None:
-            self.link.subscribe(self.on_service)
-
-    @property
-    def state(self) -> State:
-        return self.states[-1]
-
-    @property
-    def you(self) -> int:
-        you = self.snap.get("you", -1)
-        return you if you in (0, 1) else -1
-
-    @property
-    def board(self) -> BoardWidget[Any, Any]:
-        return self.query_one(BoardWidget)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -321,14 +293,8 @@ class CorrGameScreen(ParlorScreen):
     async def on_mount(self) -> None:
         self.title = f"{get_game(self.initial.GAME).name} by correspondence"
         self.board.focus()
-        if self.link is None:
-            self.link = await client.get_link()
-            self.link.subscribe(self.on_service)
+        await self.connect()
         self.apply(self.first)
-
-    def on_unmount(self) -> None:
-        if self.link is not None:
-            self.link.unsubscribe(self.on_service)
 
     def on_service(self, message: dict[str, Any]) -> None:
         kind = message.get("t")
@@ -409,43 +375,9 @@ class CorrGameScreen(ParlorScreen):
             text.append(f"\n{self.message}", "italic")
         return text
 
-    def send(self, message: dict[str, Any]) -> None:
-        if self.link is None or not self.link.send(message):
-            self.notify("not connected to the host", severity="error")
-
-    def play(self, text: str) -> None:
-        self.board.interactive = False
+    def send_move(self, text: str) -> None:
         self.send({"t": "corr_move", "id": str(self.snap.get("id", ""))[:40],
-                   "move": text[:64], "ply": len(self.texts)})
-
-    @on(MoveEntered)
-    def on_move_entered(self, event: MoveEntered) -> None:
-        event.stop()
-        if not self.my_turn():
-            self.app.bell()
-            return
-        self.play(self.state.format_move(event.move))
-
-    @on(SelectionRefused)
-    def on_selection_refused(self, event: SelectionRefused) -> None:
-        event.stop()
-        self.message = event.why
-        self.query_one("#status", Static).update(self.status_text())
-
-    def action_type_move(self) -> None:
-        """Enter a move in the game's notation."""
-        if not self.my_turn():
-            self.app.bell()
-            return
-        legal = self.state.legal_moves()
-        example = self.state.format_move(legal[0]) if legal else ""
-
-        def entered(text: str | None) -> None:
-            if text and self.my_turn():
-                self.play(text.strip())
-
-        self.app.push_screen(PromptDialog("Your move in notation", placeholder=example),
-                             entered)
+                   "move": text, "ply": len(self.texts)})
 
     def action_resign(self) -> None:
         """Resign (a game no one has moved in yet is withdrawn, unrated), after asking."""

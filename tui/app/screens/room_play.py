@@ -17,24 +17,20 @@ import time
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Static
 
-from engine.protocol import ParlorError, State
+from engine.protocol import ParlorError
 from engine.registry import get_game
 from tui.app.dialogs.choose import ChooseDialog
 from tui.app.dialogs.prompt import PromptDialog
-from tui.app.messages import MoveEntered, SelectionRefused
-from tui.app.screens.base import ParlorScreen
+from tui.app.screens.hosted_game import HostedGameScreen
 from tui.app.screens.play import TO_MOVE
 from tui.app.widgets import board_class
-from tui.app.widgets.board import BoardWidget
 from tui.app.widgets.move_list import MoveList, move_number
 from tui.app.widgets.reader import ReaderLine
-from tui.link import client
 from tui.link.chat import ChatLine, ChatRefused, check, lines_from
 from tui.player import settings, store
 from tui.player.clock import LOW_TIME, show
@@ -45,7 +41,7 @@ CHAT_KEPT = 200
 """Chat lines the screen keeps (the panel scrolls through them)."""
 
 
-class RoomPlayScreen(ParlorScreen):
+class RoomPlayScreen(HostedGameScreen):
     """A room's game: board, clocks, whose turn, offers and the result."""
 
     DEFAULT_CSS = """
@@ -75,18 +71,12 @@ class RoomPlayScreen(ParlorScreen):
                 tooltip="Leave the room (a player keeps the seat); q and Esc too, as in a game"),
     ]
 
+    NOT_CONNECTED = "not connected to the room service"
+
     def __init__(self, snapshot: dict[str, Any]) -> None:
-        super().__init__()
-        self.snap: dict[str, Any] = {}
+        super().__init__(snapshot)  # (the host's messages come later, from the event loop)
         self.received = time.monotonic()
-        self.initial: State = get_game(str(snapshot.get("game"))).initial(
-            **dict(snapshot.get("options") or {}))
-        self.states: list[State] = [self.initial]
-        self.texts: list[str] = []
-        self.first = snapshot
         self.clock_shown: Text | None = None
-        self.message = ""
-        """Why the board refused the last point chosen (until the room changes)."""
         self.chat: list[ChatLine] = []
         self.muted = settings.load().chat_muted
         self.hidden = 0
@@ -94,23 +84,6 @@ class RoomPlayScreen(ParlorScreen):
         self.chat_after_end = bool(snapshot.get("result"))
         """Whether the chat was asked for with the game over (a player then gets the
         spectators' lines too)."""
-        self.link = client.current_link()
-        if self.link is not None:  # from now on, so no update is missed before mounting
-            self.link.subscribe(self.on_service)
-
-    @property
-    def state(self) -> State:
-        return self.states[-1]
-
-    @property
-    def you(self) -> int:
-        """0 or 1 for a player, -1 for a spectator."""
-        you = self.snap.get("you", -1)
-        return you if you in (0, 1) else -1
-
-    @property
-    def board(self) -> BoardWidget[Any, Any]:
-        return self.query_one(BoardWidget)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -131,17 +104,11 @@ class RoomPlayScreen(ParlorScreen):
     async def on_mount(self) -> None:
         self.title = get_game(self.initial.GAME).name
         self.board.focus()
-        if self.link is None:
-            self.link = await client.get_link()
-            self.link.subscribe(self.on_service)
+        await self.connect()
         self.show_chat()
         self.send({"t": "chat_log"})
         self.apply(self.first)
         self.set_interval(TICK_SECONDS, self.show_clocks)
-
-    def on_unmount(self) -> None:
-        if self.link is not None:
-            self.link.unsubscribe(self.on_service)
 
     # -- from the service -----------------------------------------------------------
     def on_service(self, message: dict[str, Any]) -> None:
@@ -322,43 +289,8 @@ class RoomPlayScreen(ParlorScreen):
         return text
 
     # -- what the player does -----------------------------------------------------------
-    def send(self, message: dict[str, Any]) -> None:
-        if self.link is None or not self.link.send(message):
-            self.notify("not connected to the room service", severity="error")
-
-    @on(MoveEntered)
-    def on_move_entered(self, event: MoveEntered) -> None:
-        event.stop()
-        if not self.my_turn():
-            self.app.bell()
-            return
-        self.board.interactive = False
-        self.send({"t": "move", "move": self.state.format_move(event.move)})
-
-    @on(SelectionRefused)
-    def on_selection_refused(self, event: SelectionRefused) -> None:
-        """Say why the point chosen cannot be played (a taken square, not your turn)."""
-        event.stop()
-        self.message = event.why
-        self.query_one("#status", Static).update(self.status_text())
-
-    def example_move(self) -> str:
-        """A legal move here in notation, as an example ("" when there is none)."""
-        legal = self.state.legal_moves()
-        return self.state.format_move(legal[0]) if legal else ""
-
-    def action_type_move(self) -> None:
-        """Enter a move in the game's notation."""
-        if not self.my_turn():
-            self.app.bell()
-            return
-
-        def entered(text: str | None) -> None:
-            if text and self.my_turn():
-                self.send({"t": "move", "move": text.strip()[:64]})
-
-        self.app.push_screen(PromptDialog("Your move in notation",
-                                          placeholder=self.example_move()), entered)
+    def send_move(self, text: str) -> None:
+        self.send({"t": "move", "move": text})
 
     def action_resign(self) -> None:
         """Resign, after asking."""
