@@ -123,3 +123,17 @@ async def settle(pilot: Any) -> None:
             with contextlib.suppress(WorkerCancelled):
                 await worker.wait()
     await pilot.pause()
+
+
+def play_app(game: str, players: tuple[str, str] = ("human", "first"), **options: Any) -> Any:
+    """The app launched straight into ``game`` between ``players`` (brains seeded)."""
+    from tui.app.main import Launch, ParlorApp
+
+    return ParlorApp(Launch(kind="play", game=game, options=options, players=players), seed=7)
+
+
+async def play_moves(pilot: Any, screen: Any, moves: list[Any]) -> None:
+    """Play ``moves`` on the Play ``screen`` and let the app settle."""
+    for move in moves:
+        screen.play(move)
+    await settle(pilot)

@@ -3,23 +3,9 @@ piece it took, the last move under the cursor."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from tests.tui.conftest import settle
-from tui.app.main import Launch, ParlorApp
-from tui.app.screens.play import PlayScreen
+from tests.tui.conftest import play_app, play_moves, settle
 
 SIZE = (80, 24)
-
-
-def play_app(game: str, players: tuple[str, str] = ("human", "first"), **options: Any) -> ParlorApp:
-    return ParlorApp(Launch(kind="play", game=game, options=options, players=players), seed=7)
-
-
-async def play_moves(pilot: Any, screen: PlayScreen, moves: list[Any]) -> None:
-    for move in moves:
-        screen.play(move)
-    await settle(pilot)
 
 
 async def test_the_winning_line_is_marked() -> None:

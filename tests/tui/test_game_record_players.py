@@ -3,17 +3,11 @@ them, and playing on from a replay."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from tests.tui.conftest import settle
-from tui.app.main import Launch, ParlorApp
+from tests.tui.conftest import play_app, settle
+from tui.app.main import ParlorApp
 from tui.app.screens.play import PlayScreen
 
 SIZE = (80, 24)
-
-
-def play_app(game: str, players: tuple[str, str] = ("human", "first"), **options: Any) -> ParlorApp:
-    return ParlorApp(Launch(kind="play", game=game, options=options, players=players), seed=7)
 
 
 async def test_the_record_says_who_played_which_moves_and_replay_shows_it() -> None:

@@ -3,18 +3,11 @@ the command palette's Home; the game stays listed."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from tests.tui.conftest import settle
-from tui.app.main import Launch, ParlorApp
+from tests.tui.conftest import play_app, settle
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.play import PlayScreen
 
 SIZE = (80, 24)
-
-
-def play_app(game: str, players: tuple[str, str] = ("human", "first"), **options: Any) -> ParlorApp:
-    return ParlorApp(Launch(kind="play", game=game, options=options, players=players), seed=7)
 
 
 async def test_escape_goes_back_to_home_and_the_game_stays_listed() -> None:

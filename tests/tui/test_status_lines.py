@@ -7,21 +7,11 @@ from typing import Any
 
 import pytest
 
-from tests.tui.conftest import settle
-from tui.app.main import Launch, ParlorApp
+from tests.tui.conftest import play_app, play_moves, settle
+from tui.app.main import ParlorApp
 from tui.app.screens.play import PlayScreen
 
 SIZE = (80, 24)
-
-
-def play_app(game: str, players: tuple[str, str] = ("human", "first"), **options: Any) -> ParlorApp:
-    return ParlorApp(Launch(kind="play", game=game, options=options, players=players), seed=7)
-
-
-async def play_moves(pilot: Any, screen: PlayScreen, moves: list[Any]) -> None:
-    for move in moves:
-        screen.play(move)
-    await settle(pilot)
 
 
 def screen_text(app: ParlorApp) -> str:

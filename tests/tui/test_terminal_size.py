@@ -3,18 +3,12 @@ terminal, boards that grow on a large one."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from tests.tui.conftest import settle
-from tui.app.main import Launch, ParlorApp
+from tests.tui.conftest import play_app, settle
+from tui.app.main import ParlorApp
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.play import PlayScreen
-
-
-def play_app(game: str, players: tuple[str, str] = ("human", "first"), **options: Any) -> ParlorApp:
-    return ParlorApp(Launch(kind="play", game=game, options=options, players=players), seed=7)
 
 
 async def test_keys_do_nothing_behind_the_too_small_notice() -> None:

@@ -51,6 +51,7 @@ from engine.protocol import ParlorError, Result, State
 from engine.record import GameRecord
 from engine.registry import GAMES, get_game
 from tui.game.session import Session
+from tui.host.accounts import NAME_RULE, Member
 from tui.host.db import CORR_DAYS, MAX_CORR_MOVES, CorrGame, HostData, HostDataError
 from tui.host.limits import Bucket
 from tui.link import wire
@@ -74,17 +75,6 @@ LISTED = 40
 NEW_BURST, NEW_PER_SECOND = 5.0, 5.0 / 3600
 """Games one player may create at once, then per second (five an hour)."""
 ID_RULE = re.compile(r"corr-[0-9a-f]{16}")
-NAME_RULE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{1,23}")
-
-
-class Member(Protocol):
-    """What this module needs of a session's connection (:class:`tui.host.rooms.Conn`)."""
-
-    identity: str
-    name: str
-    closed: bool
-
-    def send(self, message: dict[str, Any]) -> None: ...
 
 
 class Service(Protocol):
