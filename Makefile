@@ -31,7 +31,7 @@ play: $(PLAY_STAMP)
 test: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy engine brains tui
-	$(BIN)/python -m pytest -q -m "not slow" -n auto; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
+	$(BIN)/python -m pytest -q -m "not slow" -n auto --dist worksteal; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
 
 bench: $(DEV_STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[dev,bench]" || echo "OpenSpiel not installable here: benchmarks run without the peer"

@@ -123,6 +123,7 @@ print(len(book), "book positions;", len(examples), "examples of", sorted(games))
 """
 
 
+@pytest.mark.slow  # a fresh virtual environment and an install: make bench runs it
 def test_installed_wheel_plays_from_another_directory(installed: Path, tmp_path: Path):
     checked = _run_parlor(installed, ["-c", CHECK_DATA, str(installed)], tmp_path / "a")
     assert checked.returncode == 0, checked.stderr[-2000:]
