@@ -35,7 +35,7 @@ from brains.minimax import (
 from brains.protocol import BrainOption, Budget, Thought
 from brains.timeman import TimeManager
 from brains.tt import EXACT, LOWER, SOLVED, UPPER, TranspositionTable
-from engine.protocol import State
+from engine.protocol import AnyState
 
 ENDGAME_SHARE = 0.5
 """Share of a move's time the ``endgame`` hook may use before the search takes over."""
@@ -87,7 +87,7 @@ class AlphaBetaBrain(SearchBrain):
                 self._exact = hook.outcomes
 
     # -- public --------------------------------------------------------------------------
-    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+    def think(self, state: AnyState, budget: Budget) -> Iterator[Thought]:
         """Deepen one ply at a time, yielding a thought after each finished iteration.
 
         Stops at the depth limit, when the budget is spent (the unfinished iteration is
@@ -119,7 +119,7 @@ class AlphaBetaBrain(SearchBrain):
             if self.timeman is not None:
                 self.timeman.spent(state, budget.clock() - started)
 
-    def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
+    def analyse(self, state: AnyState, budget: Budget | None = None) -> dict[Any, float]:
         """The score of every legal move (full window for each) at the deepest finished depth."""
         search = self._new_search(budget or self.default_budget())
         moves = state.legal_moves()
@@ -135,7 +135,7 @@ class AlphaBetaBrain(SearchBrain):
                 break
         return scores
 
-    def _endgame_moves(self, state: State, moves: tuple[Any, ...], budget: Budget,
+    def _endgame_moves(self, state: AnyState, moves: tuple[Any, ...], budget: Budget,
                        allotted: float | None) -> list[Any] | None:
         """With ``endgame``: the moves whose exact outcome is the best, if the game's
         ``exact_outcomes`` hook finds them within ENDGAME_SHARE of the move's time
@@ -158,7 +158,7 @@ class AlphaBetaBrain(SearchBrain):
         best = max(outcomes.values())
         return [m for m in moves if outcomes.get(m) == best]
 
-    def _see_root(self, state: State) -> None:
+    def _see_root(self, state: AnyState) -> None:
         """Remember the game's positions, for ``repetition`` (a new game when plies go back)."""
         if not self.repetition:
             return
@@ -175,7 +175,7 @@ class AlphaBetaBrain(SearchBrain):
         return search
 
     # -- iterative deepening -------------------------------------------------------------
-    def _deepen(self, state: State, moves: tuple[Any, ...], budget: Budget,
+    def _deepen(self, state: AnyState, moves: tuple[Any, ...], budget: Budget,
                 allotted: float | None) -> Iterator[Thought]:
         search = self._new_search(budget, allotted)
         order = list(moves)
@@ -214,7 +214,7 @@ class AlphaBetaBrain(SearchBrain):
             if done:
                 return
 
-    def _root(self, search: Search, state: State, order: list[Any],
+    def _root(self, search: Search, state: AnyState, order: list[Any],
               depth: int) -> tuple[Any, float]:
         """The best root move and its exact score at ``depth``."""
         alpha, best_move = -INF, order[0]
@@ -229,7 +229,7 @@ class AlphaBetaBrain(SearchBrain):
                         to_tt(alpha, 0), best_move)
         return best_move, alpha
 
-    def _root_scores(self, search: Search, state: State, order: list[Any],
+    def _root_scores(self, search: Search, state: AnyState, order: list[Any],
                      depth: int) -> dict[Any, float]:
         """Every root move's exact score at ``depth`` (a full window for each), for
         ``temperature``: the softmax needs the score of every move, not only the best."""
@@ -240,7 +240,7 @@ class AlphaBetaBrain(SearchBrain):
                 search.partial = (move, scores[move])
         return scores
 
-    def _set_trap(self, search: Search, state: State, order: list[Any], depth: int,
+    def _set_trap(self, search: Search, state: AnyState, order: list[Any], depth: int,
                   move: Any, score: float) -> Any:
         """Among the root moves as good as ``move``, the one most likely to make the
         opponent go wrong.
@@ -265,7 +265,7 @@ class AlphaBetaBrain(SearchBrain):
         top = max(chances.values())
         return search.rng.choice([m for m in equal if chances[m] >= top - 1e-12])
 
-    def _win_chance(self, search: Search, state: State, depth: int, ply: int, ours: bool,
+    def _win_chance(self, search: Search, state: AnyState, depth: int, ply: int, ours: bool,
                     memo: dict[Any, float]) -> float:
         """The chance of winning from ``state`` under :meth:`_set_trap`'s model."""
         key = (state.key(), ours)
@@ -296,7 +296,7 @@ class AlphaBetaBrain(SearchBrain):
         return chance
 
     # -- the search ----------------------------------------------------------------------
-    def _negamax(self, search: Search, state: State, depth: int, alpha: float, beta: float,
+    def _negamax(self, search: Search, state: AnyState, depth: int, alpha: float, beta: float,
                  ply: int) -> float:
         """The value of ``state`` searched ``depth`` plies deep, within (alpha, beta).
 
@@ -324,7 +324,7 @@ class AlphaBetaBrain(SearchBrain):
                 path.discard(key)
         return self._search(search, state, moves, depth, alpha, beta, ply)
 
-    def _search(self, search: Search, state: State, moves: tuple[Any, ...], depth: int,
+    def _search(self, search: Search, state: AnyState, moves: tuple[Any, ...], depth: int,
                 alpha: float, beta: float, ply: int) -> float:
         """The body of :meth:`_negamax` past the terminal and leaf checks."""
         tt = self.tt
@@ -377,7 +377,7 @@ class AlphaBetaBrain(SearchBrain):
                 killers.insert(0, move)
                 del killers[2:]
 
-    def _pv(self, state: State, move: Any, depth: int) -> tuple[Any, ...]:
+    def _pv(self, state: AnyState, move: Any, depth: int) -> tuple[Any, ...]:
         """The principal variation read back from the transposition table."""
         pv = [move]
         if self.tt is None:
@@ -394,7 +394,7 @@ class AlphaBetaBrain(SearchBrain):
         return tuple(pv)
 
 
-def _wins_at_once(state: State) -> bool:
+def _wins_at_once(state: AnyState) -> bool:
     """True if the side to move in ``state`` has a move that wins the game at once."""
     for move in state.legal_moves():
         child = state.play(move)

@@ -53,7 +53,7 @@ from brains.exact import Exact as Exact  # re-exported
 from brains.exact import Oracle
 from brains.exact import position_oracle as position_oracle  # re-exported
 from brains.protocol import Budget
-from engine.protocol import ParlorError, State
+from engine.protocol import AnyState, ParlorError
 from engine.record import GameRecord
 
 DEFAULT_SECONDS = 0.5
@@ -313,7 +313,7 @@ Progress = Callable[[MoveAnalysis, int, int], None]
 """Called after each move's analysis with the result, moves done and moves in all."""
 
 
-def _judge(index: int, state: State, move: Any, values: dict[Any, Value],
+def _judge(index: int, state: AnyState, move: Any, values: dict[Any, Value],
            kind: Literal["exact", "search"]) -> MoveAnalysis:
     """The analysis of ``move`` in ``state`` from every legal move's value."""
     best_move = max(values, key=lambda m: rank(values[m]))

@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 from brains.protocol import Brain, Budget, Thought
 from engine import files
-from engine.protocol import ParlorError, State, quote
+from engine.protocol import AnyState, ParlorError, quote
 
 BrainFactory = Callable[..., Brain]
 """``factory(spec, game_id, seed=...) -> Brain``; by default ``brains.registry.make_brain``."""
@@ -91,7 +91,7 @@ def format_score(score: float | None) -> str:
     return format(float(score) + 0.0, ".6g")  # + 0.0: no "-0"
 
 
-def format_line(state: State, moves: Iterable[Any]) -> str:
+def format_line(state: AnyState, moves: Iterable[Any]) -> str:
     """A sequence of moves from ``state`` in notation (stops at the first illegal one)."""
     texts = []
     for move in moves:
@@ -113,9 +113,9 @@ class EngineSession:
         """Seed given to every brain that ``go`` or ``analyse`` makes."""
         self._factory = brain_factory
         self._brain_names = brain_names or _default_brain_names
-        self.start: State | None = None
+        self.start: AnyState | None = None
         """The start position of the current game (None before ``new``)."""
-        self.state: State | None = None
+        self.state: AnyState | None = None
         """The current position (None before ``new``)."""
         self._lock = threading.Lock()
         self._searches_read = 0
@@ -198,7 +198,7 @@ class EngineSession:
             self.out.write(line + "\n")
         self.out.flush()
 
-    def _position(self) -> State:
+    def _position(self) -> AnyState:
         if self.state is None:
             raise EngineError("no game: send 'new GAME' first")
         return self.state
@@ -288,7 +288,7 @@ class EngineSession:
         self._say("ok")
 
     @staticmethod
-    def _replay(state: State, texts: list[str]) -> State:
+    def _replay(state: AnyState, texts: list[str]) -> AnyState:
         """The position after ``texts``; the first bad move raises, naming its number."""
         for number, text in enumerate(texts, 1):
             try:
@@ -349,7 +349,7 @@ class EngineSession:
         """
 
     @staticmethod
-    def _info(state: State, thought: Thought, elapsed: float) -> str:
+    def _info(state: AnyState, thought: Thought, elapsed: float) -> str:
         parts = ["info", "depth", str(thought.depth)]
         if thought.score is not None:
             parts += ["score", format_score(thought.score)]
@@ -376,7 +376,7 @@ class EngineSession:
         ranked = sorted(scores.items(), key=lambda item: -item[1])
         self._say(*(f"{state.format_move(m)} {format_score(s)}" for m, s in ranked), "ok")
 
-    def _playable(self) -> State:
+    def _playable(self) -> AnyState:
         state = self._position()
         outcome = state.outcome()
         if outcome is not None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from brains.protocol import Budget, Thought
-from engine.protocol import State
+from engine.protocol import AnyState
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,17 +72,17 @@ class Exact:
         return name
 
 
-Oracle = Callable[[State, Budget, dict[str, Any]], "dict[Any, Exact] | None"]
+Oracle = Callable[[AnyState, Budget, dict[str, Any]], "dict[Any, Exact] | None"]
 """Exact values of every legal move of a position, for its side to move, or None when it
 cannot settle them within the budget. ``cache`` lives for one game's analysis (a solver's
 table kept between its positions)."""
 
 
-def position_oracle(value: Callable[[State, Budget], Exact | None]) -> Oracle:
+def position_oracle(value: Callable[[AnyState, Budget], Exact | None]) -> Oracle:
     """An oracle from a function giving the exact value of a position for its side to move
     (None if unknown): each move is valued by its child, seen from the mover's side."""
 
-    def oracle(state: State, budget: Budget, cache: dict[str, Any]) -> dict[Any, Exact] | None:
+    def oracle(state: AnyState, budget: Budget, cache: dict[str, Any]) -> dict[Any, Exact] | None:
         out: dict[Any, Exact] = {}
         for move in state.legal_moves():
             child = state.play(move)
@@ -157,14 +157,14 @@ class ExactSolver:
     solves: ClassVar[bool] = False
     """True where ``parlor solve`` solves this game's positions (:meth:`solver`)."""
 
-    def values(self, state: State, budget: Budget,
+    def values(self, state: AnyState, budget: Budget,
                cache: dict[str, Any]) -> dict[Any, Exact] | None:
         """Exact values of every legal move for the side to move, or None where the
         solver cannot settle them within ``budget`` (``cache`` lives for one game)."""
         raise NotImplementedError
 
     # -- alphabeta's endgame --------------------------------------------------------------
-    def outcomes(self, state: State, stop: Callable[[], bool],
+    def outcomes(self, state: AnyState, stop: Callable[[], bool],
                  cache: dict[str, Any]) -> dict[Any, int] | None:
         """Exact outcomes (1 win, 0 draw, -1 loss for the side to move) of some legal
         moves, always including one that keeps the position's outcome, or None when not
@@ -173,12 +173,12 @@ class ExactSolver:
         return None
 
     # -- the perfect brain ---------------------------------------------------------------
-    def scores(self, brain: Any, state: State, budget: Budget) -> dict[Any, float]:
+    def scores(self, brain: Any, state: AnyState, budget: Budget) -> dict[Any, float]:
         """Every legal move's exact score on :mod:`brains.perfect`'s scale (a win in N
         plies ``WIN - N * EPS``); raises ``brains.minimax.Stopped`` when out of time."""
         raise NotImplementedError
 
-    def think(self, brain: Any, state: State, budget: Budget) -> Iterator[Thought]:
+    def think(self, brain: Any, state: AnyState, budget: Budget) -> Iterator[Thought]:
         """The perfect brain's thoughts (``brain`` is the :class:`brains.perfect.PerfectBrain`
         asking: its ``rng``, ``seed``, options and ``cache``): by default one, a best move
         of :meth:`scores` (``Stopped`` out of time, as there: the brain then has none)."""

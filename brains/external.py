@@ -46,7 +46,7 @@ from typing import Any
 from brains.options import BrainOption
 from brains.protocol import Brain, Budget, Thought
 from engine import files
-from engine.protocol import ParlorError, State, quote
+from engine.protocol import AnyState, ParlorError, quote
 
 CONFIG_NAME = "engines.toml"
 MAX_CONFIG = 64_000
@@ -301,7 +301,7 @@ class ExternalBrain(Brain):
         self.config = engine_config(self.options["engine"], game)
         self._process: _Process | None = None
         self._finalizer: weakref.finalize[[subprocess.Popen[bytes]], ExternalBrain] | None = None
-        self._known: State | None = None
+        self._known: AnyState | None = None
         """The position the GTP engine has been told about (None: nothing yet)."""
 
     # -- process ----------------------------------------------------------------------
@@ -324,7 +324,7 @@ class ExternalBrain(Brain):
         return exc
 
     # -- moves ------------------------------------------------------------------------
-    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+    def think(self, state: AnyState, budget: Budget) -> Iterator[Thought]:
         if state.outcome() is not None:
             return
         try:
@@ -382,13 +382,13 @@ class ExternalBrain(Brain):
         answer = self._ask(process, f"genmove {'bw'[state.to_move]}").lower()
         return answer
 
-    def _path(self, state: State) -> list[tuple[str, str]] | None:
+    def _path(self, state: AnyState) -> list[tuple[str, str]] | None:
         """The (colour, move) plays that lead from the position the engine knows to
         ``state`` (at most three plies: the opponent's move and passes), or None."""
         known = self._known
         if known is None:
             return None
-        frontier: list[tuple[State, list[tuple[str, str]]]] = [(known, [])]
+        frontier: list[tuple[AnyState, list[tuple[str, str]]]] = [(known, [])]
         for _ in range(4):
             nxt = []
             for pos, plays in frontier:
@@ -400,7 +400,7 @@ class ExternalBrain(Brain):
             frontier = nxt[:200]
         return None
 
-    def _parlor_move(self, state: State) -> str:
+    def _parlor_move(self, state: AnyState) -> str:
         from engine.positions import format_position
 
         process = self._start()
@@ -436,7 +436,7 @@ def _path_from_start(state: Any, limit: int = 200_000) -> list[tuple[str, str]] 
     occupied = state.black | state.white
     budget = [limit]
 
-    def search(pos: State, plays: list[tuple[str, str]]) -> list[tuple[str, str]] | None:
+    def search(pos: AnyState, plays: list[tuple[str, str]]) -> list[tuple[str, str]] | None:
         if pos.key() == target:
             return plays
         budget[0] -= 1

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from brains.minimax import EVAL, HEURISTIC_SCALE, SearchBrain, terminal_score
 from brains.protocol import BrainOption, Budget, Thought
-from engine.protocol import State
+from engine.protocol import AnyState
 
 
 class GreedyBrain(SearchBrain):
@@ -17,7 +17,7 @@ class GreedyBrain(SearchBrain):
     OPTIONS: ClassVar[tuple[BrainOption, ...]] = (EVAL,)
     """One ply needs no limits: only the heuristic is chosen."""
 
-    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+    def think(self, state: AnyState, budget: Budget) -> Iterator[Thought]:
         """One thought: the best-scoring move, ties broken from the seed."""
         scores = self.analyse(state, budget)
         if not scores:
@@ -26,7 +26,7 @@ class GreedyBrain(SearchBrain):
         move = self.rng.choice([m for m, s in scores.items() if s == best])
         yield Thought(move, best, 1, len(scores), (move,), final=True)
 
-    def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
+    def analyse(self, state: AnyState, budget: Budget | None = None) -> dict[Any, float]:
         """Each legal move's value: a finished game's result, else minus the child's heuristic."""
         scores: dict[Any, float] = {}
         for move in state.legal_moves():

@@ -15,7 +15,7 @@ from brains.ladder import RATING, RUNG, ladder, rung_for_rating
 from brains.options import BrainOption, UnknownBrainError
 from brains.protocol import Brain, Budget, Thought
 from brains.registry import make_brain
-from engine.protocol import State
+from engine.protocol import AnyState
 
 
 class LevelBrain(Brain):
@@ -43,12 +43,12 @@ class LevelBrain(Brain):
     def default_budget(self) -> Budget:
         return self.inner.default_budget()
 
-    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+    def think(self, state: AnyState, budget: Budget) -> Iterator[Thought]:
         """The rung's brain's thoughts."""
         return self.inner.think(state, budget)
 
-    def choose(self, state: State, budget: Budget | None = None) -> Any:
+    def choose(self, state: AnyState, budget: Budget | None = None) -> Any:
         return self.inner.choose(state, budget)
 
-    def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
+    def analyse(self, state: AnyState, budget: Budget | None = None) -> dict[Any, float]:
         return self.inner.analyse(state, budget)

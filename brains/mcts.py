@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from brains.evaluation import evaluation
 from brains.minimax import EVAL, SECONDS
 from brains.protocol import Brain, BrainOption, Budget, Thought
-from engine.protocol import State
+from engine.protocol import AnyState
 
 REPORT_EVERY = 0.25
 """Seconds between progress thoughts."""
@@ -68,7 +68,7 @@ class MCTSBrain(Brain):
     def default_budget(self) -> Budget:
         return Budget(seconds=self.seconds, nodes=self.simulations)
 
-    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+    def think(self, state: AnyState, budget: Budget) -> Iterator[Thought]:
         """Run simulations, yielding the most-visited move about every quarter second."""
         moves = state.legal_moves()
         if not moves:
@@ -85,7 +85,7 @@ class MCTSBrain(Brain):
             move = self.rng.choice(moves)
             yield Thought(move, None, 0, 0, (move,), final=False)
 
-    def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
+    def analyse(self, state: AnyState, budget: Budget | None = None) -> dict[Any, float]:
         """Each root move's mean reward mapped to [-1, 1] (unvisited moves are left out)."""
         root = None
         for node, _ in self._search(state, (budget or self.default_budget())):
@@ -95,7 +95,7 @@ class MCTSBrain(Brain):
         return {n.move: 2 * n.reward / n.visits - 1 for n in root.children if n.visits}
 
     # -- the search ----------------------------------------------------------------------
-    def _search(self, state: State, budget: Budget) -> Iterator[tuple[_Node, bool]]:
+    def _search(self, state: AnyState, budget: Budget) -> Iterator[tuple[_Node, bool]]:
         """Simulate until the budget is spent; yields (root, finished) now and then."""
         budget.start()
         limits = [n for n in (budget.nodes, self.simulations) if n is not None]
@@ -122,12 +122,12 @@ class MCTSBrain(Brain):
         yield root, True
 
     @staticmethod
-    def _new_node(rng: random.Random, move: Any, parent: _Node | None, state: State) -> _Node:
+    def _new_node(rng: random.Random, move: Any, parent: _Node | None, state: AnyState) -> _Node:
         untried = list(state.legal_moves())
         rng.shuffle(untried)
         return _Node(move, parent, 1 - state.to_move, untried)
 
-    def _simulate(self, rng: random.Random, root: _Node, state: State) -> None:
+    def _simulate(self, rng: random.Random, root: _Node, state: AnyState) -> None:
         node = root
         log, c = math.log, self.c
         while not node.untried and node.children:  # selection
@@ -148,7 +148,7 @@ class MCTSBrain(Brain):
             up.reward += rewards[up.player]
             up = up.parent
 
-    def _playout(self, rng: random.Random, state: State) -> tuple[float, float]:
+    def _playout(self, rng: random.Random, state: AnyState) -> tuple[float, float]:
         """Play on to the end (or to the cutoff) and score it for each player in [0, 1]."""
         choice = rng.choice
         plies = 0

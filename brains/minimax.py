@@ -21,7 +21,7 @@ from brains.evaluation import evaluation
 from brains.heuristics import heuristics_module, list_heuristics
 from brains.protocol import Brain, BrainOption, Budget, Thought
 from brains.tt import EXACT, SOLVED, TranspositionTable
-from engine.protocol import ParlorError, State
+from engine.protocol import AnyState, ParlorError
 
 WIN = 1.0
 EPS = 1e-3
@@ -45,7 +45,7 @@ class Stopped(Exception):
     """Raised inside a search when the budget runs out; the iteration is abandoned."""
 
 
-def terminal_score(state: State, ply: int) -> float:
+def terminal_score(state: AnyState, ply: int) -> float:
     """The score of a finished game for the side to move, ``ply`` plies from the root."""
     outcome = state.outcome()
     value = outcome.value_for(state.to_move) if outcome is not None else 0
@@ -200,7 +200,7 @@ class SearchBrain(Brain):
         self.depth: int | None = self.options.get("depth")
         self.seconds: float | None = self.options.get("seconds")
         self.node_limit: int | None = self.options.get("nodes")
-        self.heuristic: Callable[[State], float] = evaluation(game, self.options["eval"])
+        self.heuristic: Callable[[AnyState], float] = evaluation(game, self.options["eval"])
 
     def default_budget(self) -> Budget:
         return Budget(seconds=self.seconds, depth=self.depth, nodes=self.node_limit)
@@ -219,17 +219,17 @@ class SearchBrain(Brain):
                       min(limits) if limits else INF, min(depths) if depths else MAX_DEPTH,
                       random.Random(self.rng.getrandbits(64)))
 
-    def _evaluate(self, state: State) -> float:
+    def _evaluate(self, state: AnyState) -> float:
         """The heuristic score of a non-terminal position (the caller counts the cutoff)."""
         value = self.heuristic(state)
         return HEURISTIC_SCALE * max(-1.0, min(1.0, value))
 
-    def _thought(self, search: Search, state: State, move: Any, score: float, depth: int,
+    def _thought(self, search: Search, state: AnyState, move: Any, score: float, depth: int,
                  final: bool) -> Thought:
         return Thought(move=move, score=score, depth=depth, nodes=search.nodes,
                        pv=self._pv(state, move, depth), final=final)
 
-    def _pv(self, state: State, move: Any, depth: int) -> tuple[Any, ...]:
+    def _pv(self, state: AnyState, move: Any, depth: int) -> tuple[Any, ...]:
         """The principal variation starting with ``move`` (just the move by default)."""
         return (move,)
 
@@ -245,7 +245,7 @@ class MinimaxBrain(SearchBrain):
         self.tt: TranspositionTable | None = None
         self.temperature: float = self.options["temperature"]
 
-    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+    def think(self, state: AnyState, budget: Budget) -> Iterator[Thought]:
         """Minimax to depth 1, 2, … up to the depth limit; each finished depth is a thought.
 
         The deepening only makes the search stoppable: each iteration is a plain,
@@ -275,13 +275,13 @@ class MinimaxBrain(SearchBrain):
             if done:
                 return
 
-    def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
+    def analyse(self, state: AnyState, budget: Budget | None = None) -> dict[Any, float]:
         """Each legal move's minimax score at the brain's depth."""
         search = self._begin(budget or self.default_budget())
         depth = min(search.max_depth, 8)
         return {m: -self._minimax(search, state.play(m), depth - 1, 1) for m in state.legal_moves()}
 
-    def _minimax(self, search: Search, state: State, depth: int, ply: int) -> float:
+    def _minimax(self, search: Search, state: AnyState, depth: int, ply: int) -> float:
         """The exact depth-``depth`` minimax value of ``state`` for its side to move."""
         search.nodes += 1
         if search.nodes >= search.next_poll:

@@ -24,7 +24,7 @@ from brains.heuristics import exact_solver
 from brains.minimax import EPS, POLL, SECONDS, WIN, Stopped
 from brains.protocol import Brain, BrainOption, Budget, Thought, UnknownBrainError
 from brains.registry import check_spec, make_brain
-from engine.protocol import State
+from engine.protocol import AnyState
 from engine.registry import GAMES
 
 
@@ -99,7 +99,7 @@ class PerfectBrain(Brain):
     def default_budget(self) -> Budget:
         return Budget(seconds=self.seconds)
 
-    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+    def think(self, state: AnyState, budget: Budget) -> Iterator[Thought]:
         """One final thought with the best move and its exact score (or a fallback's thoughts)."""
         moves = state.legal_moves()
         if not moves:
@@ -118,17 +118,17 @@ class PerfectBrain(Brain):
         move = self.rng.choice([m for m in moves if scores[m] == best])
         yield Thought(move, best, state.ply, search.nodes, (move,), final=True)
 
-    def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
+    def analyse(self, state: AnyState, budget: Budget | None = None) -> dict[Any, float]:
         """The exact score of every legal move (Stopped if the budget runs out first)."""
         return self._analyse(_Search((budget or self.default_budget()).start()), state)
 
-    def _analyse(self, search: _Search, state: State) -> dict[Any, float]:
+    def _analyse(self, search: _Search, state: AnyState) -> dict[Any, float]:
         if self.solver is not None:
             return self.solver.scores(self, state, search.budget)
         return {m: _shift(-self._value(search, state.play(m))) for m in state.legal_moves()}
 
     # -- exhaustive search ---------------------------------------------------------------
-    def _value(self, search: _Search, state: State) -> float:
+    def _value(self, search: _Search, state: AnyState) -> float:
         """The exact value of ``state`` for its side to move, relative to the node."""
         key = state.key()
         value = self._memo.get(key)
@@ -147,7 +147,7 @@ class PerfectBrain(Brain):
         return value
 
     # -- when the solver runs out of time ------------------------------------------------
-    def fall_back(self, state: State, budget: Budget) -> Iterator[Thought]:
+    def fall_back(self, state: AnyState, budget: Budget) -> Iterator[Thought]:
         """Thoughts of the fallback brain, each with a note saying the move is not proven."""
         brain = make_brain(self.fallback_spec, self.game, seed=self.seed)
         note = f"not solved in time: move from {self.fallback_spec}"

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from brains.options import BrainOption, UnknownBrainError, resolve
-from engine.protocol import State
+from engine.protocol import AnyState
 
 __all__ = ["Brain", "BrainOption", "Budget", "Thought", "UnknownBrainError"]
 
@@ -125,11 +125,11 @@ class Brain:
         """The budget this brain uses when the caller gives none."""
         return Budget()
 
-    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+    def think(self, state: AnyState, budget: Budget) -> Iterator[Thought]:
         """Yield improving thoughts about ``state`` until done or the budget is spent."""
         raise NotImplementedError
 
-    def choose(self, state: State, budget: Budget | None = None) -> Any:
+    def choose(self, state: AnyState, budget: Budget | None = None) -> Any:
         """The move this brain plays in ``state`` (the last thought's move)."""
         budget = (budget or self.default_budget()).start()
         best = None
@@ -142,7 +142,7 @@ class Brain:
             return self.rng.choice(moves)
         return best.move
 
-    def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
+    def analyse(self, state: AnyState, budget: Budget | None = None) -> dict[Any, float]:
         """A score per legal move from the side to move's view (default: the greedy child value)."""
         raise NotImplementedError(f"{self.name} cannot analyse positions")
 

@@ -48,7 +48,7 @@ from typing import Any
 from brains.analysis import ORACLES, Exact, read_annotations
 from brains.protocol import Budget
 from engine.files import read_capped
-from engine.protocol import ParlorError, State, quote
+from engine.protocol import AnyState, ParlorError, quote
 from engine.record import GameRecord
 from engine.registry import get_game
 
@@ -108,7 +108,7 @@ class Puzzle:
     """Every move that keeps the outcome (just the solution in a built puzzle)."""
     source: str = ""
 
-    def state(self) -> State:
+    def state(self) -> AnyState:
         """The puzzle's position (PositionError, one line, if it does not read)."""
         from engine.positions import parse_position
 
@@ -200,7 +200,7 @@ class Puzzle:
 # --------------------------------------------------------------------------- solving
 
 
-def oracle_for(game: str) -> Callable[[State, Budget, dict[str, Any]], dict[Any, Exact] | None]:
+def oracle_for(game: str) -> Callable[[AnyState, Budget, dict[str, Any]], dict[Any, Exact] | None]:
     """The exact oracle of ``game``; ParlorError when the game has none."""
     oracle = ORACLES.get(get_game(game).id)
     if oracle is None:
@@ -209,7 +209,7 @@ def oracle_for(game: str) -> Callable[[State, Budget, dict[str, Any]], dict[Any,
     return oracle
 
 
-def exact_values(state: State, cache: dict[str, Any],
+def exact_values(state: AnyState, cache: dict[str, Any],
                  budget: Budget | None = None) -> dict[Any, Exact] | None:
     """Every legal move's exact value for the side to move (None if not settled: only
     with a ``budget`` that runs out, or when the game's data cannot be opened)."""
@@ -225,7 +225,7 @@ def best_of(values: dict[Any, Exact], order: Iterable[Any]) -> Any:
     return max(order, key=lambda m: values[m].rank())
 
 
-def refutation_line(state: State, cache: dict[str, Any], plies: int = REFUTATION_PLIES,
+def refutation_line(state: AnyState, cache: dict[str, Any], plies: int = REFUTATION_PLIES,
                     budget: Budget | None = None) -> tuple[str, ...]:
     """The best moves from ``state`` on for up to ``plies`` plies (the solver's line)."""
     line: list[str] = []
@@ -251,7 +251,7 @@ class Verdict:
     values: dict[Any, Exact]
 
 
-def verdict(state: State, cache: dict[str, Any], budget: Budget | None = None
+def verdict(state: AnyState, cache: dict[str, Any], budget: Budget | None = None
             ) -> Verdict | None:
     """The best outcome (win or draw) and the moves keeping it; None when the position
     is over, has one legal move, is lost whatever is played, every move keeps the
@@ -294,7 +294,7 @@ def estimate_rating(moves: int, plies: int | None, misses: int) -> float:
     return max(MIN_RATING, min(MAX_RATING, round(rating, 1)))
 
 
-def probe_misses(state: State, solution: Any) -> int:
+def probe_misses(state: AnyState, solution: Any) -> int:
     """How many of the :data:`PROBES` searches (seeded, depth-limited) miss ``solution``."""
     from brains.registry import make_brain
 
@@ -305,7 +305,7 @@ def probe_misses(state: State, solution: Any) -> int:
     return misses
 
 
-def judge(state: State, cache: dict[str, Any], *, unique: bool = True, source: str = "",
+def judge(state: AnyState, cache: dict[str, Any], *, unique: bool = True, source: str = "",
           budget: Budget | None = None, refute: bool = True,
           immediate: bool = False) -> Puzzle | None:
     """``state`` as a puzzle, or None when it is not one (see the module docstring).
@@ -338,7 +338,7 @@ def judge(state: State, cache: dict[str, Any], *, unique: bool = True, source: s
 # --------------------------------------------------------------------------- building
 
 
-def _hooks(game: str) -> tuple[Callable[[State], Any], Callable[[State], bool]]:
+def _hooks(game: str) -> tuple[Callable[[AnyState], Any], Callable[[AnyState], bool]]:
     """The game module's ``canonical_key`` and ``puzzle_ready`` hooks (the plain key and
     every position where the module has none)."""
     from brains.heuristics import game_module
@@ -360,7 +360,7 @@ def players(game: str) -> tuple[str, ...]:
                         if not s.startswith("perfect")))
 
 
-def candidates(game: str, seed: int) -> Iterator[tuple[State, str]]:
+def candidates(game: str, seed: int) -> Iterator[tuple[AnyState, str]]:
     """Positions of seeded self-play games, each with where it came from, endlessly (a
     position with an empty source marks the end of a game). Each game is played on
     :data:`BRANCHES` times from its first ``puzzle_ready`` position by new pairs of
@@ -375,7 +375,7 @@ def candidates(game: str, seed: int) -> Iterator[tuple[State, str]]:
     number = 0
     while True:
         number += 1
-        start: State = get_game(game).initial()
+        start: AnyState = get_game(game).initial()
         for branch in range(BRANCHES):
             a, b = rng.choice(specs), rng.choice(specs)
             brains = (make_brain(a, game, seed=rng.randrange(1 << 30)),
@@ -524,7 +524,7 @@ def read_puzzles(path: str | Path) -> list[Puzzle]:
     return parse_puzzles(text, name)
 
 
-def check_puzzle(puzzle: Puzzle) -> State:
+def check_puzzle(puzzle: Puzzle) -> AnyState:
     """The puzzle's position, with its solution and wrong moves checked as legal there;
     ParlorError (one line) otherwise."""
     state = puzzle.state()

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from brains.protocol import Brain, Budget, Thought
-from engine.protocol import State
+from engine.protocol import AnyState
 
 
 class RandomBrain(Brain):
@@ -14,13 +14,13 @@ class RandomBrain(Brain):
 
     name = "random"
 
-    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+    def think(self, state: AnyState, budget: Budget) -> Iterator[Thought]:
         """One thought: a random legal move (nothing if the game is over)."""
         moves = state.legal_moves()
         if moves:
             move = self.rng.choice(moves)
             yield Thought(move, None, 0, 0, (move,), final=True)
 
-    def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
+    def analyse(self, state: AnyState, budget: Budget | None = None) -> dict[Any, float]:
         """Every legal move scores 0: random play has no preference."""
         return {m: 0.0 for m in state.legal_moves()}

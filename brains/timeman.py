@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from brains.heuristics import game_module
-from engine.protocol import State
+from engine.protocol import AnyState
 
 MARGIN = 0.05
 """Seconds added to every allotment."""
@@ -37,12 +37,12 @@ DEFAULT_MOVES_LEFT = 20.0
 MIN_MOVES_LEFT = 4.0
 
 
-def is_capture(state: State, move: Any) -> bool:
+def is_capture(state: AnyState, move: Any) -> bool:
     """True if ``move`` captures, judged from its notation (captures contain ``x``)."""
     return "x" in state.format_move(move)
 
 
-def threat_factor(state: State) -> float:
+def threat_factor(state: AnyState) -> float:
     """1.8 if a piece is attacked but can escape, 1.5 if one will be lost, else 1.0."""
     moves = state.legal_moves()
     exposed = 0
@@ -67,8 +67,8 @@ class TimeManager:
         self.max_seconds = float(max_seconds)
         self.used = 0.0
         self._last_ply = -1
-        self._moves_left: Callable[[State], float] | None = None
-        self._factor: Callable[[State], float] | None = None
+        self._moves_left: Callable[[AnyState], float] | None = None
+        self._factor: Callable[[AnyState], float] | None = None
         module = game_module(game)
         self._moves_left = getattr(module, "moves_left", None)
         self._factor = getattr(module, "time_factor", None)
@@ -77,7 +77,7 @@ class TimeManager:
         """Seconds left on the clock."""
         return max(0.0, self.clock - self.used)
 
-    def allot(self, state: State) -> float:
+    def allot(self, state: AnyState) -> float:
         """Seconds to spend on ``state``'s move (0 for a single legal move)."""
         if state.ply < self._last_ply:
             self.used = 0.0
@@ -92,7 +92,7 @@ class TimeManager:
             factor = self._factor(state)
         return min(SAFETY * self.max_seconds, base * factor)
 
-    def spent(self, state: State, seconds: float) -> None:
+    def spent(self, state: AnyState, seconds: float) -> None:
         """Charge ``seconds`` of thinking on ``state`` to the clock."""
         self._last_ply = state.ply
         self.used += seconds
@@ -106,7 +106,7 @@ MAX_SHARE = 0.35
 """Most of the usable time one move may take, however critical the position."""
 
 
-def clock_allot(state: State, remaining: float, increment: float = 0.0) -> float:
+def clock_allot(state: AnyState, remaining: float, increment: float = 0.0) -> float:
     """Seconds to think on ``state``'s move on a game clock: ``remaining`` seconds left
     for the side to move, ``increment`` added after each of its moves.
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.protocol import ParlorError, State
+from engine.protocol import AnyState, ParlorError
 
 MAX_DEPTH = 100
 """Deepest perft accepted (far beyond what can finish; it bounds memory and recursion)."""
@@ -15,7 +15,7 @@ def check_depth(depth: int) -> int:
     return depth
 
 
-def perft(state: State, depth: int) -> list[int]:
+def perft(state: AnyState, depth: int) -> list[int]:
     """Counts of distinct move sequences of exactly 1..``depth`` moves from ``state``.
 
     One depth-first walk fills every depth at once; each move goes through
@@ -24,7 +24,7 @@ def perft(state: State, depth: int) -> list[int]:
     check_depth(depth)
     counts = [0] * (depth + 1)
 
-    def walk(node: State, d: int) -> None:
+    def walk(node: AnyState, d: int) -> None:
         moves = node.legal_moves()
         counts[d] += len(moves)
         if d == depth:
@@ -40,7 +40,7 @@ def perft(state: State, depth: int) -> list[int]:
     return counts[1:]
 
 
-def divide(state: State, depth: int) -> list[tuple[str, int]]:
+def divide(state: AnyState, depth: int) -> list[tuple[str, int]]:
     """For each legal move, the number of sequences of ``depth`` moves starting with it."""
     check_depth(depth)
     out = []

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from engine.protocol import PositionError, State, quote
+from engine.protocol import AnyState, PositionError, quote
 from engine.registry import get_game
 
 MAX_POSITION = 1_000
@@ -31,7 +31,7 @@ SIDES = ("x", "o")
 """Side-to-move letters of the games that write their pieces ``x`` and ``o``."""
 
 
-def parse_position(game_id: str, text: str) -> State:
+def parse_position(game_id: str, text: str) -> AnyState:
     """The position of ``game_id`` written ``text`` (blanks and line breaks between
     fields are ignored); PositionError (one line) for anything else, UnknownGameError
     for an unknown game."""
@@ -67,7 +67,7 @@ def games_for(text: str) -> list[str]:
     return out
 
 
-def format_position(state: State) -> str:
+def format_position(state: AnyState) -> str:
     """``state`` in its game's position form (one line)."""
     return state.to_position()
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Hashable
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NoReturn, TypeVar
 
 if TYPE_CHECKING:  # numpy is imported lazily, only by ``encode``
     import numpy as np
@@ -116,12 +116,18 @@ def cut(text: str, limit: int) -> str:
 # --------------------------------------------------------------------------- states
 
 
-class State:
+M = TypeVar("M", bound=Hashable)
+"""A game's move type (an int square or column, a tuple for a checkers or morris move)."""
+
+
+class State(Generic[M]):
     """An immutable game position; subclasses implement the game.
 
     Subclasses define ``__slots__``, the class attributes below, and the methods that
     raise :class:`NotImplementedError` here. ``to_move`` is 0 for the first player and
-    1 for the second; ``ply`` counts moves played since the initial position.
+    1 for the second; ``ply`` counts moves played since the initial position. A game's
+    state declares its move type ``M``: ``class ConnectFourState(State[int])``; code
+    that works on any game takes an :data:`AnyState`.
     """
 
     __slots__ = ()
@@ -142,11 +148,11 @@ class State:
     ply: int
 
     # -- the protocol ---------------------------------------------------------------
-    def legal_moves(self) -> tuple[Any, ...]:
+    def legal_moves(self) -> tuple[M, ...]:
         """Legal moves in a fixed order; empty exactly when the game is over."""
         raise NotImplementedError
 
-    def play(self, move: Any) -> State:
+    def play(self, move: M) -> State[M]:
         """The state after ``move`` (which must be legal); ``self`` is unchanged."""
         raise NotImplementedError
 
@@ -169,7 +175,7 @@ class State:
         """
         return (self.key(),)
 
-    def symmetric_move(self, move: Any, symmetry: int) -> Any:
+    def symmetric_move(self, move: M, symmetry: int) -> M:
         """``move`` of this position as it is in the image under ``symmetry`` (an index
         into :meth:`symmetric_keys`): the image's legal move that plays the same."""
         return move
@@ -178,7 +184,7 @@ class State:
         """A float32 vector of the position from the side to move's view."""
         raise NotImplementedError
 
-    def format_move(self, move: Any) -> str:
+    def format_move(self, move: M) -> str:
         """The move in the game's notation."""
         raise NotImplementedError
 
@@ -193,7 +199,7 @@ class State:
         return {}
 
     # -- derived helpers ------------------------------------------------------------
-    def parse_move(self, text: str) -> Any:
+    def parse_move(self, text: str) -> M:
         """The legal move written ``text``; raises InvalidMoveError or IllegalMoveError."""
         norm = text.strip().lower()
         if len(norm) > MAX_MOVE_TEXT or not self.MOVE_SYNTAX.fullmatch(norm):
@@ -222,7 +228,7 @@ class State:
         examples = ", ".join(legal[:4]) + (" …" if len(legal) > 4 else "")
         return f"{cut(text.strip(), 20)} is not a legal move here; legal are {examples}"
 
-    def play_text(self, text: str) -> State:
+    def play_text(self, text: str) -> State[M]:
         """Parse ``text`` in this position and play it (text too long to be a move is
         refused here, before any game's parser quotes it)."""
         if len(text.strip()) > MAX_MOVE_TEXT:
@@ -243,10 +249,10 @@ class State:
                 out.append(token)
         return out
 
-    def play_line(self, texts: str | list[str]) -> State:
+    def play_line(self, texts: str | list[str]) -> State[M]:
         """Play a sequence of moves from this state: a list of move texts, or a string
         of space-separated moves or transcripts (see :meth:`split_moves`)."""
-        state: State = self
+        state: State[M] = self
         for text in self.split_moves(texts) if isinstance(texts, str) else texts:
             state = state.play_text(text)
         return state
@@ -257,6 +263,10 @@ class State:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} ply={self.ply} to_move={self.PLAYERS[self.to_move]}>"
+
+
+AnyState = State[Any]
+"""A state of any game (its moves typed ``Any``): what code that works on every game takes."""
 
 
 # --------------------------------------------------------------------------- games
@@ -298,7 +308,7 @@ class Game:
     they should be (docs/RULES.md has the rules in full)."""
     options: tuple[Option, ...] = ()
 
-    def initial(self, **options: Any) -> State:
+    def initial(self, **options: Any) -> AnyState:
         """The start position for the given options (validated, see ``resolve``)."""
         return self._initial(**self.resolve(options))
 
@@ -314,12 +324,12 @@ class Game:
             for name, opt in known.items()
         }
 
-    def _initial(self, *args: Any, **options: Any) -> State:
+    def _initial(self, *args: Any, **options: Any) -> AnyState:
         """The start position for resolved ``options``. Each game overrides it with its own
         keyword options; the open ``*args, **options`` signature lets any override fit."""
         raise NotImplementedError
 
-    def from_position(self, text: str) -> State:
+    def from_position(self, text: str) -> AnyState:
         """The position written ``text`` in the game's position form (docs/RULES.md,
         Positions), with ply 0 and no history; PositionError for anything else.
         Callers go through ``engine.positions.parse_position``, which checks the size."""

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.files import write_atomic
-from engine.protocol import RecordError, State
+from engine.protocol import AnyState, RecordError
 from engine.registry import get_game
 
 MAX_BYTES = 2_000_000
@@ -86,7 +86,7 @@ class GameRecord:
     """Annotation glyphs after the given number of moves (``??``, ``$4``), as written."""
 
     # -- replay ---------------------------------------------------------------------
-    def initial(self) -> State:
+    def initial(self) -> AnyState:
         """The start position (options applied, or the set-up position)."""
         if self.setup is not None:
             from engine.positions import parse_position
@@ -94,14 +94,14 @@ class GameRecord:
             return parse_position(self.game, self.setup)
         return get_game(self.game).initial(**self.options)
 
-    def states(self) -> list[State]:
+    def states(self) -> list[AnyState]:
         """Every position of the game, the start first (moves replayed through the engine)."""
         out = [self.initial()]
         for text in self.moves:
             out.append(out[-1].play_text(text))
         return out
 
-    def final(self) -> State:
+    def final(self) -> AnyState:
         """The position after the last move."""
         return self.states()[-1]
 
@@ -113,7 +113,7 @@ class GameRecord:
 
     # -- building -------------------------------------------------------------------
     @classmethod
-    def from_moves(cls, initial: State, moves: Iterable[Any], **tags: str) -> GameRecord:
+    def from_moves(cls, initial: AnyState, moves: Iterable[Any], **tags: str) -> GameRecord:
         """A record of ``moves`` (engine move values) played from ``initial``.
 
         Result and Termination are filled in from the final position when it is over;
@@ -170,7 +170,7 @@ def player_name(tags: dict[str, str], side: int,
     return name or "?"
 
 
-def setup_of(state: State) -> str | None:
+def setup_of(state: AnyState) -> str | None:
     """``state``'s position text when it is not its game's usual start (ply 0 of the
     game with the same options), else None: what a record's FEN tag holds."""
     start = get_game(state.GAME).initial(**state.options)

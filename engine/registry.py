@@ -10,7 +10,7 @@ import importlib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from engine.protocol import Game, OptionError, State, UnknownGameError, quote
+from engine.protocol import AnyState, Game, OptionError, UnknownGameError, quote
 
 _GAME_CLASSES: dict[str, str] = {
     "checkers": "engine.games.checkers:Checkers",
@@ -65,7 +65,7 @@ def get_game(game_id: str) -> Game:
     return GAMES[norm]
 
 
-def new_game(game_id: str, **options: Any) -> State:
+def new_game(game_id: str, **options: Any) -> AnyState:
     """The initial state of ``game_id`` with ``options`` (validated)."""
     return get_game(game_id).initial(**options)
 

@@ -10,7 +10,7 @@ whenever a brain is made.
 
 The parts of a game module (all required; the types are checked):
 
-- ``HEURISTICS: dict[str, Callable[[State], float]]`` — evaluations from the side to
+- ``HEURISTICS: dict[str, Callable[[AnyState], float]]`` — evaluations from the side to
   move's view, in [-1, 1], by name;
 - ``DEFAULT: str`` — the key of ``HEURISTICS`` used when none is asked for;
 - ``FEATURE_NAMES: tuple[str, ...]`` and ``features(state)`` — the numbers the
@@ -55,10 +55,10 @@ from typing import Any
 
 from brains.exact import ExactSolver
 from brains.protocol import UnknownBrainError
-from engine.protocol import State
+from engine.protocol import AnyState
 from engine.registry import GAMES
 
-Heuristic = Callable[[State], float]
+Heuristic = Callable[[AnyState], float]
 """A position evaluation from the side to move's view, in [-1, 1]."""
 
 MODULES: dict[str, str] = {

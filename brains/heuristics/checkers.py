@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.games.checkers import CROWN, VALID, CheckersState, is_capture, mask_of, squares_of
-from engine.protocol import State
+from engine.protocol import AnyState
 
 BACK_ROW = (CROWN[1], CROWN[0])
 """Each player's own back row: Black's 1-4 (White crowns there), White's 29-32."""
@@ -44,7 +44,7 @@ FEATURE_NAMES = (
 the no-progress counter over the 40-move limit."""
 
 
-def _sides(state: State) -> tuple[int, int]:
+def _sides(state: AnyState) -> tuple[int, int]:
     """(own, opponent) bitboards of a checkers state."""
     assert isinstance(state, CheckersState)
     s = state
@@ -73,7 +73,7 @@ def _side_terms(state: CheckersState, player: int, pieces: int) -> tuple[int, ..
             state.attacked(player).bit_count(), protected_mask(pieces).bit_count())
 
 
-def material(state: State) -> float:
+def material(state: AnyState) -> float:
     """Men 1, kings 1.5: own minus the opponent's, over 18 (the most one side can have)."""
     assert isinstance(state, CheckersState)
     s = state
@@ -89,7 +89,7 @@ def _improved_side(terms: tuple[int, ...]) -> float:
             + SIDE_BONUS * sides + ATTACKED * attacked + PROTECTED * protected)
 
 
-def improved(state: State) -> float:
+def improved(state: AnyState) -> float:
     """Material plus the positional terms of the module docstring, in [-1, 1]."""
     assert isinstance(state, CheckersState)
     s = state
@@ -100,7 +100,7 @@ def improved(state: State) -> float:
     return max(-1.0, min(1.0, value))
 
 
-def features(state: State) -> list[float]:
+def features(state: AnyState) -> list[float]:
     """The :data:`FEATURE_NAMES` values of ``state``, side to move first."""
     assert isinstance(state, CheckersState)
     s = state
@@ -111,7 +111,7 @@ def features(state: State) -> list[float]:
     return out
 
 
-HEURISTICS: dict[str, Callable[[State], float]] = {
+HEURISTICS: dict[str, Callable[[AnyState], float]] = {
     "improved": improved,
     "material": material,
 }
@@ -122,7 +122,7 @@ DEFAULT = "improved"
 # --------------------------------------------------------------------------- time hooks
 
 
-def attacked_pieces(state: State) -> tuple[int, ...]:
+def attacked_pieces(state: AnyState) -> tuple[int, ...]:
     """Squares of the side to move's pieces that the opponent could capture now
     (if it were the opponent's move; multi-jump victims included)."""
     assert isinstance(state, CheckersState)
@@ -130,7 +130,7 @@ def attacked_pieces(state: State) -> tuple[int, ...]:
     return squares_of(s.attacked(s.to_move))
 
 
-def escape_moves(state: State) -> tuple[tuple[int, ...], ...]:
+def escape_moves(state: AnyState) -> tuple[tuple[int, ...], ...]:
     """The legal moves after which the opponent has no capture."""
     assert isinstance(state, CheckersState)
     s = state
@@ -138,7 +138,7 @@ def escape_moves(state: State) -> tuple[tuple[int, ...], ...]:
     return tuple(m for m in s.legal_moves() if not s.play(m).attacked(me))
 
 
-def longest_captures(state: State) -> tuple[tuple[int, ...], ...]:
+def longest_captures(state: AnyState) -> tuple[tuple[int, ...], ...]:
     """The capture moves that jump the most pieces (empty when no capture is on)."""
     moves = state.legal_moves()
     if not moves or not is_capture(moves[0]):
@@ -147,14 +147,14 @@ def longest_captures(state: State) -> tuple[tuple[int, ...], ...]:
     return tuple(m for m in moves if len(m) == most)
 
 
-def time_factor(state: State) -> float:
+def time_factor(state: AnyState) -> float:
     """The game's time factor for :mod:`brains.timeman`: 1.3 when two or more own pieces
     hold the centre, else 1."""
     own, _ = _sides(state)
     return CENTRE_TIME_FACTOR if (own & CENTRE).bit_count() >= 2 else 1.0
 
 
-def moves_left(state: State) -> float:
+def moves_left(state: AnyState) -> float:
     """Moves the side to move may still expect to play: fewer as material comes off."""
     own, opp = _sides(state)
     return 8.0 + 1.5 * (own | opp).bit_count()

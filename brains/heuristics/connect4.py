@@ -35,7 +35,7 @@ from brains.exact import (
 )
 from brains.protocol import Budget, Thought
 from engine.games.connect4 import ConnectFourState, bit
-from engine.protocol import State
+from engine.protocol import AnyState
 
 SCALE = 100.0
 """Raw score that maps to 0.5."""
@@ -78,7 +78,7 @@ def _windows(own: int, opp: int) -> tuple[int, int]:
     return threes, twos
 
 
-def _sides(state: State) -> tuple[int, int, int]:
+def _sides(state: AnyState) -> tuple[int, int, int]:
     """(own discs, opponent discs, all discs) of a Connect Four state."""
     assert isinstance(state, ConnectFourState)
     return state.cur, state.cur ^ state.mask, state.mask
@@ -98,7 +98,7 @@ def _squash(raw: float) -> float:
     return raw / (abs(raw) + SCALE)
 
 
-def _final(state: State) -> float | None:
+def _final(state: AnyState) -> float | None:
     """The exact value of a finished game for the side to move, else None."""
     if state.legal_moves():
         return None
@@ -107,7 +107,7 @@ def _final(state: State) -> float | None:
     return float(outcome.value_for(state.to_move))
 
 
-def features(state: State) -> list[float]:
+def features(state: AnyState) -> list[float]:
     """The values named by :data:`FEATURE_NAMES`, from the side to move's view."""
     own, opp, mask = _sides(state)
     own3, own2 = _windows(own, opp)
@@ -128,7 +128,7 @@ def features(state: State) -> list[float]:
     return [float(v) for v in values]
 
 
-def window(state: State) -> float:
+def window(state: AnyState) -> float:
     """The window count over all 69 windows plus the centre bonus, in (-1, 1)."""
     final = _final(state)
     if final is not None:
@@ -137,7 +137,7 @@ def window(state: State) -> float:
     return _squash(_window_raw(own, opp))
 
 
-def threats(state: State) -> float:
+def threats(state: AnyState) -> float:
     """Window count plus odd/even threat analysis, in (-1, 1).
 
     An immediate win for the side to move scores 0.95, two immediate wins for the
@@ -162,7 +162,7 @@ def threats(state: State) -> float:
     return max(-0.9, min(0.9, _squash(raw)))
 
 
-HEURISTICS: dict[str, Callable[[State], float]] = {"window": window, "threats": threats}
+HEURISTICS: dict[str, Callable[[AnyState], float]] = {"window": window, "threats": threats}
 """Every Connect Four heuristic, by name."""
 DEFAULT = "window"
 """The heuristic used when none is named."""
@@ -173,7 +173,7 @@ EXACT_FROM_STONES = 8
 tens of seconds there in pure Python)."""
 
 
-def exact_outcomes(state: State, stop: Callable[[], bool],
+def exact_outcomes(state: AnyState, stop: Callable[[], bool],
                    cache: dict[str, Any]) -> dict[Any, int] | None:
     """Exact outcomes (1 win, 0 draw, -1 loss for the side to move) of some legal moves,
     always including one that achieves the position's exact outcome.
@@ -279,7 +279,7 @@ def pons_plies(score: int, stones: int) -> int | None:
     return None
 
 
-def solver_position(state: State) -> Any:
+def solver_position(state: AnyState) -> Any:
     """The :class:`brains.c4solver.Position` of an engine Connect Four state.
 
     Both use Pons' bitboard layout (7 bits a column, the side to move's stones and all
@@ -295,7 +295,7 @@ def solver_position(state: State) -> Any:
     return position
 
 
-def oracle(state: State, budget: Budget, cache: dict[str, Any]) -> dict[Any, Exact] | None:
+def oracle(state: AnyState, budget: Budget, cache: dict[str, Any]) -> dict[Any, Exact] | None:
     """Connect Four by Pons' solver (:mod:`brains.c4solver`: the compiled search and the
     exact opening book): every column's exact score, or None if not settled in time."""
     from brains import c4solver
@@ -332,7 +332,7 @@ class ConnectFourSolver(ExactSolver):
     move from its ``fallback`` brain. The first move, in the centre, is known (Allis
     1988) and needs no search."""
 
-    def outcomes(self, state: State, stop: Callable[[], bool],
+    def outcomes(self, state: AnyState, stop: Callable[[], bool],
                  cache: dict[str, Any]) -> dict[Any, int] | None:
         return exact_outcomes(state, stop, cache)
 
@@ -351,14 +351,14 @@ class ConnectFourSolver(ExactSolver):
     def build(self, options: BuildOptions, say: Say) -> tuple[int, str]:
         return _build_book(options, say)
 
-    def values(self, state: State, budget: Budget,
+    def values(self, state: AnyState, budget: Budget,
                cache: dict[str, Any]) -> dict[Any, Exact] | None:
         return oracle(state, budget, cache)
 
-    def scores(self, brain: Any, state: State, budget: Budget) -> dict[Any, float]:
+    def scores(self, brain: Any, state: AnyState, budget: Budget) -> dict[Any, float]:
         return self._scores(brain, state, budget)[0]
 
-    def _scores(self, brain: Any, state: State,
+    def _scores(self, brain: Any, state: AnyState,
                 budget: Budget) -> tuple[dict[Any, float], int]:
         """The scores on ``brains.perfect``'s scale and the solver's nodes."""
         from brains import c4solver
@@ -394,7 +394,7 @@ class ConnectFourSolver(ExactSolver):
                 scores[move] = 0.0
         return scores, nodes
 
-    def think(self, brain: Any, state: State, budget: Budget) -> Iterator[Thought]:
+    def think(self, brain: Any, state: AnyState, budget: Budget) -> Iterator[Thought]:
         import time
 
         from brains.minimax import EPS, WIN, Stopped
@@ -507,7 +507,7 @@ PUZZLE_FROM_STONES = 16
 every move of them in well under a second (fewer stones can take minutes)."""
 
 
-def canonical_key(state: State) -> int:
+def canonical_key(state: AnyState) -> int:
     """The same key for a position and its mirror image (Pons' canonical key)."""
     from brains.c4solver import canonical_key as pons_key
 
@@ -515,6 +515,6 @@ def canonical_key(state: State) -> int:
     return pons_key(state.cur, state.mask)
 
 
-def puzzle_ready(state: State) -> bool:
+def puzzle_ready(state: AnyState) -> bool:
     """Positions late enough for the exact solver to settle quickly."""
     return state.ply >= PUZZLE_FROM_STONES

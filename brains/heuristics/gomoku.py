@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.games.gomoku import GomokuState
-from engine.protocol import State
+from engine.protocol import AnyState
 
 SCALE = 20.0
 """Raw score that maps to a quarter (of the ±0.5 range of quiet positions)."""
@@ -58,20 +58,20 @@ def runs(stones: int, empty: int, directions: tuple[int, ...]) -> tuple[int, ...
     return tuple(counts)
 
 
-def _sides(state: State) -> tuple[int, int, int, tuple[int, ...]]:
+def _sides(state: AnyState) -> tuple[int, int, int, tuple[int, ...]]:
     assert isinstance(state, GomokuState)
     geo = state.geometry
     own, opp = state.stones(state.to_move), state.stones(1 - state.to_move)
     return own, opp, geo.full & ~(own | opp), geo.directions
 
 
-def features(state: State) -> tuple[int, ...]:
+def features(state: AnyState) -> tuple[int, ...]:
     """The run counts of FEATURE_NAMES for ``state``, the side to move's first."""
     own, opp, empty, directions = _sides(state)
     return runs(own, empty, directions) + runs(opp, empty, directions)
 
 
-def run_value(state: State) -> float:
+def run_value(state: AnyState) -> float:
     """The open/closed-runs evaluation described in the module docstring."""
     outcome = state.outcome()
     if outcome is not None:
@@ -88,7 +88,7 @@ def run_value(state: State) -> float:
     return 0.5 * raw / (abs(raw) + SCALE)
 
 
-HEURISTICS: dict[str, Callable[[State], float]] = {"runs": run_value}
+HEURISTICS: dict[str, Callable[[AnyState], float]] = {"runs": run_value}
 """Every Gomoku heuristic, by name."""
 DEFAULT = "runs"
 

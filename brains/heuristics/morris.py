@@ -27,7 +27,7 @@ from brains.exact import (
 )
 from brains.protocol import Budget, Thought
 from engine.games.morris import ADJACENT, MILL_MASKS, MorrisState, completes_mill
-from engine.protocol import State
+from engine.protocol import AnyState
 
 if TYPE_CHECKING:
     from brains.morrisdb import Value
@@ -50,7 +50,7 @@ FEATURE_NAMES: tuple[str, ...] = (
 (``material`` to [-1, 1]): pieces / 5, mobility / 16, mills / 2, twos and blocks / 4."""
 
 
-def _sides(state: State) -> tuple[int, int, int, int]:
+def _sides(state: AnyState) -> tuple[int, int, int, int]:
     """(own pieces, opponent pieces, own in hand, opponent in hand)."""
     assert isinstance(state, MorrisState)
     me = state.to_move
@@ -99,13 +99,13 @@ def _lines(own: int, opp: int) -> tuple[int, int, int, int, int, int]:
     return own_mills, opp_mills, own_twos, opp_twos, own_blocks, opp_blocks
 
 
-def material(state: State) -> float:
+def material(state: AnyState) -> float:
     """(Own pieces on board + in hand − the opponent's) / 5."""
     own, opp, own_hand, opp_hand = _sides(state)
     return (own.bit_count() + own_hand - opp.bit_count() - opp_hand) / 5
 
 
-def mobility(state: State) -> float:
+def mobility(state: AnyState) -> float:
     """(Own − opponent movement options) / (their sum); 0 when neither can move."""
     own, opp, own_hand, opp_hand = _sides(state)
     empty = _FULL & ~(own | opp)
@@ -115,7 +115,7 @@ def mobility(state: State) -> float:
     return (mine - theirs) / total if total else 0.0
 
 
-def mills(state: State) -> float:
+def mills(state: AnyState) -> float:
     """The mill and block ideas as a position evaluation (the default).
 
     0.5 material + 0.1 mobility + 0.15 (mills difference / 2) + 0.15 (open twos
@@ -136,7 +136,7 @@ def mills(state: State) -> float:
     return max(-1.0, min(1.0, value))
 
 
-def features(state: State) -> list[float]:
+def features(state: AnyState) -> list[float]:
     """The :data:`FEATURE_NAMES` values of ``state`` from the side to move's view."""
     own, opp, own_hand, opp_hand = _sides(state)
     empty = _FULL & ~(own | opp)
@@ -153,7 +153,7 @@ def features(state: State) -> list[float]:
     ]
 
 
-HEURISTICS: dict[str, Callable[[State], float]] = {
+HEURISTICS: dict[str, Callable[[AnyState], float]] = {
     "material": material,
     "mobility": mobility,
     "mills": mills,
@@ -163,7 +163,7 @@ DEFAULT = "mills"
 """The heuristic used when none is named."""
 
 
-def closes_mill(state: State, move: Any) -> bool:
+def closes_mill(state: AnyState, move: Any) -> bool:
     """True if ``move`` (legal in ``state``) completes a mill of the side to move."""
     assert isinstance(state, MorrisState)
     frm, to, _ = move
@@ -173,7 +173,7 @@ def closes_mill(state: State, move: Any) -> bool:
     return completes_mill(own | 1 << to, to)
 
 
-def blocks_two(state: State, move: Any) -> bool:
+def blocks_two(state: AnyState, move: Any) -> bool:
     """True if ``move`` puts a piece on the empty third point of an opponent's two."""
     assert isinstance(state, MorrisState)
     to = move[1]
@@ -181,7 +181,7 @@ def blocks_two(state: State, move: Any) -> bool:
     return any((opp & m).bit_count() == 2 for m in _MILLS_AT[to])
 
 
-def move_bonus(state: State, move: Any) -> int:
+def move_bonus(state: AnyState, move: Any) -> int:
     """The move bonus: +200 for closing a mill, +100 for blocking a two."""
     return (MILL_BONUS if closes_mill(state, move) else 0) + (
         BLOCK_BONUS if blocks_two(state, move) else 0)
@@ -242,7 +242,7 @@ def morris_score(value: Value) -> float:
     return score if value.result == "win" else -score
 
 
-def oracle(state: State, budget: Budget, cache: dict[str, Any]) -> dict[Any, Exact] | None:
+def oracle(state: AnyState, budget: Budget, cache: dict[str, Any]) -> dict[Any, Exact] | None:
     """Five Men's Morris from its database (docs/MORRIS.md): every move's exact value
     (None when the database cannot be opened; the analysis then searches)."""
     from brains.morrisdb import MorrisDBError, shared
@@ -299,17 +299,17 @@ class MorrisSolver(ExactSolver):
 
         return morrisdb(["build"]), ""
 
-    def values(self, state: State, budget: Budget,
+    def values(self, state: AnyState, budget: Budget,
                cache: dict[str, Any]) -> dict[Any, Exact] | None:
         return oracle(state, budget, cache)
 
-    def scores(self, brain: Any, state: State, budget: Budget) -> dict[Any, float]:
+    def scores(self, brain: Any, state: AnyState, budget: Budget) -> dict[Any, float]:
         from brains.morrisdb import shared
 
         assert isinstance(state, MorrisState)
         return {m: morris_score(v) for m, v in shared().move_values(state).items()}
 
-    def think(self, brain: Any, state: State, budget: Budget) -> Iterator[Thought]:
+    def think(self, brain: Any, state: AnyState, budget: Budget) -> Iterator[Thought]:
         from brains.morrisdb import shared
 
         assert isinstance(state, MorrisState)
@@ -367,7 +367,7 @@ def _permute(bits: int, perm: tuple[int, ...]) -> int:
 _POINT_SYMMETRIES: tuple[tuple[int, ...], ...] = ()
 
 
-def canonical_key(state: State) -> tuple[int, ...]:
+def canonical_key(state: AnyState) -> tuple[int, ...]:
     """The same key for a position and its symmetric images (rotations, reflections,
     the squares swapped): the smallest of the transformed (White, Black) bitboards,
     then hands and the side to move (the plies since the last removal do not count: the
@@ -381,7 +381,7 @@ def canonical_key(state: State) -> tuple[int, ...]:
     return w, b, state.in_hand(0), state.in_hand(1), state.to_move
 
 
-def puzzle_ready(state: State) -> bool:
+def puzzle_ready(state: AnyState) -> bool:
     """Positions the database values exactly under the rules: well before the 100-ply
     draw (a puzzle is set up from its position text, so no earlier repetition counts)."""
     assert isinstance(state, MorrisState)

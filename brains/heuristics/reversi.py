@@ -28,7 +28,7 @@ from typing import Any
 from brains.exact import Exact, ExactSolver, PositionSolver, Say, Solved, SolveOptions, cut
 from brains.protocol import Budget
 from engine.games.reversi import Geometry, ReversiState, geometry
-from engine.protocol import State
+from engine.protocol import AnyState
 
 FEATURE_NAMES = ("base", "filled_cell", "legal_moves", "vulnerable", "weight_place",
                  "corners", "empties")
@@ -169,18 +169,18 @@ def _filled(t: _Tables, a: int, b: int, empty: int) -> int:
     return total
 
 
-def _parts(state: State) -> tuple[_Tables, int, int]:
+def _parts(state: AnyState) -> tuple[_Tables, int, int]:
     assert isinstance(state, ReversiState), "reversi heuristics need a ReversiState"
     return _tables(state.size), state.me, state.them
 
 
-def base(state: State) -> float:
+def base(state: AnyState) -> float:
     """Disc difference over the discs on the board."""
     _, me, them = _parts(state)
     return _ratio(me.bit_count(), them.bit_count())
 
 
-def filled_cell(state: State) -> float:
+def filled_cell(state: AnyState) -> float:
     """Neighbour score (same colour +2, other colour +1, empty -2), own minus opponent's."""
     t, me, them = _parts(state)
     empty = ~(me | them) & t.geo.full
@@ -188,13 +188,13 @@ def filled_cell(state: State) -> float:
     return (_filled(t, me, them, empty) - _filled(t, them, me, empty)) / bound if bound else 0.0
 
 
-def legal_moves(state: State) -> float:
+def legal_moves(state: AnyState) -> float:
     """Mobility difference over total mobility (placements only; a pass counts 0)."""
     t, me, them = _parts(state)
     return _ratio(t.geo.mobility(me, them).bit_count(), t.geo.mobility(them, me).bit_count())
 
 
-def vulnerable(state: State) -> float:
+def vulnerable(state: AnyState) -> float:
     """-2 per own disc the opponent can flip next turn, +1 per opponent disc we can flip."""
     t, me, them = _parts(state)
     bound = 2 * me.bit_count() + them.bit_count()
@@ -204,7 +204,7 @@ def vulnerable(state: State) -> float:
     return raw / bound
 
 
-def weight_place(state: State) -> float:
+def weight_place(state: AnyState) -> float:
     """Square weights of own discs minus the opponent's, over the largest such sum.
 
     The squares next to a corner lose their penalty once that corner is taken (they can
@@ -223,7 +223,7 @@ def weight_place(state: State) -> float:
     return score / t.weight_total
 
 
-def features(state: State) -> list[float]:
+def features(state: AnyState) -> list[float]:
     """The values named in :data:`FEATURE_NAMES`, from the side to move's view."""
     t, me, them = _parts(state)
     empties = (~(me | them) & t.geo.full).bit_count()
@@ -232,7 +232,7 @@ def features(state: State) -> list[float]:
             weight_place(state), corners, empties / t.geo.n ** 2]
 
 
-def combined(state: State) -> float:
+def combined(state: AnyState) -> float:
     """Weighted sum of the five heuristics; the exact result when the game is over."""
     t, me, them = _parts(state)
     geo = t.geo
@@ -246,7 +246,7 @@ def combined(state: State) -> float:
             + w["weight_place"] * weight_place(state))
 
 
-HEURISTICS: dict[str, Callable[[State], float]] = {
+HEURISTICS: dict[str, Callable[[AnyState], float]] = {
     "combined": combined,
     "base": base,
     "filled_cell": filled_cell,
@@ -281,7 +281,7 @@ EXACT_EMPTIES = 14
 second on these machines, docs/STRENGTH-NOTEBOOK.md, "Exact Reversi endgames")."""
 
 
-def exact_outcomes(state: State, stop: Callable[[], bool],
+def exact_outcomes(state: AnyState, stop: Callable[[], bool],
                    cache: dict[str, Any]) -> dict[Any, int] | None:
     """The search brains' endgame hook: with at most :data:`EXACT_EMPTIES` empty squares,
     the exact solver's best move (the largest final disc difference) and its outcome
@@ -331,7 +331,7 @@ class ReversiSolver(ExactSolver):
     """Late Reversi by the endgame solver (:mod:`brains.reversi_endgame`): every move
     valued by the exact final disc difference with best play."""
 
-    def outcomes(self, state: State, stop: Callable[[], bool],
+    def outcomes(self, state: AnyState, stop: Callable[[], bool],
                  cache: dict[str, Any]) -> dict[Any, int] | None:
         return exact_outcomes(state, stop, cache)
 
@@ -387,7 +387,7 @@ class ReversiSolver(ExactSolver):
 
         return solve
 
-    def values(self, state: State, budget: Budget,
+    def values(self, state: AnyState, budget: Budget,
                cache: dict[str, Any]) -> dict[Any, Exact] | None:
         """None when there are more than :data:`EXACT_EMPTIES` empty squares or time runs
         out."""
@@ -417,13 +417,13 @@ PUZZLE_EMPTIES = 12
 exactly in a fraction of a second)."""
 
 
-def canonical_key(state: State) -> Hashable:
+def canonical_key(state: AnyState) -> Hashable:
     """The same key for a position and its rotations and reflections: the smallest of
     its keys in the board's eight symmetries (:meth:`engine.protocol.State.symmetric_keys`)."""
     return min(state.symmetric_keys())  # type: ignore[type-var]
 
 
-def puzzle_ready(state: State) -> bool:
+def puzzle_ready(state: AnyState) -> bool:
     """Late positions, which the endgame solver settles quickly."""
     from brains import reversi_endgame
 

@@ -13,7 +13,7 @@ from typing import Any
 from brains.exact import Exact, ExactSolver
 from brains.protocol import Budget
 from engine.games.tictactoe import LINE_MASKS, TicTacToeState
-from engine.protocol import State
+from engine.protocol import AnyState
 
 FEATURE_NAMES = ("x1", "o1", "x2", "o2", "x3", "o3")
 """The feature names, side-to-move first."""
@@ -35,7 +35,7 @@ def _count(own: int, opp: int) -> tuple[int, int, int]:
     return two, one, three
 
 
-def features(state: State) -> tuple[int, ...]:
+def features(state: AnyState) -> tuple[int, ...]:
     """(x1, o1, x2, o2, x3, o3) of ``state`` from the side to move's view."""
     assert isinstance(state, TicTacToeState)
     own, opp = (state.o, state.x) if state.to_move else (state.x, state.o)
@@ -44,7 +44,7 @@ def features(state: State) -> tuple[int, ...]:
     return (x1, o1, x2, o2, x3, o3)
 
 
-def lines(state: State) -> float:
+def lines(state: AnyState) -> float:
     """Line-feature evaluation: a win next move, a fork against us, else weighted lines.
 
     The side to move completes any open two at once (+0.9); an opponent with two open
@@ -62,7 +62,7 @@ def lines(state: State) -> float:
     return max(-0.7, min(0.7, (3 * (x1 - o1) + (x2 - o2)) / 10))
 
 
-HEURISTICS: dict[str, Callable[[State], float]] = {"lines": lines}
+HEURISTICS: dict[str, Callable[[AnyState], float]] = {"lines": lines}
 """Every tic-tac-toe heuristic, by name."""
 DEFAULT = "lines"
 
@@ -115,7 +115,7 @@ class TicTacToeSolver(ExactSolver):
 
     method = "search"
 
-    def values(self, state: State, budget: Budget,
+    def values(self, state: AnyState, budget: Budget,
                cache: dict[str, Any]) -> dict[Any, Exact] | None:
         """Every move's value by the ``perfect`` brain's full search (its memo kept in
         ``cache``)."""
@@ -141,12 +141,12 @@ EXACT = TicTacToeSolver()
 # --------------------------------------------------------------------------- puzzles
 
 
-def canonical_key(state: State) -> Hashable:
+def canonical_key(state: AnyState) -> Hashable:
     """The same key for a position and its seven rotations and reflections: the smallest
     of its keys in the board's symmetries (the side to move follows from the counts)."""
     return min(state.symmetric_keys())  # type: ignore[type-var]
 
 
-def puzzle_ready(state: State) -> bool:
+def puzzle_ready(state: AnyState) -> bool:
     """Every position is solved at once."""
     return True

@@ -24,7 +24,7 @@ from brains.heuristics import check_games, game_module
 from brains.learned import store, tabular
 from brains.options import MODEL, BrainOption
 from brains.protocol import Brain, Budget, Thought
-from engine.protocol import ParlorError, State
+from engine.protocol import AnyState, ParlorError
 
 KIND = "linear"
 DEFAULTS: dict[str, dict[str, Any]] = {
@@ -50,9 +50,9 @@ FINAL = 1e6
 """A finished game's value for the mover is this times its result, above any estimate."""
 
 
-def feature_function(game_id: str) -> Callable[[State], Any]:
+def feature_function(game_id: str) -> Callable[[AnyState], Any]:
     """The ``features`` function of the game's brains module."""
-    features: Callable[[State], Any] = game_module(game_id).features
+    features: Callable[[AnyState], Any] = game_module(game_id).features
     return features
 
 
@@ -72,7 +72,7 @@ def _value(weights: list[float], feats: Any) -> float:
     return total
 
 
-def _move_values(state: State, weights: list[float], features: Callable[[State], Any]
+def _move_values(state: AnyState, weights: list[float], features: Callable[[AnyState], Any]
                  ) -> list[tuple[float, Any]]:
     """(value for the mover, move) for each legal move, looking one ply ahead."""
     out = []
@@ -256,12 +256,12 @@ class LinearBrain(Brain):
         self.weights = [float(w) for w in data["weights"]]
         self.features = feature_function(game)
 
-    def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
+    def analyse(self, state: AnyState, budget: Budget | None = None) -> dict[Any, float]:
         """Each legal move's value for the mover in [-1, 1] (exact when the game ends)."""
         return {move: _score(value)
                 for value, move in _move_values(state, self.weights, self.features)}
 
-    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+    def think(self, state: AnyState, budget: Budget) -> Iterator[Thought]:
         """One thought: the best move one ply ahead, ties broken from the seed."""
         values = _move_values(state, self.weights, self.features)
         if not values:

@@ -34,7 +34,7 @@ from brains.learned import store
 from brains.options import MODEL, BrainOption
 from brains.parallel import on_cluster, run_calls
 from brains.protocol import Brain, Budget, Thought
-from engine.protocol import ParlorError, State
+from engine.protocol import AnyState, ParlorError
 from engine.registry import get_game
 
 KIND = "mlp"
@@ -75,7 +75,7 @@ MAX_PLIES = 400
 """Self-play games longer than this are cut off (and score their search value only)."""
 
 
-def input_builder(game_id: str, layout: tuple[str, ...] | list[str]) -> Callable[[State], Any]:
+def input_builder(game_id: str, layout: tuple[str, ...] | list[str]) -> Callable[[AnyState], Any]:
     """state -> the network's input row for ``layout``: ``encode`` alone (the engine's
     encode()), or followed by ``features`` (the game's heuristic features,
     ``brains.heuristics.<game>.features``) and ``heuristic`` (its default heuristic's value,
@@ -86,7 +86,7 @@ def input_builder(game_id: str, layout: tuple[str, ...] | list[str]) -> Callable
     if layout == ("encode",):
         return lambda state: state.encode()
 
-    parts: list[Callable[[State], Any]] = []
+    parts: list[Callable[[AnyState], Any]] = []
     for name in layout:
         if name == "encode":
             parts.append(lambda state: np.asarray(state.encode(), dtype=np.float64).ravel())
@@ -97,20 +97,20 @@ def input_builder(game_id: str, layout: tuple[str, ...] | list[str]) -> Callable
         else:
             raise store.ModelError(f"mlp: unknown input part {name!r:.60}")
 
-    def row(state: State) -> Any:
+    def row(state: AnyState) -> Any:
         return np.concatenate([part(state) for part in parts])
 
     return row
 
 
-def _features_part(features: Callable[[State], Any]) -> Callable[[State], Any]:
+def _features_part(features: Callable[[AnyState], Any]) -> Callable[[AnyState], Any]:
     """state -> the game's heuristic features as a float64 vector."""
     import numpy as np
 
     return lambda state: np.asarray(features(state), dtype=np.float64)
 
 
-def _heuristic_part(heuristic: Callable[[State], float]) -> Callable[[State], Any]:
+def _heuristic_part(heuristic: Callable[[AnyState], float]) -> Callable[[AnyState], Any]:
     """state -> a one-element vector: ``heuristic``'s value clipped to [-1, 1]."""
     import numpy as np
 
@@ -125,7 +125,7 @@ def _seed(*parts: object) -> int:
 # --------------------------------------------------------------------------- data
 
 
-def _search_value(state: State, depth: int, heuristic: Callable[[State], float],
+def _search_value(state: AnyState, depth: int, heuristic: Callable[[AnyState], float],
                   alpha: float = -2.0, beta: float = 2.0) -> float:
     """Negamax alpha-beta value of ``state`` for its side to move, on ``heuristic``.
 
@@ -153,7 +153,7 @@ def _search_value(state: State, depth: int, heuristic: Callable[[State], float],
     return best
 
 
-def _greedy_move(state: State, moves: tuple[Any, ...], heuristic: Callable[[State], float],
+def _greedy_move(state: AnyState, moves: tuple[Any, ...], heuristic: Callable[[AnyState], float],
                  rng: random.Random) -> Any:
     """One ply on the heuristic: a winning move first, else the best child value."""
     best, choice = -3.0, []
@@ -222,7 +222,7 @@ def _self_play_records(game_id: str, seed: int, games: int, depth: int, eps: flo
     memo: dict[Any, float] = {}  # search values of positions seen before in this chunk
     child_depth = max(depth - 1, 0) if child_depth is None else child_depth
 
-    def value_of(pos: State, d: int) -> float:
+    def value_of(pos: AnyState, d: int) -> float:
         key = (pos.key(), d)
         value = memo.get(key)
         if value is None:
@@ -231,7 +231,7 @@ def _self_play_records(game_id: str, seed: int, games: int, depth: int, eps: flo
 
     for index in range(games):
         state = game.initial()
-        seen: list[tuple[State, float]] = []
+        seen: list[tuple[AnyState, float]] = []
         # which sides follow the search values (the others play greedy on the heuristic)
         searching = (True, True) if not mixed else ((True, False), (False, True),
                                                      (True, True))[index % 3]
@@ -508,11 +508,11 @@ class Network:
             out = out + forward(layers, X)
         return out / len(members) if len(members) > 1 else out
 
-    def value(self, state: State) -> float:
+    def value(self, state: AnyState) -> float:
         """The value of one position for its side to move."""
         return float(self.values(self.row(state))[0])
 
-    def evaluator(self) -> Callable[[State], float]:
+    def evaluator(self) -> Callable[[AnyState], float]:
         """state -> :meth:`value`, computed faster where the model allows.
 
         A single net with one hidden layer and no phases, on the game's heuristic
@@ -543,7 +543,7 @@ class Network:
         out_bias = float(b2[0])
         asarray, maximum, dot, f64 = np.asarray, np.maximum, np.dot, np.float64
 
-        def fast_value(state: State) -> float:
+        def fast_value(state: AnyState) -> float:
             feats = features(state)
             if part is not None:
                 feats = [*feats, float(part(state)[0])]
@@ -576,12 +576,12 @@ def load_network(game_id: str, path: str | None = None) -> Network:
     return network
 
 
-def heuristic(game_id: str, path: str | None = None) -> Callable[[State], float]:
+def heuristic(game_id: str, path: str | None = None) -> Callable[[AnyState], float]:
     """The network as a search evaluation: state -> value in [-1, 1] for the side to move
     (the searches scale it inside the proven-result range, so it never outranks a win)."""
     value = load_network(game_id, path).evaluator()
 
-    def mlp_value(state: State) -> float:
+    def mlp_value(state: AnyState) -> float:
         return value(state)
 
     mlp_value.__name__ = f"mlp_{game_id}"
@@ -601,7 +601,7 @@ class MLPBrain(Brain):
         super().__init__(game, seed=seed, spec=spec, **options)
         self.net = load_network(game, options.get("model"))
 
-    def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
+    def analyse(self, state: AnyState, budget: Budget | None = None) -> dict[Any, float]:
         """Each legal move's value: ±1 for a finished game, else the network's value of
         the child for the mover, times 0.9."""
         import numpy as np
@@ -623,7 +623,7 @@ class MLPBrain(Brain):
                 scores[move] = SCALE * float(-v if flip else v)
         return scores
 
-    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+    def think(self, state: AnyState, budget: Budget) -> Iterator[Thought]:
         """One thought: the best-valued move, ties broken from the seed."""
         scores = self.analyse(state, budget)
         if not scores:

@@ -36,7 +36,7 @@ from brains.options import MODEL, BrainOption
 from brains.protocol import Brain, Budget, Thought
 from engine.games.connect4 import ConnectFourState, bit, has_four
 from engine.games.tictactoe import LINE_MASKS, TicTacToeState
-from engine.protocol import ParlorError, State
+from engine.protocol import AnyState, ParlorError
 
 KIND = "qlearn"
 GAMES: tuple[str, ...] = ("tictactoe", "connect4")
@@ -71,28 +71,28 @@ _CENTRE = {
 # --------------------------------------------------------------------------- per game
 
 
-def _ttt_key(state: State) -> int:
+def _ttt_key(state: AnyState) -> int:
     assert isinstance(state, TicTacToeState)
     own, opp = (state.o, state.x) if state.to_move else (state.x, state.o)
     return own | opp << 9
 
 
-def _c4_key(state: State) -> int:
+def _c4_key(state: AnyState) -> int:
     assert isinstance(state, ConnectFourState)
     return state.cur + state.mask
 
 
-_KEY: dict[str, Callable[[State], int]] = {"tictactoe": _ttt_key, "connect4": _c4_key}
+_KEY: dict[str, Callable[[AnyState], int]] = {"tictactoe": _ttt_key, "connect4": _c4_key}
 
 
-def _wins(state: State, move: Any) -> bool:
+def _wins(state: AnyState, move: Any) -> bool:
     """True if ``move`` ends the game with a win for the side to move."""
     child = state.play(move)
     outcome = child.outcome()
     return outcome is not None and outcome.winner == state.to_move
 
 
-def _opponent_wins_at(state: State) -> set[Any]:
+def _opponent_wins_at(state: AnyState) -> set[Any]:
     """The moves with which the opponent would win at once if it were their turn."""
     if isinstance(state, TicTacToeState):
         opp = state.o if state.to_move == 0 else state.x
@@ -104,7 +104,7 @@ def _opponent_wins_at(state: State) -> set[Any]:
     return {c for c in state.legal_moves() if has_four(opp | bit(c, state.height(c)))}
 
 
-def fallback(state: State, moves: list[Any], rng: random.Random) -> tuple[Any, str]:
+def fallback(state: AnyState, moves: list[Any], rng: random.Random) -> tuple[Any, str]:
     """Win at once, else block the opponent's win, else the most central move."""
     wins = [m for m in moves if _wins(state, m)]
     if wins:
@@ -118,13 +118,13 @@ def fallback(state: State, moves: list[Any], rng: random.Random) -> tuple[Any, s
     return rng.choice([m for m in moves if rank[m] == best]), "centre"
 
 
-def q_values(state: State, q: dict[int, float]) -> dict[Any, float]:
+def q_values(state: AnyState, q: dict[int, float]) -> dict[Any, float]:
     """The table's Q of each legal move (0 where unseen)."""
     base = _KEY[state.GAME](state) << _SHIFT[state.GAME]
     return {m: q.get(base | m, 0.0) for m in state.legal_moves()}
 
 
-def choose(state: State, q: dict[int, float],
+def choose(state: AnyState, q: dict[int, float],
            rng: random.Random) -> tuple[Any, str, dict[Any, float]]:
     """(move, who decided: ``table`` or the fallback's reason, Q per legal move)."""
     values = q_values(state, q)
@@ -257,11 +257,11 @@ class QLearnBrain(Brain):
         self.q, self.entry = store.load(game, KIND, options.get("model"), prepare=_playable)
         self.decided: dict[str, int] = {}
 
-    def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
+    def analyse(self, state: AnyState, budget: Budget | None = None) -> dict[Any, float]:
         """The table's Q value of each legal move (0 where unseen)."""
         return q_values(state, self.q)
 
-    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+    def think(self, state: AnyState, budget: Budget) -> Iterator[Thought]:
         """One thought: the table's best move, else the fallback's."""
         if not state.legal_moves():
             return

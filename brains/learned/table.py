@@ -37,7 +37,7 @@ from brains.options import MODEL, BrainOption
 from brains.protocol import Brain, Budget, Thought
 from engine.games.morris import MorrisState
 from engine.games.tictactoe import LINE_MASKS, TicTacToeState
-from engine.protocol import ParlorError, State
+from engine.protocol import AnyState, ParlorError
 
 KIND = "table"
 GAMES: tuple[str, ...] = ("tictactoe", "morris")
@@ -69,7 +69,7 @@ PHASES: dict[str, tuple[str, ...]] = {
 # --------------------------------------------------------------------------- per game
 
 
-def _ttt_key(child: State) -> int:
+def _ttt_key(child: AnyState) -> int:
     """The board after a move, mover's marks in bits 0-8 and the opponent's in 9-17."""
     assert isinstance(child, TicTacToeState)
     if child.to_move:  # X just moved
@@ -81,7 +81,7 @@ def _ttt_phase(key: int) -> str:
     return "board"
 
 
-def _ttt_bonus(state: State, move: int) -> float:
+def _ttt_bonus(state: AnyState, move: int) -> float:
     assert isinstance(state, TicTacToeState)
     own, opp = (state.o, state.x) if state.to_move else (state.x, state.o)
     bit = 1 << move
@@ -90,7 +90,7 @@ def _ttt_bonus(state: State, move: int) -> float:
     return (MILL_BONUS if wins else 0.0) + (BLOCK_BONUS if blocks else 0.0)
 
 
-def _morris_key(child: State) -> int:
+def _morris_key(child: AnyState) -> int:
     """The board after a move from the mover's view: mover's points (bits 0-15), the
     opponent's (16-31), the mover's hand (32-34) and the opponent's (35-37)."""
     assert isinstance(child, MorrisState)
@@ -113,13 +113,13 @@ def _morris_phase(key: int) -> str:
     return "moving"
 
 
-_KEY: dict[str, Callable[[State], int]] = {"tictactoe": _ttt_key, "morris": _morris_key}
+_KEY: dict[str, Callable[[AnyState], int]] = {"tictactoe": _ttt_key, "morris": _morris_key}
 _PHASE: dict[str, Callable[[int], str]] = {"tictactoe": _ttt_phase, "morris": _morris_phase}
-_BONUS: dict[str, Callable[[State, Any], float]] = {"tictactoe": _ttt_bonus,
+_BONUS: dict[str, Callable[[AnyState, Any], float]] = {"tictactoe": _ttt_bonus,
                                                     "morris": move_bonus}
 
 
-def _result_value(child: State, mover: int) -> float | None:
+def _result_value(child: AnyState, mover: int) -> float | None:
     """100 / 50 / 0 for the mover if ``child`` ends the game, else None."""
     outcome = child.outcome()
     if outcome is None:
@@ -131,7 +131,7 @@ def _result_value(child: State, mover: int) -> float | None:
 # --------------------------------------------------------------------------- scoring
 
 
-def score_moves(game: str, state: State, values: dict[int, float],
+def score_moves(game: str, state: AnyState, values: dict[int, float],
                 priors: dict[str, float]) -> tuple[dict[Any, float], dict[Any, float], int]:
     """(score per move, board value per move, how many boards the table knew)."""
     key_of, phase_of, bonus_of = _KEY[game], _PHASE[game], _BONUS[game]
@@ -300,11 +300,11 @@ class TableBrain(Brain):
         self.known = 0
         self.candidates = 0
 
-    def analyse(self, state: State, budget: Budget | None = None) -> dict[Any, float]:
+    def analyse(self, state: AnyState, budget: Budget | None = None) -> dict[Any, float]:
         """Each legal move's score: board value (0-100) + bonuses (up to 300)."""
         return score_moves(self.game, state, self.values, self.priors)[0]
 
-    def think(self, state: State, budget: Budget) -> Iterator[Thought]:
+    def think(self, state: AnyState, budget: Budget) -> Iterator[Thought]:
         """One thought: the best-scoring move, ties broken from the seed."""
         scores, board, known = score_moves(self.game, state, self.values, self.priors)
         if not scores:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from engine.formats import OPENING_MOVES, Chunk, GameError, read_all
 from engine.formats.othello import finish, play_implicit
 from engine.games.reversi import PASS, ReversiState
-from engine.protocol import RecordError, State, quote
+from engine.protocol import AnyState, RecordError, quote
 
 if TYPE_CHECKING:
     from engine.record import GameRecord
@@ -250,7 +250,7 @@ def write(records: list[GameRecord]) -> str:
         if "k" in _type_of(rec, n) and rec.tags.get("Komi", "?") != "?":
             parts.append(f"KM[{_clean(rec.tags['Komi'])}]")
         parts.append(f"BO[{n} {board} {'*O'[start.to_move]}]")
-        state: State = start
+        state: AnyState = start
         for text in rec.moves:
             parts.append(f"{'BW'[state.to_move]}[{'PA' if text == 'pass' else text.upper()}]")
             state = state.play_text(text)

@@ -6,7 +6,7 @@ import functools
 from typing import TYPE_CHECKING
 
 from engine.games.reversi import PASS, ReversiState, geometry
-from engine.protocol import ParlorError, RecordError, State
+from engine.protocol import AnyState, ParlorError, RecordError
 
 if TYPE_CHECKING:
     from engine.record import GameRecord
@@ -23,7 +23,7 @@ def standard_start() -> ReversiState:
     return state
 
 
-def play_implicit(state: State, text: str, moves: list[str], where: str) -> State:
+def play_implicit(state: AnyState, text: str, moves: list[str], where: str) -> AnyState:
     """Play the move ``text`` (a square name or ``pass``) from the Reversi ``state``,
     first inserting the pass the side to move must make when it has no placement
     (transcripts, GGF and WTHOR leave passes out); ``moves`` gets the texts played;
@@ -53,7 +53,7 @@ def play_implicit(state: State, text: str, moves: list[str], where: str) -> Stat
     raise RecordError(f"{where}: move {len(moves) + 1}: illegal move {text!r}")
 
 
-def finish(rec: GameRecord, state: State) -> None:
+def finish(rec: GameRecord, state: AnyState) -> None:
     """Set ``rec``'s result and termination from the final position when it is over."""
     outcome = state.outcome()
     if outcome is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from engine.formats import OPENING_MOVES, Chunk, GameError, read_all
-from engine.protocol import ParlorError, RecordError, State, quote
+from engine.protocol import AnyState, ParlorError, RecordError, quote
 from engine.record import (
     _MOVE_NUMBER,
     _NAG,
@@ -195,7 +195,7 @@ class _Reader:
         self._check_result(rec, state, end_token[1] if end_token else last_line)
         return rec
 
-    def _check_result(self, rec: GameRecord, state: State, lineno: int) -> None:
+    def _check_result(self, rec: GameRecord, state: AnyState, lineno: int) -> None:
         outcome = state.outcome()
         if outcome is not None:
             if rec.result != outcome.result.value:

@@ -27,7 +27,7 @@ import re
 from typing import TYPE_CHECKING
 
 from engine.formats import OPENING_MOVES, Chunk, GameError, read_all
-from engine.protocol import ParlorError, RecordError, State, quote
+from engine.protocol import AnyState, ParlorError, RecordError, quote
 
 if TYPE_CHECKING:
     from engine.record import GameRecord
@@ -173,7 +173,7 @@ class _Reader:
                                     "(21); Parlor reads English checkers only")
         setup, _ = tags.pop("SetUp", ("1", start_pos))
         fen = tags.pop("FEN", None)
-        state: State = new_game(GAME)
+        state: AnyState = new_game(GAME)
         position = None
         if fen is not None and setup.strip() != "0":
             try:
@@ -281,7 +281,7 @@ class _Reader:
             rec.termination = "recorded"
         return rec
 
-    def resolve(self, state: State, text: str, pos: int,
+    def resolve(self, state: AnyState, text: str, pos: int,
                 number: int) -> tuple[int, ...] | None:
         """The legal move ``text`` names: exact, or the one capture with those ends; None
         when ``text`` is only the first hops of the captures there are (the record

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from engine.formats import OPENING_MOVES, Chunk, GameError, read_all
 from engine.formats.othello import finish, play_implicit, standard_start
-from engine.protocol import RecordError, State
+from engine.protocol import AnyState, RecordError
 
 if TYPE_CHECKING:
     from engine.record import GameRecord
@@ -60,7 +60,7 @@ def _game(line: str, source: str, lineno: int) -> GameRecord:
     if not _LINE.fullmatch(line):
         raise GameError(source, lineno, "not an Othello transcript (squares a1-h8 run "
                                         "together)")
-    state: State = standard_start()
+    state: AnyState = standard_start()
     rec = GameRecord(game=GAME, options=dict(state.options))
     where = f"{source}: line {lineno}"
     for m in _MOVE.finditer(line):

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 from engine.formats import OPENING_MOVES, Chunk, GameError, read_all
 from engine.formats.othello import finish, placements, play_implicit, standard_start
 from engine.games.reversi import ReversiState
-from engine.protocol import RecordError, State
+from engine.protocol import AnyState, RecordError
 
 if TYPE_CHECKING:
     from engine.record import GameRecord
@@ -105,7 +105,7 @@ def _game(source: str, number: int, tags: dict[str, str], moves: bytes) -> GameR
     if score > 64 or theory > 64:
         raise GameError(source, None, f"Black's score {max(score, theory)} is more than 64 "
                                       "discs")
-    state: State = standard_start()
+    state: AnyState = standard_start()
     rec = GameRecord(game=GAME, options=dict(state.options), tags=dict(tags))
     for j, byte in enumerate(moves):
         if byte == 0:

@@ -36,6 +36,10 @@ from engine.protocol import (
     quote,
 )
 
+CheckersMove = tuple[int, ...]
+"""A checkers move: the squares the piece stands on, from the first to the last (a step
+is two squares, a jump one more square per capture)."""
+
 # --------------------------------------------------------------------------- geometry
 
 SQUARES = range(1, 33)
@@ -130,12 +134,12 @@ for _b in range(35):
 del _b, _d, _mid, _land, _lb, _lsq
 
 
-def is_capture(move: tuple[int, ...]) -> bool:
+def is_capture(move: CheckersMove) -> bool:
     """True when ``move`` jumps (its first hop spans two rows)."""
     return abs(_row(move[0]) - _row(move[1])) == 2
 
 
-def _path_info(move: tuple[int, ...]) -> tuple[int, int, int] | None:
+def _path_info(move: CheckersMove) -> tuple[int, int, int] | None:
     """(from mask, to mask, captured mask) of a multi-jump path, None if malformed."""
     cap = 0
     for a, b in itertools.pairwise(move):
@@ -148,7 +152,7 @@ def _path_info(move: tuple[int, ...]) -> tuple[int, int, int] | None:
 
 def _add_jumps(b: int, path: tuple[int, ...], opp: int, empty: int,
                table: tuple[tuple[tuple[int, int, int, int], ...], ...], crown: int,
-               out: list[tuple[int, ...]]) -> None:
+               out: list[CheckersMove]) -> None:
     """Append every complete jump sequence continuing ``path`` from bit ``b``."""
     extended = False
     for mid, land, lb, lsq in table[b]:
@@ -200,7 +204,7 @@ _new = object.__new__
 _PLAYERS = ("Black", "White")
 
 
-class CheckersState(State):
+class CheckersState(State[CheckersMove]):
     """A checkers position: Black's, White's and the kings' bitboards, plus history.
 
     ``quiet`` counts the plies since the last capture or man move (the 40-move rule)
@@ -224,7 +228,7 @@ class CheckersState(State):
     """Plies since the last capture or man move."""
     history: tuple[Hashable, ...]
     """Keys of the positions since the last capture or man move, this one excluded."""
-    _moves: tuple[tuple[int, ...], ...] | None
+    _moves: tuple[CheckersMove, ...] | None
 
     # -- construction ----------------------------------------------------------------
     @classmethod
@@ -259,7 +263,7 @@ class CheckersState(State):
         return state
 
     # -- the protocol ------------------------------------------------------------------
-    def _generate(self) -> tuple[tuple[int, ...], ...]:
+    def _generate(self) -> tuple[CheckersMove, ...]:
         """The moves the rules of movement allow, ignoring the draw rules."""
         player = self.to_move
         if player:
@@ -270,7 +274,7 @@ class CheckersState(State):
         mk = me & self.kings
         jumpers = _jumpers(me, mk, opp, empty, player)
         if jumpers:
-            out: list[tuple[int, ...]] = []
+            out: list[CheckersMove] = []
             man_table, crown = _MAN_JUMPS[player], CROWN[player]
             while jumpers:
                 low = jumpers & -jumpers
@@ -281,7 +285,7 @@ class CheckersState(State):
                     _add_jumps(b, (SQUARE_OF_BIT[b],), opp, empty | low, man_table, crown, out)
                 jumpers ^= low
             return tuple(out)
-        moves: list[tuple[int, ...]] = []
+        moves: list[CheckersMove] = []
         add = moves.append
         if player:
             targets = ((-4, me >> 4 & empty), (-5, me >> 5 & empty),
@@ -300,7 +304,7 @@ class CheckersState(State):
         moves.sort()
         return tuple(moves)
 
-    def legal_moves(self) -> tuple[tuple[int, ...], ...]:
+    def legal_moves(self) -> tuple[CheckersMove, ...]:
         moves = self._moves
         if moves is None:
             moves = self._generate()
@@ -314,7 +318,7 @@ class CheckersState(State):
         """True when this position occurred twice before with the same side to move."""
         return self.history.count(self.key()) >= 2
 
-    def play(self, move: tuple[int, ...]) -> CheckersState:
+    def play(self, move: CheckersMove) -> CheckersState:
         moves = self._moves
         if moves is None:
             moves = self.legal_moves()
@@ -396,7 +400,7 @@ class CheckersState(State):
             return f"you must capture: {', '.join(jumps[:3])}" + (" …" if len(jumps) > 3 else "")
         return super().why_illegal(text)
 
-    def format_move(self, move: tuple[int, ...]) -> str:
+    def format_move(self, move: CheckersMove) -> str:
         return ("x" if is_capture(move) else "-").join(map(str, move))
 
     @staticmethod
@@ -407,7 +411,7 @@ class CheckersState(State):
         except (TypeError, IndexError):
             return repr(move)
 
-    def parse_move(self, text: str) -> tuple[int, ...]:
+    def parse_move(self, text: str) -> CheckersMove:
         """The legal move written ``text`` (``11-15``, ``15x24x31``).
 
         InvalidMoveError for text that is not a move between squares 1..32;

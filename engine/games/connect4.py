@@ -79,7 +79,7 @@ def bit(col: int, row: int) -> int:
     return 1 << (_H1 * col + row)
 
 
-class ConnectFourState(State):
+class ConnectFourState(State[int]):
     """A Connect Four position: the side to move's discs and all discs, as bitboards.
 
     ``legal_moves()`` is memoized in ``_moves`` (the state is otherwise immutable), and

@@ -80,7 +80,7 @@ def has_five(stones: int, width: int) -> bool:
 _new = object.__new__
 
 
-class GomokuState(State):
+class GomokuState(State[int]):
     """A Gomoku position: Black's and White's stones as bitboards, and who has five."""
 
     __slots__ = ("_board", "black", "ply", "to_move", "white", "winner")

@@ -44,6 +44,10 @@ from engine.protocol import (
     State,
 )
 
+MorrisMove = tuple[int | None, int, int | None]
+"""A morris move: (from point or None for a placement, to point, the point of the piece a
+new mill removes or None)."""
+
 POINTS: tuple[str, ...] = ("a5", "c5", "e5", "b4", "c4", "d4", "a3", "b3",
                            "d3", "e3", "b2", "c2", "d2", "a1", "c1", "e1")
 """Point names by number: ``POINTS[3] == "b4"``."""
@@ -99,7 +103,7 @@ _MOVE = tuple(
 _SYNTAX = re.compile(r"(?:([a-e][1-5])-)?([a-e][1-5])(?:x([a-e][1-5]))?")
 
 
-def _parsed(match: re.Match[str]) -> tuple[int | None, int, int | None] | None:
+def _parsed(match: re.Match[str]) -> MorrisMove | None:
     """(from, to, removed) point indices of a ``_SYNTAX`` match; None if a name is not a
     point of the board."""
     frm, to, removed = match.groups()
@@ -154,7 +158,7 @@ _REPETITION = Outcome(Result.DRAW, "threefold repetition")
 _NO_REMOVAL = Outcome(Result.DRAW, "100 plies without removal")
 
 
-class MorrisState(State):
+class MorrisState(State[MorrisMove]):
     """A Five Men's Morris position: whose pieces stand where, hands, and draw counters."""
 
     __slots__ = (
@@ -182,8 +186,8 @@ class MorrisState(State):
     """Plies played since the last removal (or since the start)."""
     history: tuple[int, ...]
     """Keys of the earlier positions since the last placement or removal, oldest first."""
-    _moves: tuple[tuple[int | None, int, int | None], ...] | None
-    _legal: frozenset[tuple[int | None, int, int | None]] | None
+    _moves: tuple[MorrisMove, ...] | None
+    _legal: frozenset[MorrisMove] | None
 
     # -- construction ---------------------------------------------------------------
     @classmethod
@@ -216,7 +220,7 @@ class MorrisState(State):
         return state
 
     # -- the protocol ---------------------------------------------------------------
-    def legal_moves(self) -> tuple[tuple[int | None, int, int | None], ...]:
+    def legal_moves(self) -> tuple[MorrisMove, ...]:
         moves = self._moves
         if moves is None:
             if (self._own.bit_count() + self._own_hand < 3 or self.no_removal >= DRAW_PLIES
@@ -227,12 +231,12 @@ class MorrisState(State):
             self._moves = moves
         return moves
 
-    def _generate(self) -> tuple[tuple[int | None, int, int | None], ...]:
+    def _generate(self) -> tuple[MorrisMove, ...]:
         """Every move by the side to move, ignoring draws and material loss."""
         own = self._own
         opp = self._opp
         empty = FULL & ~(own | opp)
-        out: list[tuple[int | None, int, int | None]] = []
+        out: list[MorrisMove] = []
         append = out.append
         victims: tuple[int, ...] | None = None
         if self._own_hand:
@@ -264,7 +268,7 @@ class MorrisState(State):
                     append(row_f[t][16])
         return tuple(out)
 
-    def play(self, move: tuple[int | None, int, int | None]) -> MorrisState:
+    def play(self, move: MorrisMove) -> MorrisState:
         legal = self._legal
         if legal is None:
             legal = self._legal = frozenset(self.legal_moves())
@@ -337,12 +341,12 @@ class MorrisState(State):
         out[36] = min(self.no_removal, DRAW_PLIES) / DRAW_PLIES
         return out
 
-    def format_move(self, move: tuple[int | None, int, int | None]) -> str:
+    def format_move(self, move: MorrisMove) -> str:
         frm, to, removed = move
         text = POINTS[to] if frm is None else f"{POINTS[frm]}-{POINTS[to]}"
         return text if removed is None else f"{text}x{POINTS[removed]}"
 
-    def parse_move(self, text: str) -> tuple[int | None, int, int | None]:
+    def parse_move(self, text: str) -> MorrisMove:
         """The legal move written ``text`` (``b4``, ``a5-c5``, ``b4xe3``, any case)."""
         norm = text.strip().lower()
         match = _SYNTAX.fullmatch(norm)

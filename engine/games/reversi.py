@@ -192,7 +192,7 @@ class Setup:
         """FlipColor's drawn squares as a mask (0 in the other variants)."""
 
 
-class ReversiState(State):
+class ReversiState(State[int]):
     """A Reversi position: the mover's and the opponent's discs as bitmasks.
 
     Public accessors for a board view: :attr:`size`, :meth:`cell`, :meth:`is_drawn`,

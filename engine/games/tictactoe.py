@@ -33,7 +33,7 @@ _EMPTY = tuple(tuple(c for c in range(9) if not occ >> c & 1) for occ in range(5
 _new = object.__new__
 
 
-class TicTacToeState(State):
+class TicTacToeState(State[int]):
     """A tic-tac-toe position: X's and O's cells as bitmasks."""
 
     __slots__ = ("o", "ply", "to_move", "x")

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from engine.protocol import State
+from engine.protocol import AnyState
 from engine.record import GameRecord
 from tui.player.clock import TimeControl
 from tui.player.store import Entry
@@ -28,7 +28,7 @@ class ParlorApi(Protocol):
     """Seed for the brains (None: fresh randomness)."""
 
     def start_game(self, game_id: str, options: dict[str, Any], players: Iterable[str], *,
-                   position: State | None = None,
+                   position: AnyState | None = None,
                    clock: TimeControl | None = None) -> None:
         """Start a new game of ``game_id``, from ``position`` when given, on ``clock`` if
         given (errors are shown, the app goes on)."""

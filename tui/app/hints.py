@@ -19,7 +19,7 @@ from typing import Any
 from brains import registry
 from brains.minimax import EPS, WIN, Stopped
 from brains.protocol import Budget, Thought
-from engine.protocol import State
+from engine.protocol import AnyState
 
 SOLVER_SECONDS = 2.0
 """The longest an exact analysis may take before the hint falls back to a search."""
@@ -59,7 +59,7 @@ def moves(count: int) -> str:
     return f"{count} move" if count == 1 else f"{count} moves"
 
 
-def solved_hint(state: State, stop: threading.Event, seed: int | None) -> Hint | None:
+def solved_hint(state: AnyState, stop: threading.Event, seed: int | None) -> Hint | None:
     """The exact best move where a solver settles ``state`` in time, else None."""
     if state.GAME not in registry.PERFECT:
         return None
@@ -75,7 +75,7 @@ def solved_hint(state: State, stop: threading.Event, seed: int | None) -> Hint |
     return Hint(move, True, exact_verdict(best), "perfect")
 
 
-def oracle_hint(state: State, stop: threading.Event) -> Hint | None:
+def oracle_hint(state: AnyState, stop: threading.Event) -> Hint | None:
     """The exactly best move by the game's exact hook (the Reversi endgame solver with
     few empties, …) if it settles ``state`` in time, else None."""
     from brains.heuristics import exact_solver
@@ -90,7 +90,7 @@ def oracle_hint(state: State, stop: threading.Event) -> Hint | None:
     return Hint(move, True, f"{best.words()} with best play on both sides", "exact")
 
 
-def search_hint(state: State, stop: threading.Event, seed: int | None) -> Hint | None:
+def search_hint(state: AnyState, stop: threading.Event, seed: int | None) -> Hint | None:
     """The strongest search's move for ``state`` with its depth and score."""
     spec = SEARCH_SPEC
     try:
@@ -107,7 +107,7 @@ def search_hint(state: State, stop: threading.Event, seed: int | None) -> Hint |
     return Hint(best.move, False, f"search score {score} at depth {best.depth}, not proven", spec)
 
 
-def best_hint(state: State, stop: threading.Event, seed: int | None = None) -> Hint | None:
+def best_hint(state: AnyState, stop: threading.Event, seed: int | None = None) -> Hint | None:
     """The best hint Parlor can give for ``state`` (None: no legal move)."""
     if state.outcome() is not None or not state.legal_moves():
         return None

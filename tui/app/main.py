@@ -25,7 +25,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
 
-from engine.protocol import ParlorError, State
+from engine.protocol import AnyState, ParlorError
 from engine.record import GameRecord
 from engine.registry import new_game
 from tui.app.dialogs.choose import ChooseDialog
@@ -97,7 +97,7 @@ class Launch:
     number: int | None = None
     """For ``replay``: the game's number in the file (None: its only game, or the list
     of its games)."""
-    position: State | None = None
+    position: AnyState | None = None
     """For ``play``: start from this position instead of the game's start."""
     clock: TimeControl | None = None
     """The time control of a new game (``play``); None: no clock."""
@@ -220,7 +220,7 @@ class ParlorApp(App[None]):
         self.confirm_leave(self.back_to_home)
 
     def start_game(self, game_id: str, options: dict[str, Any],
-                   players: Iterable[str], *, position: State | None = None,
+                   players: Iterable[str], *, position: AnyState | None = None,
                    clock: TimeControl | None = None) -> None:
         """Start a new game of ``game_id``, from ``position`` when given, on ``clock`` if
         given (errors are shown, the app goes on)."""
@@ -237,7 +237,7 @@ class ParlorApp(App[None]):
             return
         self.play_from([state], [], (sides[0], sides[1]), clock=clock)
 
-    def play_from(self, history: list[State], moves: list[Any], players: tuple[str, str], *,
+    def play_from(self, history: list[AnyState], moves: list[Any], players: tuple[str, str], *,
                   game_file: str | None = None, refused: dict[int, str] | None = None,
                   clock: TimeControl | None = None,
                   comments: dict[int, str] | None = None,

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from brains.timeman import clock_allot
-from engine.protocol import Outcome, Result, State
+from engine.protocol import AnyState, Outcome, Result
 from engine.record import EARLY_TERMINATIONS, GameRecord
 from engine.registry import get_game
 from tui.game import opponents
@@ -71,7 +71,7 @@ def join_comments(old: str | None, new: str) -> str:
     return new if not old else f"{old}; {new}"
 
 
-def players_by_move(record: GameRecord, states: list[State]) -> list[str]:
+def players_by_move(record: GameRecord, states: list[AnyState]) -> list[str]:
     """Who played each move of ``record``: the First and Second tags name the players
     at the end; comments written by :func:`change_comment` say who played before."""
     names = states[0].PLAYERS
@@ -90,7 +90,7 @@ def players_by_move(record: GameRecord, states: list[State]) -> list[str]:
     return by
 
 
-def all_players(record: GameRecord, states: list[State], now: tuple[str, str]) -> list[str]:
+def all_players(record: GameRecord, states: list[AnyState], now: tuple[str, str]) -> list[str]:
     """For each side, everyone who played it in ``record`` (whose positions are
     ``states``), in order, ending with who plays it ``now``: ``alphabeta:medium, random``."""
     sides: list[list[str]] = [[], []]
@@ -162,7 +162,7 @@ class BrainRequest:
     """Moves played when asked."""
     side: int
     spec: str
-    state: State
+    state: AnyState
     seed: int | None
     seconds: float | None
     """Seconds to think on the clock (:func:`brains.timeman.clock_allot`), None unclocked."""
@@ -210,7 +210,7 @@ class Session:
     only for one person against a rung of the rated ladder from the standard start.
     """
 
-    def __init__(self, history: list[State], moves: list[Any], players: tuple[str, str], *,
+    def __init__(self, history: list[AnyState], moves: list[Any], players: tuple[str, str], *,
                  control: TimeControl | None = None, readings: ClockReadings | None = None,
                  comments: dict[int, str] | None = None, unrated: str | None = None,
                  seed: int | None = None, hosted: bool = False) -> None:
@@ -247,7 +247,7 @@ class Session:
 
     # -- the position -----------------------------------------------------------------
     @property
-    def state(self) -> State:
+    def state(self) -> AnyState:
         """The current position."""
         return self.history[-1]
 

@@ -47,7 +47,7 @@ from collections.abc import Coroutine
 from dataclasses import replace
 from typing import Any, Protocol
 
-from engine.protocol import ParlorError, Result, State
+from engine.protocol import AnyState, ParlorError, Result
 from engine.record import GameRecord
 from engine.registry import GAMES, get_game
 from tui.game.session import Session
@@ -140,7 +140,7 @@ REPLAYS_KEPT = 500
 """Replays remembered (positions and moves, keyed by the game's kept text): a list of
 many long games is not replayed again at every request."""
 _replays: OrderedDict[tuple[str, str, str, tuple[str, ...]],
-                      tuple[list[State], list[Any]]] = OrderedDict()
+                      tuple[list[AnyState], list[Any]]] = OrderedDict()
 
 
 def replay(game: CorrGame) -> Session:

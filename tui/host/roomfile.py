@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.files import FileReadError, read_capped, write_atomic
-from engine.protocol import ParlorError, State, quote
+from engine.protocol import AnyState, ParlorError, quote
 from engine.registry import GAMES, get_game
 from tui.host.brainseat import check_brain
 from tui.player.clock import MAX_MINUTES, TimeControl
@@ -67,7 +67,7 @@ class SavedRoom:
     control: TimeControl | None
     seats: list[str | None]
     names: list[str]
-    history: list[State]
+    history: list[AnyState]
     moves: list[Any]
     texts: list[str]
     left: list[float] | None

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.protocol import ParlorError, Result, State
+from engine.protocol import AnyState, ParlorError, Result
 from engine.record import GameRecord
 from engine.registry import GAMES, get_game
 from tui.game.session import TAKEBACK, Session
@@ -152,8 +152,8 @@ class Room:
     """One game between two people (or a person and a brain), its clock, its offers and
     its spectators."""
 
-    def __init__(self, code: str, state: State, control: TimeControl | None,
-                 history: list[State] | None = None, moves: list[Any] | None = None):
+    def __init__(self, code: str, state: AnyState, control: TimeControl | None,
+                 history: list[AnyState] | None = None, moves: list[Any] | None = None):
         self.code = code
         self.game_id = state.GAME
         self.session = Session(history or [state], moves or [], ("", ""), control=control,
@@ -182,7 +182,7 @@ class Room:
 
     # -- the game, kept by the session ---------------------------------------------------
     @property
-    def history(self) -> list[State]:
+    def history(self) -> list[AnyState]:
         return self.session.history
 
     @property
@@ -282,7 +282,7 @@ class Room:
         return room
 
     @property
-    def state(self) -> State:
+    def state(self) -> AnyState:
         return self.session.state
 
     @property

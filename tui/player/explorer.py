@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from engine.files import FileReadError, read_capped
 from engine.formats import EXTENSIONS, split_games
-from engine.protocol import ParlorError, State
+from engine.protocol import AnyState, ParlorError
 from engine.record import MAX_BYTES, GameRecord
 from tui.player import paths, store
 
@@ -68,7 +68,7 @@ class BuildStopped(ParlorError):
 # --------------------------------------------------------------------------- positions
 
 
-def position_key(state: State) -> tuple[int, int]:
+def position_key(state: AnyState) -> tuple[int, int]:
     """``(key, symmetry)``: the index key of ``state`` (a signed 64-bit int, the same for
     every transposition and symmetric image of it) and the symmetry that takes ``state``
     to the image the index keeps (its smallest symmetric key; the first on a tie)."""
@@ -78,7 +78,7 @@ def position_key(state: State) -> tuple[int, int]:
     return int.from_bytes(digest, "little", signed=True), best
 
 
-def stored_move(state: State, move: Any, symmetry: int) -> str:
+def stored_move(state: AnyState, move: Any, symmetry: int) -> str:
     """The text of ``move`` of ``state`` as the index keeps it (in the kept image)."""
     return state.format_move(state.symmetric_move(move, symmetry))
 
@@ -437,7 +437,7 @@ class Row:
                 "exact": exact}
 
 
-def lookup(indexes: Iterable[Index], state: State) -> list[Row]:
+def lookup(indexes: Iterable[Index], state: AnyState) -> list[Row]:
     """The moves played from ``state`` (or a transposition or symmetric image of it) in
     the indexes' games, most played first, each as a move of ``state``."""
     key, sym = position_key(state)
@@ -462,7 +462,7 @@ def lookup(indexes: Iterable[Index], state: State) -> list[Row]:
     return rows
 
 
-def exact_values(state: State, seconds: float = EXACT_SECONDS,
+def exact_values(state: AnyState, seconds: float = EXACT_SECONDS,
                  stop: threading.Event | None = None) -> dict[Any, Exact]:
     """Each legal move's exact value for the side to move of ``state``, where the game's
     exact oracle (:data:`brains.analysis.ORACLES`, the solvers of the hints) settles the
@@ -481,7 +481,7 @@ def exact_values(state: State, seconds: float = EXACT_SECONDS,
     return dict(values or {})
 
 
-def explore(indexes: Iterable[Index], state: State, seconds: float = EXACT_SECONDS,
+def explore(indexes: Iterable[Index], state: AnyState, seconds: float = EXACT_SECONDS,
             stop: threading.Event | None = None) -> list[Row]:
     """:func:`lookup`, each row with its exact value where a solver settles the
     position in ``seconds`` (0: none asked)."""

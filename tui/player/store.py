@@ -28,7 +28,7 @@ from pathlib import Path
 
 from engine.files import FileReadError, read_capped
 from engine.formats import parse_records
-from engine.protocol import ParlorError, State
+from engine.protocol import AnyState, ParlorError
 from engine.record import MAX_BYTES, GameRecord, save_records
 from tui.player import paths
 
@@ -264,7 +264,7 @@ def discard(entry: Entry) -> None:
     GameFile(entry.game_id).lock_path.unlink(missing_ok=True)
 
 
-def check_readable(state: State, players: tuple[str, str]) -> None:
+def check_readable(state: AnyState, players: tuple[str, str]) -> None:
     """Raise ParlorError (one line) unless a record of a game from ``state`` played by
     ``players`` reads back: every option and tag must fit what the reader accepts."""
     record = GameRecord.from_moves(state, [], First=players[0], Second=players[1])

@@ -21,7 +21,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Label, Static
 
-from engine.protocol import ParlorError, State
+from engine.protocol import AnyState, ParlorError
 from tui.player import explorer, store
 
 COLUMNS = ("move", "games", "win %", "draw %", "loss %", "exact")
@@ -46,7 +46,7 @@ class ExplorerScreen(ModalScreen[Any]):
         Binding("k", "cursor('up')", show=False),
     ]
 
-    def __init__(self, state: State, collections: list[explorer.Collection],
+    def __init__(self, state: AnyState, collections: list[explorer.Collection],
                  seconds: float = explorer.EXACT_SECONDS) -> None:
         super().__init__()
         self.state = state

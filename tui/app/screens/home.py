@@ -31,7 +31,7 @@ from textual.widgets import (
 from textual.widgets.option_list import Option as ListOption
 
 from engine.positions import games_for, parse_position
-from engine.protocol import Game, Option, ParlorError, State
+from engine.protocol import AnyState, Game, Option, ParlorError
 from engine.registry import GAMES, get_game
 from tui.app.dialogs.choose import ChooseDialog
 from tui.app.dialogs.prompt import PromptDialog
@@ -444,7 +444,7 @@ class HomeScreen(ParlorScreen):
         self.parlor.start_game(self.game_id, self.options(), self.sides(),
                                clock=self.time_control())
 
-    def position_game(self, text: str) -> tuple[str, State]:
+    def position_game(self, text: str) -> tuple[str, AnyState]:
         """The game and position ``text`` is: the game chosen above if the text fits it,
         else the one game it fits; ParlorError (one line) when it fits none or several."""
         try:

@@ -18,7 +18,7 @@ from rich.text import Text
 from textual import on
 from textual.widgets import Static
 
-from engine.protocol import State
+from engine.protocol import AnyState
 from engine.registry import get_game
 from tui.app.dialogs.prompt import PromptDialog
 from tui.app.messages import MoveEntered, SelectionRefused
@@ -40,9 +40,9 @@ class HostedGameScreen(ParlorScreen):
         self.snap: dict[str, Any] = {}
         """The host's latest word on the game (empty until the screen applies one)."""
         self.first = snapshot
-        self.initial: State = get_game(str(snapshot.get("game"))).initial(
+        self.initial: AnyState = get_game(str(snapshot.get("game"))).initial(
             **dict(snapshot.get("options") or {}))
-        self.states: list[State] = [self.initial]
+        self.states: list[AnyState] = [self.initial]
         self.texts: list[str] = []
         self.message = ""
         """Why the board refused the last point chosen (until the game changes)."""
@@ -51,7 +51,7 @@ class HostedGameScreen(ParlorScreen):
             self.link.subscribe(self.on_service)
 
     @property
-    def state(self) -> State:
+    def state(self) -> AnyState:
         return self.states[-1]
 
     @property

@@ -26,7 +26,7 @@ from textual.widgets import Footer, Header, Static
 from textual.worker import get_current_worker
 
 from brains.protocol import Brain, Budget
-from engine.protocol import IllegalMoveError, Outcome, ParlorError, State
+from engine.protocol import AnyState, IllegalMoveError, Outcome, ParlorError
 from engine.record import GameRecord
 from engine.registry import GAMES, get_game
 from tui.app import hints
@@ -77,7 +77,7 @@ def short_error(error: object) -> str:
     return re.sub(r"(?:[A-Za-z]:)?[/\\][^\s:;,'\"]*[/\\]([^/\\\s:;,'\"]+)", r"\1", str(error))
 
 
-def rule_news(before: State, after: State) -> str:
+def rule_news(before: AnyState, after: AnyState) -> str:
     """A rule that starts to apply with this move, in words ("" if none): a Morris side
     down to three may fly."""
     phase = getattr(after, "phase_of", None)
@@ -115,7 +115,7 @@ class PlayScreen(ParlorScreen):
                 tooltip="The moves played from here in your games"),
     ]
 
-    def __init__(self, history: list[State], moves: list[Any], players: tuple[str, str],
+    def __init__(self, history: list[AnyState], moves: list[Any], players: tuple[str, str],
                  *, seed: int | None = None, game_file: store.GameFile | None = None,
                  refused: dict[int, str] | None = None,
                  clock: TimeControl | None = None,
@@ -156,7 +156,7 @@ class PlayScreen(ParlorScreen):
 
     # -- model helpers --------------------------------------------------------------
     @property
-    def history(self) -> list[State]:
+    def history(self) -> list[AnyState]:
         """The positions so far, the start first (the session's)."""
         return self.session.history
 
@@ -203,7 +203,7 @@ class PlayScreen(ParlorScreen):
         return self.session.dropped
 
     @property
-    def state(self) -> State:
+    def state(self) -> AnyState:
         """The current position."""
         return self.session.state
 
@@ -478,7 +478,7 @@ class PlayScreen(ParlorScreen):
         self.workers.cancel_group(self, "brain")
 
     @work(thread=True, exclusive=True, group="brain", exit_on_error=False)
-    def think(self, brain: Brain, state: State, ply: int, budget: Budget, token: int) -> None:
+    def think(self, brain: Brain, state: AnyState, ply: int, budget: Budget, token: int) -> None:
         """Run ``brain.think`` in a thread, posting progress and then the chosen move."""
         worker = get_current_worker()
         best = None
@@ -706,7 +706,7 @@ class PlayScreen(ParlorScreen):
         self.find_hint(self.state, self.hint_budget)
 
     @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
-    def find_hint(self, state: State, budget: Budget) -> None:
+    def find_hint(self, state: AnyState, budget: Budget) -> None:
         """Find the hint for ``state`` and post it."""
         try:
             hint = hints.best_hint(state, budget.stop, self.seed)

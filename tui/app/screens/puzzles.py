@@ -24,7 +24,7 @@ from textual.widgets import Footer, Header, Static
 from textual.worker import get_current_worker
 
 from brains.puzzles import Puzzle, check_puzzle, from_record, load_shipped
-from engine.protocol import ParlorError, State
+from engine.protocol import AnyState, ParlorError
 from engine.registry import get_game
 from tui.app.dialogs.prompt import PromptDialog
 from tui.app.messages import MoveEntered, SelectionRefused
@@ -112,7 +112,7 @@ class PuzzlesScreen(ParlorScreen):
         self.tried: set[str] = set()
         """Ids of the puzzles shown in this visit."""
         self.puzzle: Puzzle | None = None
-        self.state: State | None = None
+        self.state: AnyState | None = None
         self.answered: bool | None = None
         """None while the puzzle is open, True once solved, False once missed."""
         self.message = Text()
@@ -239,7 +239,7 @@ class PuzzlesScreen(ParlorScreen):
         self.message = text
         self.show()
 
-    def show_reply(self, played: State, reply: str) -> None:
+    def show_reply(self, played: AnyState, reply: str) -> None:
         """Play the solver's reply on the board after the wrong move (if it reads)."""
         try:
             move = played.parse_move(reply)

@@ -42,7 +42,7 @@ from brains.analysis import (
     move_accuracy,
     read_annotations,
 )
-from engine.protocol import State
+from engine.protocol import AnyState
 from engine.record import GameRecord
 
 ANALYSIS_SECONDS = DEFAULT_SECONDS
@@ -58,7 +58,7 @@ def mover_view(value: Value, mover: int) -> Value:
     return value if mover == 0 else flip(value)
 
 
-def value_words(value: Value, state: State) -> str:
+def value_words(value: Value, state: AnyState) -> str:
     """The value of ``state`` (first player's view) for people, from the side to move's
     view, marked exact or search: ``X to move: win in 5 (exact)``."""
     names = state.PLAYERS
@@ -134,7 +134,8 @@ class AnalysisPanel(Static):
     class Changed(Message):
         """What the analysis says changed (a move analysed, a run started or ended)."""
 
-    def __init__(self, record: GameRecord, states: list[State], *, id: str | None = None) -> None:
+    def __init__(self, record: GameRecord, states: list[AnyState], *,
+                 id: str | None = None) -> None:
         super().__init__(id=id, markup=False)
         self.record = record
         self.states = states

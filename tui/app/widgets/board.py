@@ -28,13 +28,13 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from engine.protocol import State
+from engine.protocol import AnyState
 from tui.app.messages import MoveEntered, SelectionRefused
 
 Point = Hashable
 """A place the cursor can stand on (a cell, a column, a Morris point)."""
 
-S = TypeVar("S", bound=State)
+S = TypeVar("S", bound=AnyState)
 """The state class of the game a board draws."""
 P = TypeVar("P", bound=Hashable)
 """The points of that board (a column number, a cell, a square number)."""

@@ -9,9 +9,8 @@ the cursor.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
-from engine.games.checkers import CheckersState
+from engine.games.checkers import CheckersMove, CheckersState
 from tui.app.widgets.board import BoardWidget, Canvas, reader_row
 
 GLYPHS = {False: {"b": "●", "B": "◆", "w": "○", "W": "◇"},
@@ -69,7 +68,7 @@ class CheckersBoard(BoardWidget[CheckersState, int]):
         options.sort(key=lambda c: c not in targets)
         return options[0] if options else None
 
-    def steps(self, move: Any) -> tuple[int, ...]:
+    def steps(self, move: CheckersMove) -> tuple[int, ...]:
         return tuple(square_cell(s) for s in move)
 
     def summary(self) -> str:
@@ -109,7 +108,7 @@ class CheckersBoard(BoardWidget[CheckersState, int]):
                 (str(s), str(s), self.piece_name(square_cell(s))) for s in numbers], on="on "))
         return lines
 
-    def move_detail(self, before: CheckersState, move: Any, after: CheckersState) -> str:
+    def move_detail(self, before: CheckersState, move: CheckersMove, after: CheckersState) -> str:
         taken = sum(1 for s in range(1, 33) if before.piece_at(s) is not None
                     and after.piece_at(s) is None and s != move[0])
         crowned = (before.piece_at(move[0]) is not None and after.piece_at(move[-1]) is not None

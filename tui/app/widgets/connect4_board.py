@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.style import Style
 from textual.binding import Binding, BindingType
@@ -44,7 +44,7 @@ class ConnectFourBoard(BoardWidget[ConnectFourState, int]):
     def coord(self, point: int) -> tuple[int, int]:
         return point, 0
 
-    def steps(self, move: Any) -> tuple[int, ...]:
+    def steps(self, move: int) -> tuple[int, ...]:
         return (move,)
 
     def start_point(self, state: ConnectFourState) -> int:
@@ -78,7 +78,7 @@ class ConnectFourBoard(BoardWidget[ConnectFourState, int]):
         words = "full" if height >= HEIGHT else f"next disc lands in row {height + 1}"
         return f"cursor column {column + 1}: {counted(height, 'disc')}, {words}"
 
-    def said_move(self, before: ConnectFourState, move: Any, after: ConnectFourState) -> str:
+    def said_move(self, before: ConnectFourState, move: int, after: ConnectFourState) -> str:
         row = after.height(int(move))
         return f"{before.PLAYERS[before.to_move]} plays column {int(move) + 1}, row {row}."
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from engine.games.gomoku import GomokuState
 from tui.app.widgets.board import BoardWidget, Canvas, reader_row, run_through
@@ -41,7 +40,7 @@ class GomokuBoard(BoardWidget[GomokuState, int]):
         width = self.state.geometry.width
         return point % width, point // width
 
-    def steps(self, move: Any) -> tuple[int, ...]:
+    def steps(self, move: int) -> tuple[int, ...]:
         return (move,)
 
     def start_point(self, state: GomokuState) -> int:

@@ -8,9 +8,8 @@ then, after a mill, the opponent piece to remove.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
-from engine.games.morris import MorrisState
+from engine.games.morris import MorrisMove, MorrisState
 from tui.app.widgets.board import BoardWidget, Canvas
 
 GLYPHS = {False: ("○", "●"), True: ("W", "B")}
@@ -46,7 +45,7 @@ class MorrisBoard(BoardWidget[MorrisState, int]):
         name = POINTS[point]
         return "abcde".index(name[0]), int(name[1]) - 1
 
-    def steps(self, move: Any) -> tuple[int, ...]:
+    def steps(self, move: MorrisMove) -> tuple[int, ...]:
         return tuple(p for p in move if p is not None)
 
     def summary(self) -> str:
@@ -93,7 +92,7 @@ class MorrisBoard(BoardWidget[MorrisState, int]):
         lines.append(f"In hand: White {state.in_hand(0)}, Black {state.in_hand(1)}.")
         return lines
 
-    def move_detail(self, before: MorrisState, move: Any, after: MorrisState) -> str:
+    def move_detail(self, before: MorrisState, move: MorrisMove, after: MorrisState) -> str:
         if move[-1] is None:
             return ""
         foe = before.PLAYERS[1 - before.to_move]

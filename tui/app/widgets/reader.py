@@ -17,7 +17,7 @@ from typing import Any
 
 from textual.widgets import Static
 
-from engine.protocol import State
+from engine.protocol import AnyState
 from tui.app.widgets.board import BoardWidget
 
 HUMAN = "human"
@@ -69,7 +69,7 @@ class ReaderLine(Static):
         super().__init__("", markup=False, id=id)
         self.players = players
         self.board: BoardWidget[Any, Any] | None = None
-        self.seen: State | None = None
+        self.seen: AnyState | None = None
         """The position the sentence was last made for."""
         self.view: tuple[Any, Any, Any] | None = None
         """The board's position, last move and position before it, when last said."""
@@ -130,7 +130,7 @@ class ReaderLine(Static):
         self.update("\n".join(lines))
 
     @staticmethod
-    def after_one(seen: State, move: Any, state: State) -> State | None:
+    def after_one(seen: AnyState, move: Any, state: AnyState) -> AnyState | None:
         """``seen`` if ``move`` played there gives ``state`` (else None)."""
         try:
             if move in seen.legal_moves() and seen.play(move).key() == state.key():

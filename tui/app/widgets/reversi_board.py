@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from engine.games.reversi import ReversiState
 from tui.app.widgets.board import BoardWidget, Canvas, reader_row
@@ -47,7 +46,7 @@ class ReversiBoard(BoardWidget[ReversiState, int]):
         n = self.side
         return point % n, n - 1 - point // n
 
-    def steps(self, move: Any) -> tuple[int, ...]:
+    def steps(self, move: int) -> tuple[int, ...]:
         from engine.games.reversi import PASS
 
         return () if move == PASS else (move,)
@@ -98,14 +97,14 @@ class ReversiBoard(BoardWidget[ReversiState, int]):
             (FILES[f], self.point_name(row * n + f), self.piece_name(row * n + f))
             for f in range(n)]) for row in range(n)]
 
-    def move_detail(self, before: ReversiState, move: Any, after: ReversiState) -> str:
+    def move_detail(self, before: ReversiState, move: int, after: ReversiState) -> str:
         if not self.steps(move):
             return ""
         flipped = sum(1 for sq in range(before.size * before.size)
                       if before.cell(sq) is not None and before.cell(sq) != after.cell(sq))
         return f"flipping {flipped}"
 
-    def said_move(self, before: ReversiState, move: Any, after: ReversiState) -> str:
+    def said_move(self, before: ReversiState, move: int, after: ReversiState) -> str:
         if not self.steps(move):
             return f"{before.PLAYERS[before.to_move]} passes."
         return super().said_move(before, move, after)

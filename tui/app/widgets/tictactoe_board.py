@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from engine.games.tictactoe import TicTacToeState
 from tui.app.widgets.board import BoardWidget, Canvas, reader_row, run_through
@@ -22,7 +21,7 @@ class TicTacToeBoard(BoardWidget[TicTacToeState, int]):
     def coord(self, point: int) -> tuple[int, int]:
         return point % 3, point // 3
 
-    def steps(self, move: Any) -> tuple[int, ...]:
+    def steps(self, move: int) -> tuple[int, ...]:
         return (move,)
 
     def start_point(self, state: TicTacToeState) -> int:
