@@ -65,7 +65,8 @@ class Client:
                 self.mark = len(self.output)
                 return shown
             if time.monotonic() > end:
-                raise TimeoutError(f"never saw {text!r}")
+                tail = " ".join(shown.split())[-300:]
+                raise TimeoutError(f"never saw {text!r}; the screen ends: {tail}")
             self.changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), 0.5)
@@ -126,7 +127,7 @@ async def room(first: Client, second: Client, games: int, timeout: float,
             sent = time.monotonic()
             await mover.type("\r")
             if ply + 1 < len(LINE):
-                await other.expect(f"Move {ply + 2}: your move", timeout)
+                await other.expect(f"Move {(ply + 1) // 2 + 1}: your move", timeout)
             else:
                 await other.expect("Game over", timeout)
             samples.append(time.monotonic() - sent - 0.03)  # less the typing pause
@@ -179,7 +180,8 @@ async def run(players: int, games: int, timeout: float, prompt: bool,
     host = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tui.cli", "host", "--port", "0", "--bind", "127.0.0.1",
         "--data", str(data), "--max-sessions", str(players),
-        "--per-minute", str(players + 10), env=env, stdout=asyncio.subprocess.PIPE)
+        "--per-minute", str(players + 10), "--per-address", str(players + 10),
+        env=env, stdout=asyncio.subprocess.PIPE)  # every simulated player is on 127.0.0.1
     assert host.stdout is not None
     banner = (await asyncio.wait_for(host.stdout.readline(), 60)).decode()
     port = int(re.search(r"port (\d+)", banner).group(1))  # type: ignore[union-attr]
