@@ -3,47 +3,20 @@ too long for a record are refused, a model path in a record is never loaded."""
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pytest
 
 from brains import registry
-from engine.record import GameRecord
-from engine.registry import new_game
 from tests.tui.conftest import settle
+from tests.tui.test_unfinished_games import keep_game, play_app, unfinished_moves
 from tui.app.dialogs.error import ErrorDialog
 from tui.app.main import Launch, ParlorApp
 from tui.app.screens.play import PlayScreen
 from tui.game import opponents
-from tui.player import paths, store
+from tui.player import paths
 
 SIZE = (80, 24)
-
-
-def play_app(game: str = "tictactoe", players: tuple[str, str] = ("human", "first")) -> ParlorApp:
-    """An app that opens straight into a new game."""
-    return ParlorApp(Launch(kind="play", game=game, players=players), seed=1)
-
-
-def keep_game(game: str, texts: list[str], first: str = "human", second: str = "first",
-              mtime: float | None = None) -> store.GameFile:
-    """An unfinished game of ``texts`` kept in the store, as a session would leave it."""
-    state = new_game(game)
-    moves = []
-    for text in texts:
-        moves.append(state.parse_move(text))
-        state = state.play(moves[-1])
-    kept = store.GameFile()
-    kept.save(GameRecord.from_moves(new_game(game), moves, First=first, Second=second))
-    if mtime is not None:
-        os.utime(kept.unfinished_path, (mtime, mtime))
-    return kept
-
-
-def unfinished_moves() -> list[list[str]]:
-    """The moves of every unfinished game kept, sorted."""
-    return sorted(e.record.moves for e in store.unfinished() if e.record is not None)
 
 
 LONG_SPEC = "alphabeta," + ",".join(["depth=2"] * 200)
