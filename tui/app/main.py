@@ -12,8 +12,10 @@ or cancel.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +27,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
 
+from brains import kernels
 from engine.protocol import AnyState, ParlorError
 from engine.record import GameRecord
 from engine.registry import new_game
@@ -133,6 +136,8 @@ class ParlorApp(App[None]):
         no frames, block characters or animation (see :meth:`set_screen_reader`)."""
         self.seed = seed
         """Seed for the brains (None: fresh randomness)."""
+        self.stop_listening: Callable[[], None] = lambda: None
+        """Stops the notices of kernels being prepared (see :meth:`kernel_preparing`)."""
         self.early_keys: list[events.Key] | None = []
         """Keys pressed while the app starts, kept until the first screen is up (then
         handled in order); None once it is."""
@@ -148,6 +153,7 @@ class ParlorApp(App[None]):
 
     def on_mount(self) -> None:
         store.start_up()
+        self.stop_listening = kernels.listen(self.kernel_preparing)
         self.set_class(self.ascii_board, "-ascii")
         remembered = settings.load()
         reader = self.screen_reader_choice
@@ -169,6 +175,20 @@ class ParlorApp(App[None]):
             self.resume()
         elif launch.kind == "replay" and launch.path is not None:
             self.open_replay_file(launch.path, launch.number)
+
+    def on_unmount(self) -> None:
+        self.stop_listening()
+
+    def kernel_preparing(self, message: str) -> None:
+        """Say that a compiled kernel is being prepared ("preparing the Connect Four
+        solver…"), once per kernel and process: the workers that search call this from
+        their own thread when a kernel is first compiled or loaded."""
+        text = message[:1].upper() + message[1:] + " (once: a few seconds)"
+        if threading.get_ident() == self._thread_id:
+            self.notify(text, timeout=8)
+        else:
+            with contextlib.suppress(RuntimeError):  # the app closed meanwhile
+                self.call_from_thread(self.notify, text, timeout=8)
 
     def release_early_keys(self) -> None:
         """Handle the keys pressed while the app started, in order, once the screen on
