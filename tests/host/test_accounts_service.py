@@ -200,7 +200,9 @@ async def test_profile_and_leaderboard_come_from_the_database(served):
     assert board["rows"] == [[1, "rival", 1700.0, 60.0, 12, False],
                              [2, "ann", 1650.0, 75.0, 7, True]]
     ann.send({"t": "account"})
-    assert (await ann.next("account"))["ranks"] == {"tictactoe": [2, 2]}
+    account = await ann.next("account")
+    assert account["ranks"] == {"tictactoe": [2, 2]}
+    assert account["ratings"] == {"tictactoe": [1650.0, 75.0, 0.06, 7]}  # Home's rating
     ann.send({"t": "leaders", "game": "no-such-game"})
     assert (await ann.next())["t"] == "error"
 

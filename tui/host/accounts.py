@@ -4,15 +4,17 @@ leaderboards and challenges.
 A player's account is a row of the host's database (:mod:`tui.host.db`), made the first
 time one of their keys logs in (:meth:`Accounts.login`). An account may hold several keys; every
 session of the account, whichever key logged in, goes by ONE identity: the account's
-first key's fingerprint (so a player's data folder, rooms, seats and ``ratings.json``
-stay where that key has always had them, and a second key reaches the same ones).
+first key's fingerprint (so a player's data folder, rooms and seats stay where that key
+has always had them, and a second key reaches the same ones); the account's ratings are
+the database's, whichever key played.
 
 The app reaches everything here through the room service's wire (:mod:`tui.link.wire`):
 :class:`Accounts` handles the messages in :data:`KINDS`, each validated and capped like
 the room service's own:
 
-- ``account``: who this session is (the claimed name, if any, and the player's rank on
-  each game's leaderboard); it also marks the session as present, so it can be
+- ``account``: who this session is (the claimed name, if any, the player's rating in
+  each game they have one in, the one their Home shows, and their rank on each game's
+  leaderboard); it also marks the session as present, so it can be
   challenged, and (with ``"invitations": true``, as a session's first one says) brings
   the challenges still waiting for it;
 - ``profile``: name, keys, rating and deviation per game, record (wins, draws, losses)
@@ -277,13 +279,16 @@ class Accounts:
         data = self.data()
         player = await self.player(conn)
         account = data.player(player)
-        ranks = {}
+        ranks, ratings = {}, {}
         for rating in data.ratings_of(player):
             place = data.rank(player, rating.game, self.min_games)
             ranks[rating.game] = ([place[0], place[1]] if place is not None
                                   else [0, rating.games])
+            ratings[rating.game] = [rating.rating, rating.deviation, rating.volatility,
+                                    rating.games]
         conn.send({"t": "account", "name": (account.name or "") if account else "",
-                   "shown": conn.name, "ranks": ranks, "min_games": self.min_games})
+                   "shown": conn.name, "ranks": ranks, "ratings": ratings,
+                   "min_games": self.min_games})
         if not invitations:
             return
         for invitation in data.invitations_for(player):
