@@ -160,6 +160,16 @@ MIGRATIONS: tuple[str, ...] = (
     );
     INSERT INTO host_tasks (task) VALUES ('import ratings.json');
     """,
+    # 5: keys pasted for an account, until they first log in (or their time is up).
+    """
+    CREATE TABLE pending_keys (
+        fingerprint TEXT PRIMARY KEY,
+        player INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        ends REAL NOT NULL
+    );
+    CREATE INDEX pending_keys_player ON pending_keys(player);
+    CREATE INDEX pending_keys_ends ON pending_keys(ends);
+    """,
 )
 """The schema, as the ordered list of migrations: version N is the first N applied."""
 
@@ -562,6 +572,57 @@ class HostData:
             except sqlite3.IntegrityError:
                 return False
             return cursor.rowcount == 1
+        return self._write(work)
+
+    def offer_key(self, player: int, fingerprint: str, seconds: float, most: int
+                  ) -> concurrent.futures.Future[str]:
+        """Note ``fingerprint`` (a key pasted, not yet logged in) for ``player`` until
+        ``seconds`` from now, keeping at most ``most`` offers host-wide (the oldest go
+        first); offers whose time is up are forgotten. The answer: ``"noted"``,
+        ``"offered"`` (another account's offer holds it) or ``"taken"`` (it is a key of
+        an account already)."""
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> str:
+            conn.execute("DELETE FROM pending_keys WHERE ends <= ?", (now,))
+            if conn.execute("SELECT 1 FROM keys WHERE fingerprint = ?",
+                            (fingerprint,)).fetchone() is not None:
+                return "taken"
+            row = conn.execute("SELECT player FROM pending_keys WHERE fingerprint = ?",
+                               (fingerprint,)).fetchone()
+            if row is not None and row[0] != player:
+                return "offered"
+            conn.execute("DELETE FROM pending_keys WHERE fingerprint IN (SELECT fingerprint "
+                         "FROM pending_keys WHERE fingerprint != ? ORDER BY ends, "
+                         "fingerprint LIMIT max(0, (SELECT count(*) FROM pending_keys) "
+                         "- ? + 1))", (fingerprint, max(1, most)))
+            conn.execute("INSERT INTO pending_keys (fingerprint, player, ends) VALUES "
+                         "(?, ?, ?) ON CONFLICT (fingerprint) DO UPDATE SET ends = "
+                         "excluded.ends", (fingerprint, player, now + seconds))
+            return "noted"
+        return self._write(work)
+
+    def pending_keys(self, player: int) -> int:
+        """How many keys wait to join ``player``'s account (their time not up)."""
+        rows = self._read("SELECT count(*) FROM pending_keys WHERE player = ? AND ends > ?",
+                          (player, self._now()))
+        return _int(rows[0][0], "count")
+
+    def take_offer(self, fingerprint: str) -> concurrent.futures.Future[int | None]:
+        """At a key's first login: the account it was offered to, now one of its keys
+        (the offer is used up); None when there is no offer in time, or the key is an
+        account's already."""
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> int | None:
+            row = conn.execute("SELECT player, ends FROM pending_keys WHERE fingerprint = ?",
+                               (fingerprint,)).fetchone()
+            conn.execute("DELETE FROM pending_keys WHERE fingerprint = ?", (fingerprint,))
+            if row is None or _real(row[1], "time") <= now:
+                return None
+            cursor = conn.execute("INSERT OR IGNORE INTO keys (fingerprint, player, added) "
+                                  "VALUES (?, ?, ?)", (fingerprint, row[0], now))
+            return _int(row[0], "player id") if cursor.rowcount == 1 else None
         return self._write(work)
 
     def first_key(self, player: int) -> str | None:
