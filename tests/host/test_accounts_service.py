@@ -148,10 +148,9 @@ async def test_a_second_key_joins_the_account_at_its_first_login(served):
 
 
 async def test_a_pasted_key_not_logged_in_soon_stays_its_own(tmp_path: Path):
-    now = [100.0]
-    data = HostData.open(tmp_path / "data", now=Clock())
-    service = RoomService(tmp_path / "rooms.sock", tmp_path / "users", host_data=data,
-                          clock=lambda: now[0])
+    now = [1_800_000_000.0]  # the database's clock: the offers' window is kept there
+    data = HostData.open(tmp_path / "data", now=lambda: now[0])
+    service = RoomService(tmp_path / "rooms.sock", tmp_path / "users", host_data=data)
     await service.start()
     try:
         late, taken = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
@@ -172,6 +171,33 @@ async def test_a_pasted_key_not_logged_in_soon_stays_its_own(tmp_path: Path):
     finally:
         await service.stop()
         data.close()
+
+
+async def test_a_pasted_key_outlives_a_host_restart_within_its_window(tmp_path: Path):
+    now = [1_800_000_000.0]
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    fingerprint = key.get_fingerprint("sha256")
+    for step in ("paste", "log in"):  # the host restarts between the two
+        data = HostData.open(tmp_path / "data", now=lambda: now[0])
+        service = RoomService(tmp_path / "rooms.sock", tmp_path / "users", host_data=data)
+        await service.start()
+        try:
+            if step == "paste":
+                ann = await session(service, "key-ann", "ann")
+                ann.send({"t": "add_key", "key": public_line(key)})
+                await ann.next("key_added")
+                ann.send({"t": "profile"})
+                assert (await ann.next("profile"))["pending"] == 1
+            else:
+                now[0] += accounts.PENDING_SECONDS - 1
+                assert await service.accounts.login(fingerprint) == ("key-ann", "")
+                ann_id = data.player_for_key("key-ann")
+                assert ann_id is not None and data.keys_of(ann_id.id) == [
+                    "key-ann", fingerprint]
+                assert data.pending_keys(ann_id.id) == 0  # used up
+        finally:
+            await service.stop()
+            data.close()
 
 
 async def test_profile_and_leaderboard_come_from_the_database(served):
@@ -200,7 +226,9 @@ async def test_profile_and_leaderboard_come_from_the_database(served):
     assert board["rows"] == [[1, "rival", 1700.0, 60.0, 12, False],
                              [2, "ann", 1650.0, 75.0, 7, True]]
     ann.send({"t": "account"})
-    assert (await ann.next("account"))["ranks"] == {"tictactoe": [2, 2]}
+    account = await ann.next("account")
+    assert account["ranks"] == {"tictactoe": [2, 2]}
+    assert account["ratings"] == {"tictactoe": [1650.0, 75.0, 0.06, 7]}  # Home's rating
     ann.send({"t": "leaders", "game": "no-such-game"})
     assert (await ann.next())["t"] == "error"
 

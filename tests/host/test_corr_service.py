@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from tests.host.test_rooms import Line
+from tests.host.test_rooms import Line, games_rated, kept_rating
 from tui.host import correspondence
 from tui.host.db import FILE_NAME, CorrGame, HostData
-from tui.host.rooms import RoomService, user_history, user_ratings
+from tui.host.rooms import RoomService, user_history
 from tui.player.store import read_records
 
 DAY = correspondence.DAY
@@ -157,8 +157,10 @@ async def test_a_game_played_over_two_restarts_is_recorded_rated_and_archived(
     for key in ("key-a", "key-b"):
         records = read_records(user_history(tmp_path / "users", key) / f"{game_id}.pgn")
         assert records[0].moves == ["b2", "a1", "b1", "c1", "b3"]
-        rating = user_ratings(tmp_path / "users", key).current("tictactoe")
-        assert rating.games == 1 and rating.counted == (game_id,)
+        rating = kept_rating(host.data, key)
+        assert rating is not None and rating.games == 1
+        player = host.data.player_for_key(key)
+        assert player is not None and host.data.counted(player.id, game_id)
         ratings.append(rating.rating)
     assert ratings[0] > ratings[1]  # the winner went up, the loser down
     news = await ask(a, {"t": "corr_news"}, "corr_news")  # told already, online
@@ -207,8 +209,8 @@ async def test_a_missed_deadline_loses_on_time_and_is_told_once_at_next_login(
     assert news["lines"] == ["you lost on time against ann in tictactoe"]
     listed = await ask(b, {"t": "corr_list"}, "corr_list")
     assert [(g["status"], g["result"]) for g in listed["games"]] == [("over", "1-0")]
-    ratings = [user_ratings(tmp_path / "users", k).current("tictactoe") for k in
-               ("key-a", "key-b")]
+    ratings = [kept_rating(host.data, k) for k in ("key-a", "key-b")]
+    assert ratings[0] is not None and ratings[1] is not None
     assert [r.games for r in ratings] == [1, 1] and ratings[0].rating > ratings[1].rating
     await host.stop()
 
@@ -313,7 +315,7 @@ async def test_a_challenge_declined_and_a_game_withdrawn_are_not_rated(tmp_path:
     assert kept is not None and kept.result == "*" and kept.termination == "withdrawn"
     host.data.sync()
     assert host.data.game(game_id) is None  # not archived, not rated
-    assert user_ratings(tmp_path / "users", "key-a").current("tictactoe").games == 0
+    assert games_rated(host.data, "key-a") == 0
     await host.stop()
 
 
@@ -338,7 +340,7 @@ async def test_a_result_kept_but_not_archived_is_settled_once_at_start(tmp_path:
         archived = host.data.game("corr-00000000000000aa")
         assert archived is not None and archived.result == "1-0"
         for key in ("key-a", "key-b"):
-            assert user_ratings(tmp_path / "users", key).current("tictactoe").games == 1
+            assert games_rated(host.data, key) == 1
         await host.stop()
 
 

@@ -32,14 +32,14 @@ def data(tmp_path: Path) -> Iterator[HostData]:
 
 def test_new_database_is_wal_with_the_current_schema(tmp_path: Path) -> None:
     with HostData.open(tmp_path, now=Clock()) as data:
-        assert data.schema_version == db.VERSION == 3
+        assert data.schema_version == db.VERSION == 5
     assert (tmp_path / db.FILE_NAME).stat().st_mode & 0o777 == 0o600
     conn = sqlite3.connect(tmp_path / db.FILE_NAME)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA application_id").fetchone()[0] == db.APPLICATION_ID
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert {"players", "keys", "ratings", "games", "game_players", "invitations",
-            "chat"} <= tables
+            "chat", "corr_games", "rated_games", "host_tasks", "pending_keys"} <= tables
     conn.close()
 
 

@@ -1,7 +1,7 @@
 """The room service writes into the host's database (tui/host/db.py): a finished room
-game is archived once and the players' new ratings are copied there, while the players'
-own files (history/, ratings.json) are written as before; a host whose database is not
-Parlor's refuses to start, in one line."""
+game is archived once and the players' ratings are counted there (their one source),
+while the players' records (history/) are written as before; a host whose database is
+not Parlor's refuses to start, in one line."""
 
 from __future__ import annotations
 
@@ -45,13 +45,12 @@ async def test_a_finished_room_game_is_archived_and_rated_in_the_database(tmp_pa
     assert [(s.seat, s.player, s.name) for s in game.seats] == [
         (0, alice.id, "alice"), (1, bob.id, "bob")]
     assert "b3" in game.record and "1-0" in game.record
-    # the players' own documents are still written, and the database agrees with them
+    # the players' records are still written; their ratings are the database's only
     assert len(list(user_history(tmp_path / "users", "key-a").glob("*.pgn"))) == 1
     for key, player in (("key-a", alice), ("key-b", bob)):
         kept = data.rating(player.id, "tictactoe")
-        own = user_ratings(tmp_path / "users", key).current("tictactoe")
-        assert kept is not None and own.games == 1
-        assert (kept.rating, kept.deviation, kept.games) == (own.rating, own.deviation, 1)
+        assert kept is not None and kept.games == 1 and data.counted(player.id, game.id)
+        assert user_ratings(tmp_path / "users", key).current("tictactoe").games == 0
     alice_rating, bob_rating = (data.rating(p.id, "tictactoe") for p in (alice, bob))
     assert alice_rating is not None and bob_rating is not None
     assert alice_rating.rating > bob_rating.rating

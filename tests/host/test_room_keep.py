@@ -10,10 +10,12 @@ import logging
 import pytest
 
 from brains.glicko import Glicko, update
-from tests.host.test_rooms import Line, pair
+from tests.host.test_rooms import Line, games_rated, kept_rating, pair
 from tui.game.opponents import rated_level
 from tui.host import brainseat, roomfile
+from tui.host.db import HostData, RatedSide
 from tui.host.rooms import RoomService, user_history, user_ratings
+from tui.player.ratings import PlayerRating
 from tui.player.store import read_records
 
 
@@ -320,33 +322,75 @@ async def test_a_brain_room_survives_a_restart_and_the_brain_plays_on(tmp_path):
         await second.stop()
 
 
-# -- ratings ------------------------------------------------------------------------
+# -- ratings: the host's database is their one source -----------------------------------
 
 
-async def test_a_finished_game_between_people_rates_both_once(service):
-    for key, wins in (("key-a", 1), ("key-b", 1)):  # each starts with one earlier game
-        user_ratings(service.users, key).record_game("tictactoe", 1500.0, 100.0, wins)
-    before = {k: user_ratings(service.users, k).current("tictactoe") for k in ("key-a", "key-b")}
-    a, b, _ = await pair(service)
+class Clock:
+    """The database's clock: a fake, moved by hand."""
+
+    def __init__(self) -> None:
+        self.t = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+async def rated(tmp_path):
+    """A room service with its database (ratings live there; no database, no ratings)."""
+    data = HostData.open(tmp_path / "data", now=Clock())
+    rooms = RoomService(tmp_path / "rooms.sock", tmp_path / "users", host_data=data)
+    await rooms.start()
+    try:
+        yield rooms
+    finally:
+        await rooms.stop()
+        data.close()
+
+
+async def rated_snapshot(line: Line) -> dict:
+    """The room as shown once the game's ratings have committed (they follow the end)."""
+    while True:
+        snap = await line.room()
+        if snap["rating"]:
+            return snap
+
+
+async def test_a_finished_game_between_people_rates_both_once_in_the_database(rated):
+    data = rated.host_data
+    for key in ("key-a", "key-b"):  # each starts with one earlier game, in the database
+        await asyncio.wrap_future(data.set_rating_for_key(key, "tictactoe", 1500.0, 200.0,
+                                                          0.06, 1))
+    before = {k: kept_rating(data, k) for k in ("key-a", "key-b")}
+    a, b, _ = await pair(rated)
     for ply, (mover, move) in enumerate([(a, "b2"), (b, "a1"), (a, "b1"), (b, "c1"), (a, "b3")]):
         mover.send({"t": "move", "move": move})
         await moves_at_least(mover, ply + 1)
-    final = await b.room(result="1-0")
-    after = {k: user_ratings(service.users, k).current("tictactoe") for k in ("key-a", "key-b")}
-    ga, gb = before["key-a"].glicko, before["key-b"].glicko
+    final = await rated_snapshot(b)
+    after = {k: kept_rating(data, k) for k in ("key-a", "key-b")}
+    ga, gb = (Glicko(r.rating, r.deviation, r.volatility) for r in
+              (before["key-a"], before["key-b"]))
     want_a, want_b = update(ga, [(gb, 1.0)]), update(gb, [(ga, 0.0)])
     assert after["key-a"].games == after["key-b"].games == 2  # once each
     assert after["key-a"].rating == pytest.approx(want_a.rating)
     assert after["key-b"].rating == pytest.approx(want_b.rating)
-    assert after["key-a"].rating > before["key-a"].rating > after["key-b"].rating
-    assert final["rating"] == after["key-b"].text()  # each player is shown their own
+    assert after["key-b"].deviation == pytest.approx(want_b.deviation)
+    assert final["rating"] == PlayerRating("tictactoe", after["key-b"].rating,
+                                           after["key-b"].deviation).text()
+    # the players' own files are not the ratings of a hosted player any more
+    assert user_ratings(rated.users, "key-a").current("tictactoe").games == 0
+    # settled again (a retry; a room restored and finished again): counted once
+    [room] = [r for r in rated.rooms.values() if r.over]
+    again = await asyncio.wrap_future(data.settle(room.game_file, "tictactoe", [
+        RatedSide(0, "key-a", 1.0), RatedSide(1, "key-b", 0.0)]))
+    assert again == {} and kept_rating(data, "key-a") == after["key-a"]
 
 
-async def test_games_without_a_move_and_games_with_a_takeback_are_not_rated(service):
-    a, b, _ = await pair(service)
+async def test_games_without_a_move_and_games_with_a_takeback_are_not_rated(rated):
+    a, b, _ = await pair(rated)
     b.send({"t": "resign"})  # before any move: nothing recorded, nothing rated
     await a.room(result="1-0")
-    a2, b2, _ = await pair(service)
+    a2, b2, _ = await pair(rated)
     a2.send({"t": "move", "move": "b2"})
     await b2.room(moves=["b2"])
     a2.send({"t": "offer", "kind": "takeback"})
@@ -358,45 +402,34 @@ async def test_games_without_a_move_and_games_with_a_takeback_are_not_rated(serv
     b2.send({"t": "resign"})
     await a2.room(result="1-0")
     for key in ("key-a", "key-b"):
-        assert user_ratings(service.users, key).current("tictactoe").games == 0
-    assert len(records(service, "key-a")) == 1  # recorded all the same
+        assert games_rated(rated.host_data, key) == 0
+    assert len(records(rated, "key-a")) == 1  # recorded all the same
 
 
-async def test_a_game_against_a_rated_level_rates_the_person_against_that_level(tmp_path):
-    service = RoomService(tmp_path / "rooms.sock", tmp_path / "users")
-    await service.start()
-    try:
-        a = await Line.open(service, service.issue("key-a", "alice"))
-        a.send({"t": "create", "game": "connect4", "opponent": "level:2", "side": "first"})
-        await a.room(started=True)
-        a.send({"t": "move", "move": "4"})
-        await moves_at_least(a, 2)
-        a.send({"t": "resign"})
-        assert (await a.room(result="0-1"))["termination"] == "resignation"
-        level = rated_level("level:2", "connect4")
-        assert level is not None and level.deviation > 0
-        rating, deviation = level.rating, level.deviation
-        fresh = user_ratings(tmp_path / "other", "nobody").current("connect4")
-        want = update(Glicko(fresh.rating, fresh.deviation, fresh.volatility),
-                      [(Glicko(rating, deviation), 0.0)])
-        after = user_ratings(service.users, "key-a").current("connect4")
-        assert after.games == 1 and after.rating == pytest.approx(want.rating)
-    finally:
-        await service.stop()
+async def test_a_game_against_a_rated_level_rates_the_person_against_that_level(rated):
+    a = await Line.open(rated, rated.issue("key-a", "alice"))
+    a.send({"t": "create", "game": "connect4", "opponent": "level:2", "side": "first"})
+    await a.room(started=True)
+    a.send({"t": "move", "move": "4"})
+    await moves_at_least(a, 2)
+    a.send({"t": "resign"})
+    assert (await a.room(result="0-1"))["termination"] == "resignation"
+    level = rated_level("level:2", "connect4")
+    assert level is not None and level.deviation > 0
+    fresh = PlayerRating.fresh("connect4")
+    want = update(fresh.glicko, [(Glicko(level.rating, level.deviation), 0.0)])
+    after = kept_rating(rated.host_data, "key-a", "connect4")
+    assert after is not None and after.games == 1
+    assert after.rating == pytest.approx(want.rating)
 
 
-async def test_a_game_against_an_unrated_brain_leaves_the_rating_alone(tmp_path):
-    service = RoomService(tmp_path / "rooms.sock", tmp_path / "users")
-    await service.start()
-    try:
-        a = await Line.open(service, service.issue("key-a", "alice"))
-        a.send({"t": "create", "game": "tictactoe", "opponent": "random", "side": "first"})
-        await a.room(started=True)
-        a.send({"t": "move", "move": "b2"})
-        await moves_at_least(a, 2)
-        a.send({"t": "resign"})
-        await a.room(result="0-1")
-        assert user_ratings(service.users, "key-a").current("tictactoe").games == 0
-        assert len(records(service, "key-a")) == 1
-    finally:
-        await service.stop()
+async def test_a_game_against_an_unrated_brain_leaves_the_rating_alone(rated):
+    a = await Line.open(rated, rated.issue("key-a", "alice"))
+    a.send({"t": "create", "game": "tictactoe", "opponent": "random", "side": "first"})
+    await a.room(started=True)
+    a.send({"t": "move", "move": "b2"})
+    await moves_at_least(a, 2)
+    a.send({"t": "resign"})
+    await a.room(result="0-1")
+    assert games_rated(rated.host_data, "key-a") == 0
+    assert len(records(rated, "key-a")) == 1

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tui.host.db import HostData, Rating
 from tui.host.rooms import RoomService, user_history
 from tui.link import wire
 from tui.player.store import read_records
@@ -51,6 +52,20 @@ class Line:
 
     def close(self) -> None:
         self.writer.close()
+
+
+def kept_rating(data: HostData | None, key: str, game: str = "tictactoe") -> Rating | None:
+    """The database's rating of the account of ``key`` in ``game`` once every write
+    queued has committed (None: none)."""
+    assert data is not None
+    data.sync()
+    player = data.player_for_key(key)
+    return data.rating(player.id, game) if player is not None else None
+
+
+def games_rated(data: HostData | None, key: str, game: str = "tictactoe") -> int:
+    rating = kept_rating(data, key, game)
+    return 0 if rating is None else rating.games
 
 
 async def pair(service: RoomService, clock: str = "", game: str = "tictactoe"

@@ -80,3 +80,66 @@ async def test_without_a_host_there_is_no_rank_row_and_no_account_keys(tmp_path,
         await pilot.press("f6", "f7")
         await pilot.pause()
         assert type(app.screen).__name__ == "HomeScreen"
+
+
+def test_the_hosts_rating_is_read_checked() -> None:
+    from tui.app.screens.account import hosted_rating
+    from tui.player.ratings import PlayerRating
+
+    assert hosted_rating({}, "connect4") is None  # the host has not said yet
+    account = {"ratings": {"connect4": [1612.5, 80.0, 0.06, 7], "reversi": [1, "x", 0, 2],
+                           "gomoku": [1500.0, -3.0, 0.06, 1], "tictactoe": [1, 2, 3]}}
+    assert hosted_rating(account, "connect4") == PlayerRating("connect4", 1612.5, 80.0,
+                                                              0.06, 7)
+    assert hosted_rating(account, "morris") == PlayerRating.fresh("morris")  # never rated
+    for damaged in ("reversi", "gomoku", "tictactoe"):
+        assert hosted_rating(account, damaged) is None
+
+
+async def test_hosted_home_shows_the_hosts_rating_and_picks_a_fair_opponent_by_it(
+        tmp_path, monkeypatch) -> None:
+    from textual.widgets import Static
+
+    from tests.tui.conftest import settle
+    from tests.tui.test_screen_reader import FakeLink
+    from tui.app.screens.home import HomeScreen
+    from tui.app.screens.play import HOSTED_UNRATED, PlayScreen
+    from tui.game import opponents
+    from tui.host.session import HostedApp
+    from tui.link import client
+    from tui.player.ratings import PlayerRatings, closest_level
+
+    link = FakeLink()
+    monkeypatch.setattr(client, "_link", link)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv(ENV_SOCKET, str(tmp_path / "none.sock"))
+    monkeypatch.setenv(ENV_TOKEN, "token")
+    levels = opponents.level_ratings("connect4")
+    monkeypatch.setattr(opponents, "brain_specs", lambda game_id: ["first", *levels])
+    top = max(levels.values())
+    PlayerRatings().record_game("connect4", top + 400, 30.0, 1.0)  # the file is not read
+    app = HostedApp(seed=1)
+    async with app.run_test(size=(110, 40)) as pilot:
+        await settle(pilot)
+        home = app.screen
+        assert isinstance(home, HomeScreen)
+        home.query_one("#game").value = "connect4"
+        await settle(pilot)
+        assert str(home.query_one("#player-rating", Static).render()) == "asking the host…"
+        middle = sorted(levels, key=levels.__getitem__)[len(levels) // 2]
+        low = levels[middle]
+        link.deliver({"t": "account", "name": "ann", "ranks": {"connect4": [2, 9]},
+                      "ratings": {"connect4": [low, 60.0, 0.06, 12]}, "min_games": 5})
+        await pilot.pause()
+        assert str(home.query_one("#player-rating", Static).render()).startswith(
+            f"{low:.0f} ± {1.96 * 60:.0f}")
+        assert "#2 of 9" in str(home.query_one("#player-rank", Static).render())
+        home.query_one("#first").value = "human"
+        home.query_one("#second").value = "first"
+        home.action_fair_opponent()  # the key a
+        await settle(pilot)
+        assert home.sides() == ("human", middle) and closest_level(top, levels) != middle
+        await pilot.press("p")  # a local game on a host: unrated (the host's rating)
+        await settle(pilot)
+        assert isinstance(app.screen, PlayScreen) and app.screen.unrated == HOSTED_UNRATED

@@ -4,15 +4,17 @@ leaderboards and challenges.
 A player's account is a row of the host's database (:mod:`tui.host.db`), made the first
 time one of their keys logs in (:meth:`Accounts.login`). An account may hold several keys; every
 session of the account, whichever key logged in, goes by ONE identity: the account's
-first key's fingerprint (so a player's data folder, rooms, seats and ``ratings.json``
-stay where that key has always had them, and a second key reaches the same ones).
+first key's fingerprint (so a player's data folder, rooms and seats stay where that key
+has always had them, and a second key reaches the same ones); the account's ratings are
+the database's, whichever key played.
 
 The app reaches everything here through the room service's wire (:mod:`tui.link.wire`):
 :class:`Accounts` handles the messages in :data:`KINDS`, each validated and capped like
 the room service's own:
 
-- ``account``: who this session is (the claimed name, if any, and the player's rank on
-  each game's leaderboard); it also marks the session as present, so it can be
+- ``account``: who this session is (the claimed name, if any, the player's rating in
+  each game they have one in, the one their Home shows, and their rank on each game's
+  leaderboard); it also marks the session as present, so it can be
   challenged, and (with ``"invitations": true``, as a session's first one says) brings
   the challenges still waiting for it;
 - ``profile``: name, keys, rating and deviation per game, record (wins, draws, losses)
@@ -25,7 +27,9 @@ the room service's own:
   proves nothing: the key is only *noted* for the account, and becomes one of its keys
   when it first logs in, within :data:`PENDING_SECONDS` (a key that has logged in
   before is an account of its own already, and is refused). So no one can add a
-  stranger's key to their own account and have the stranger land in it later;
+  stranger's key to their own account and have the stranger land in it later. The
+  offer is kept in the database with its end (its clock's wall time), so it outlives
+  a restart of the host;
 - ``challenge``: create a room (as ``create`` does) and invite a named player who is
   online; the invitation is kept in the database and shown on their screen, and the
   room's open seat is theirs until they decline;
@@ -147,9 +151,6 @@ class Accounts:
         self.reserved: dict[str, tuple[Any, str]] = {}
         """A challenge's room code -> the room and the identity of the player challenged:
         until they decline, no one else may take the seat."""
-        self.pending: dict[str, tuple[int, float]] = {}
-        """Keys pasted on an account screen: fingerprint -> (the account, when the offer
-        ends), until the key first logs in (see ``add_key`` in the module's doc)."""
 
     async def login(self, key: str) -> tuple[str, str]:
         """The identity of the account ``key`` belongs to and the name it claimed ("" if
@@ -162,13 +163,12 @@ class Accounts:
             return key, ""
         try:
             found = data.player_for_key(key)
-            offer = self.pending.pop(key, None)
             player = found.id if found is not None else None
-            if player is None and offer is not None and offer[1] > self.service.now():
-                if await asyncio.wrap_future(data.add_key(offer[0], key)):
-                    player = offer[0]
+            if player is None:
+                player = await asyncio.wrap_future(data.take_offer(key))
+                if player is not None:
                     log.info("a key joined account %d at its first login", player)
-                else:  # it logged in meanwhile, as an account of its own
+                else:  # no offer in time, or it logged in meanwhile (an account of its own)
                     found = data.player_for_key(key)
                     player = found.id if found is not None else None
             if player is None:  # a new account, with this key its first: no need to wait
@@ -277,13 +277,16 @@ class Accounts:
         data = self.data()
         player = await self.player(conn)
         account = data.player(player)
-        ranks = {}
+        ranks, ratings = {}, {}
         for rating in data.ratings_of(player):
             place = data.rank(player, rating.game, self.min_games)
             ranks[rating.game] = ([place[0], place[1]] if place is not None
                                   else [0, rating.games])
+            ratings[rating.game] = [rating.rating, rating.deviation, rating.volatility,
+                                    rating.games]
         conn.send({"t": "account", "name": (account.name or "") if account else "",
-                   "shown": conn.name, "ranks": ranks, "min_games": self.min_games})
+                   "shown": conn.name, "ranks": ranks, "ratings": ratings,
+                   "min_games": self.min_games})
         if not invitations:
             return
         for invitation in data.invitations_for(player):
@@ -307,7 +310,7 @@ class Accounts:
                            "rated": game.rated})
         conn.send({"t": "profile", "name": (account.name or "") if account else "",
                    "shown": conn.name, "keys": len(data.keys_of(player)),
-                   "pending": sum(1 for p, _ in self.pending.values() if p == player),
+                   "pending": data.pending_keys(player),
                    "ratings": [[r.game, round(r.rating, 1), round(r.deviation, 1), r.games]
                                for r in data.ratings_of(player)],
                    "record": [[game, *tally] for game, tally in data.record_of(player).items()],
@@ -356,19 +359,15 @@ class Accounts:
             raise AccountError("that key is yours already" if owner.id == player
                                else "that key has logged in here already, so it is an "
                                "account of its own; it stays there")
-        now = self.service.now()
-        for key, (_, ends) in list(self.pending.items()):
-            if ends <= now:
-                del self.pending[key]
-        offer = self.pending.get(fingerprint)
-        if offer is not None and offer[0] != player:
-            raise AccountError("that key was offered to another account; it stays there")
-        waiting = sum(1 for p, _ in self.pending.values() if p == player)
-        if len(data.keys_of(player)) + waiting >= MAX_KEYS:
+        if len(data.keys_of(player)) + data.pending_keys(player) >= MAX_KEYS:
             raise AccountError(f"an account holds at most {MAX_KEYS} keys")
-        while len(self.pending) >= MAX_PENDING:
-            del self.pending[next(iter(self.pending))]
-        self.pending[fingerprint] = (player, now + PENDING_SECONDS)
+        answer = await asyncio.wrap_future(data.offer_key(player, fingerprint,
+                                                          PENDING_SECONDS, MAX_PENDING))
+        if answer == "offered":
+            raise AccountError("that key was offered to another account; it stays there")
+        if answer == "taken":
+            raise AccountError("that key has logged in here already, so it is an "
+                               "account of its own; it stays there")
         conn.send({"t": "key_added", "fingerprint": fingerprint,
                    "keys": len(data.keys_of(player)), "minutes": PENDING_SECONDS / 60})
 

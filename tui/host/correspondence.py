@@ -110,6 +110,7 @@ class Finished:
         self.seats: list[str | None] = list(game.seats)
         self.session = session
         self.ratings: dict[int, str] = {}
+        self.rated_now = False
         self.days = game.days
 
     @property

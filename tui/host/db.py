@@ -43,6 +43,8 @@ from typing import Any, TypeVar
 
 from brains.glicko import check_rating
 from engine.protocol import ParlorError
+from engine.registry import GAMES, get_game
+from tui.player.ratings import PlayerRating, PlayerRatings, opponent_glicko, rated_after
 
 FILE_NAME = "host.db"
 APPLICATION_ID = 0x50524C52
@@ -143,10 +145,39 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX corr_invited ON corr_games(invited);
     CREATE INDEX corr_deadline ON corr_games(deadline);
     """,
+    # 4: the database is the one source of hosted players' ratings: each game counted
+    # once per player (by the game's id), and the players' ratings.json to bring in once.
+    """
+    CREATE TABLE rated_games (
+        id TEXT NOT NULL,
+        player INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        game TEXT NOT NULL,
+        counted REAL NOT NULL,
+        PRIMARY KEY (id, player)
+    );
+    CREATE TABLE host_tasks (
+        task TEXT PRIMARY KEY
+    );
+    INSERT INTO host_tasks (task) VALUES ('import ratings.json');
+    """,
+    # 5: keys pasted for an account, until they first log in (or their time is up).
+    """
+    CREATE TABLE pending_keys (
+        fingerprint TEXT PRIMARY KEY,
+        player INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        ends REAL NOT NULL
+    );
+    CREATE INDEX pending_keys_player ON pending_keys(player);
+    CREATE INDEX pending_keys_ends ON pending_keys(ends);
+    """,
 )
 """The schema, as the ordered list of migrations: version N is the first N applied."""
 
 VERSION = len(MIGRATIONS)
+IMPORT_RATINGS = "import ratings.json"
+"""The task migration 4 leaves for the host (:meth:`HostData.import_ratings`): it needs
+the players' folders, which only the host knows."""
+MAX_GAME_ID = 200
 
 T = TypeVar("T")
 
@@ -171,6 +202,20 @@ class Rating:
     volatility: float
     games: int
     updated: float
+
+
+@dataclass(frozen=True, slots=True)
+class RatedSide:
+    """One side of a finished game to count in its player's rating (:meth:`HostData.settle`)."""
+
+    side: int
+    key: str
+    """The identity seated there: a key fingerprint of the player's account."""
+    score: float
+    """1 (a win), 0.5 (a draw) or 0 (a loss)."""
+    opponent: tuple[float, float] | None = None
+    """A fixed opponent's rating and deviation (a rated level); None: the person on the
+    other side, as the database rates them before this game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -529,6 +574,57 @@ class HostData:
             return cursor.rowcount == 1
         return self._write(work)
 
+    def offer_key(self, player: int, fingerprint: str, seconds: float, most: int
+                  ) -> concurrent.futures.Future[str]:
+        """Note ``fingerprint`` (a key pasted, not yet logged in) for ``player`` until
+        ``seconds`` from now, keeping at most ``most`` offers host-wide (the oldest go
+        first); offers whose time is up are forgotten. The answer: ``"noted"``,
+        ``"offered"`` (another account's offer holds it) or ``"taken"`` (it is a key of
+        an account already)."""
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> str:
+            conn.execute("DELETE FROM pending_keys WHERE ends <= ?", (now,))
+            if conn.execute("SELECT 1 FROM keys WHERE fingerprint = ?",
+                            (fingerprint,)).fetchone() is not None:
+                return "taken"
+            row = conn.execute("SELECT player FROM pending_keys WHERE fingerprint = ?",
+                               (fingerprint,)).fetchone()
+            if row is not None and row[0] != player:
+                return "offered"
+            conn.execute("DELETE FROM pending_keys WHERE fingerprint IN (SELECT fingerprint "
+                         "FROM pending_keys WHERE fingerprint != ? ORDER BY ends, "
+                         "fingerprint LIMIT max(0, (SELECT count(*) FROM pending_keys) "
+                         "- ? + 1))", (fingerprint, max(1, most)))
+            conn.execute("INSERT INTO pending_keys (fingerprint, player, ends) VALUES "
+                         "(?, ?, ?) ON CONFLICT (fingerprint) DO UPDATE SET ends = "
+                         "excluded.ends", (fingerprint, player, now + seconds))
+            return "noted"
+        return self._write(work)
+
+    def pending_keys(self, player: int) -> int:
+        """How many keys wait to join ``player``'s account (their time not up)."""
+        rows = self._read("SELECT count(*) FROM pending_keys WHERE player = ? AND ends > ?",
+                          (player, self._now()))
+        return _int(rows[0][0], "count")
+
+    def take_offer(self, fingerprint: str) -> concurrent.futures.Future[int | None]:
+        """At a key's first login: the account it was offered to, now one of its keys
+        (the offer is used up); None when there is no offer in time, or the key is an
+        account's already."""
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> int | None:
+            row = conn.execute("SELECT player, ends FROM pending_keys WHERE fingerprint = ?",
+                               (fingerprint,)).fetchone()
+            conn.execute("DELETE FROM pending_keys WHERE fingerprint = ?", (fingerprint,))
+            if row is None or _real(row[1], "time") <= now:
+                return None
+            cursor = conn.execute("INSERT OR IGNORE INTO keys (fingerprint, player, added) "
+                                  "VALUES (?, ?, ?)", (fingerprint, row[0], now))
+            return _int(row[0], "player id") if cursor.rowcount == 1 else None
+        return self._write(work)
+
     def first_key(self, player: int) -> str | None:
         """The key ``player``'s account was made with (its first, in the order keys were
         added): the identity every session of the account goes by, whichever of its keys
@@ -635,6 +731,115 @@ class HostData:
             player = _ensure(conn, fingerprint, now)
             _store_rating(conn, player, game, rating, deviation, volatility, games, now)
             return player
+        return self._write(work)
+
+    def settle(self, game_id: str, game: str, sides: Sequence[RatedSide]
+               ) -> concurrent.futures.Future[dict[int, tuple[PlayerRating, PlayerRating]]]:
+        """Count the finished game ``game_id`` (of ``game``) in the ratings of ``sides``,
+        in ONE transaction and once: each side's player (its key's account, made on first
+        sight) is counted unless this game id was counted for them already, so settling
+        again (a retry, a host restarted mid-way) changes nothing. Every side is rated
+        from the ratings as they were before this game (a player never rated starts at
+        :meth:`PlayerRating.fresh`). The answer: each side counted now, its rating before
+        and after. A damaged rating row fails the whole settlement (HostDataError, one
+        line) and changes nothing."""
+        game = get_game(game).id
+        if not isinstance(game_id, str) or not 0 < len(game_id) <= MAX_GAME_ID:
+            raise HostDataError("a rated game's id must be 1 to 200 characters")
+        seated = {s.side for s in sides}
+        if len(seated) != len(sides) or not seated <= {0, 1}:
+            raise HostDataError("a rated game has at most one player a side")
+        for s in sides:
+            if s.score not in (0.0, 0.5, 1.0):
+                raise HostDataError(f"a score must be 1, 0.5 or 0, not {s.score!r:.20}")
+            if s.opponent is None and 1 - s.side not in seated:
+                raise HostDataError("a side rated against the other has no other side")
+            if s.opponent is not None:
+                opponent_glicko(*s.opponent)  # ValueError for a bad one, before queueing
+        fresh = PlayerRating.fresh(game)
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> dict[int, tuple[PlayerRating, PlayerRating]]:
+            players = {s.side: _ensure(conn, s.key, now) for s in sides}
+            if len(set(players.values())) != len(players):
+                raise HostDataError("one account on both sides of a game is not rated")
+            before = {side: _stored(conn, player, game) or fresh
+                      for side, player in players.items()}
+            counted = {}
+            for s in sides:
+                player = players[s.side]
+                cursor = conn.execute("INSERT OR IGNORE INTO rated_games (id, player, game, "
+                                      "counted) VALUES (?, ?, ?, ?)",
+                                      (game_id, player, game, now))
+                if cursor.rowcount != 1:
+                    continue  # counted already
+                mine = before[s.side]
+                opponent = (opponent_glicko(*s.opponent) if s.opponent is not None
+                            else before[1 - s.side].glicko)
+                after = rated_after(mine, opponent, s.score)
+                _store_rating(conn, player, game, after.rating, after.deviation,
+                              after.volatility, after.games, now)
+                counted[s.side] = (mine, after)
+            return counted
+        return self._write(work)
+
+    def counted(self, player: int, game_id: str) -> bool:
+        """Whether the game ``game_id`` is counted in ``player``'s rating."""
+        return bool(self._read("SELECT 1 FROM rated_games WHERE id = ? AND player = ?",
+                               (game_id, player)))
+
+    def tasks(self) -> list[str]:
+        """What migrations left for the host to do (see :meth:`import_ratings`)."""
+        return [_text(row[0], "task", 200) for row in self._read(
+            "SELECT task FROM host_tasks ORDER BY task")]
+
+    def import_ratings(self, ratings_of: Callable[[str], PlayerRatings]
+                       ) -> concurrent.futures.Future[tuple[int, list[str]]]:
+        """Once, as migration 4 asks: bring every known player's ``ratings.json`` (the
+        file of their account's first key, ``ratings_of(identity)``) into the database,
+        in one transaction that also marks it done. Per game, the file's current rating
+        is taken unless the database's own counts more rated games; the ids of the games
+        the file counted are marked counted, so none of them counts again. A file or an
+        entry that cannot be read is one line of the answer (the others are taken), a
+        damaged rating row of the database is replaced by the file's. The answer: the
+        ratings taken and those lines. Nothing happens once done."""
+        now = self._now()
+
+        def work(conn: sqlite3.Connection) -> tuple[int, list[str]]:
+            if conn.execute("SELECT 1 FROM host_tasks WHERE task = ?",
+                            (IMPORT_RATINGS,)).fetchone() is None:
+                return 0, []
+            taken, lines = 0, []
+            firsts = conn.execute("SELECT player, fingerprint FROM keys k WHERE rowid = "
+                                  "(SELECT min(rowid) FROM keys WHERE player = k.player) "
+                                  "ORDER BY player").fetchall()
+            for player, identity in firsts:
+                if not isinstance(identity, str) or not isinstance(player, int):
+                    continue
+                ratings = ratings_of(identity)
+                entries = ratings.all()
+                if ratings.problem:  # what was wrong (the file itself is left as it is)
+                    problem = ratings.problem.split("; ")[0]
+                    lines.append(f"player {player}: {problem}"[:300])
+                for game, entry in sorted(entries.items()):
+                    if game not in GAMES:
+                        lines.append(f"player {player}: no game {game[:40]!r} on this host")
+                        continue
+                    try:
+                        kept = _stored(conn, player, game)
+                    except HostDataError as error:
+                        lines.append(f"player {player}: {error}"[:300])
+                        kept = None
+                    conn.executemany("INSERT OR IGNORE INTO rated_games (id, player, game, "
+                                     "counted) VALUES (?, ?, ?, ?)",
+                                     [(key, player, game, now) for key in entry.counted])
+                    if kept is not None and kept.games > entry.games:
+                        continue
+                    _store_rating(conn, player, game, entry.rating, entry.deviation,
+                                  entry.volatility, entry.games, now)
+                    taken += 1
+            conn.execute("DELETE FROM host_tasks WHERE task = ?", (IMPORT_RATINGS,))
+            return taken, lines
         return self._write(work)
 
     # -- the archive --
@@ -897,6 +1102,17 @@ def _store_rating(conn: sqlite3.Connection, player: int, game: str, rating: floa
                  "deviation = excluded.deviation, volatility = excluded.volatility, "
                  "games = excluded.games, updated = excluded.updated",
                  (player, game, rating, deviation, volatility, games, now))
+
+
+def _stored(conn: sqlite3.Connection, player: int, game: str) -> PlayerRating | None:
+    """Inside a write: ``player``'s rating in ``game`` as kept (None: none yet);
+    HostDataError for a damaged row."""
+    row = conn.execute("SELECT player, game, rating, deviation, volatility, games, updated "
+                       "FROM ratings WHERE player = ? AND game = ?", (player, game)).fetchone()
+    if row is None:
+        return None
+    kept = _rating(row)
+    return PlayerRating(game, kept.rating, kept.deviation, kept.volatility, kept.games)
 
 
 def _player(row: tuple[Any, ...]) -> Player:

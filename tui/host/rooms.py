@@ -46,13 +46,13 @@ from engine.registry import GAMES, get_game
 from tui.game.session import TAKEBACK, Session
 from tui.host import accounts, brainseat, correspondence, roomfile
 from tui.host.chat import RoomChat
-from tui.host.db import ArchivedGame, HostData, Seat
+from tui.host.db import IMPORT_RATINGS, ArchivedGame, HostData, HostDataError, RatedSide, Seat
 from tui.host.limits import Bucket
 from tui.link import wire
 from tui.player import store
 from tui.player.clock import Clock, TimeControl
 from tui.player.ratings import FILE_NAME as RATINGS_FILE
-from tui.player.ratings import PlayerRatings
+from tui.player.ratings import PlayerRating, PlayerRatings
 
 log = logging.getLogger("parlor.host.rooms")
 
@@ -176,6 +176,8 @@ class Room:
         self.thinking: asyncio.Task[None] | None = None
         self.ratings: dict[int, str] = {}
         """Each rated person's new rating, shown to them once the game is over."""
+        self.rated_now = False
+        """Whether the game's end was counted in the ratings (by this host run)."""
         self.held: int | None = None
         """After a restart: the side to move, whose clock waits (with every move) until
         both players are back; None when the game runs."""
@@ -328,22 +330,29 @@ class Room:
 
 
 class SeatRatings:
-    """The ratings of a room's people as its session's sink: each person's own ratings
-    file (counted once under the room's game file), copied into the host's database."""
+    """The ratings of a room's people as its session's sink: the session says who is
+    rated and their scores; the host's database counts them all in one transaction
+    (:meth:`tui.host.db.HostData.settle`), each person against the other's rating as the
+    database had it before the game (or against the brain seat's rated level)."""
 
-    def __init__(self, service: RoomService, room: Room) -> None:
-        self.service, self.room = service, room
+    def __init__(self, data: HostData, room: Room) -> None:
+        self.data, self.room = data, room
+        self.sides: list[RatedSide] = []
 
     def current(self, side: int) -> tuple[float, float]:
-        who = self.room.seats[side] or ""
-        rating = user_ratings(self.service.users, who).current(self.room.game_id)
+        player = self.data.player_for_key(self.room.seats[side] or "")
+        kept = self.data.rating(player.id, self.room.game_id) if player else None
+        rating = (PlayerRating(kept.game, kept.rating, kept.deviation) if kept is not None
+                  else PlayerRating.fresh(self.room.game_id))
         return rating.rating, rating.deviation
 
     def record(self, side: int, opponent: tuple[float, float], score: float) -> Any:
         identity = self.room.seats[side]
         if identity is None:
             return None
-        return self.service.rate_one(self.room, identity, opponent, score)
+        fixed = opponent if self.room.brain_side is not None else None
+        self.sides.append(RatedSide(side, identity, score, fixed))
+        return None
 
 
 class RoomService:
@@ -359,7 +368,7 @@ class RoomService:
         self.socket_path = Path(socket_path)
         self.host_data = host_data
         """The host's database (:mod:`tui.host.db`): finished games are archived there
-        and ratings copied there, besides the players' own files."""
+        and the players' ratings live there (none are kept without it)."""
         self.users = Path(users)
         self.keep = Path(keep) if keep is not None else self.socket_path.parent / "rooms"
         """Where rooms in progress are kept (:mod:`tui.host.roomfile`)."""
@@ -392,6 +401,7 @@ class RoomService:
         """Restore the rooms kept from the last run, then listen on the socket (only
         this user may connect: the folder is private)."""
         self.socket_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        await self.import_ratings()
         self.restore()
         with contextlib.suppress(FileNotFoundError):
             self.socket_path.unlink()
@@ -399,6 +409,27 @@ class RoomService:
                                                       limit=wire.MAX_LINE + 1)
         os.chmod(self.socket_path, 0o600)
         self.corr.start()
+
+    async def import_ratings(self) -> None:
+        """Once, after the database's migration 4: bring the players' ``ratings.json``
+        into it (:meth:`tui.host.db.HostData.import_ratings`), before any game is rated.
+        Trouble with a file is one line in the log each; the others are taken."""
+        data = self.host_data
+        if data is None:
+            return
+        try:
+            if IMPORT_RATINGS not in data.tasks():
+                return
+            taken, lines = await asyncio.wrap_future(data.import_ratings(
+                lambda identity: user_ratings(self.users, identity)))
+        except HostDataError as exc:
+            log.error("cannot bring the players' ratings into the database: %s",
+                      str(exc)[:200])
+            return
+        for line in lines:
+            log.error("importing ratings: %s", line[:300])
+        log.info("%d ratings brought from the players' ratings.json into the database",
+                 taken)
 
     async def stop(self) -> None:
         """Stop listening and close every connection. Games in progress are recorded as
@@ -910,7 +941,7 @@ class RoomService:
                     if who and side != room.brain_side}
             game = ArchivedGame(
                 room.game_file, room.game_id, room.result or "*", room.record().to_text(),
-                self.host_data.now(), bool(room.ratings),
+                self.host_data.now(), room.rated_now,
                 tuple(Seat(side, None, room.names[side]) for side in (0, 1)),
                 room.termination, room.code)
             self.written(room, "archive the game", self.host_data.archive(game, keys))
@@ -927,35 +958,45 @@ class RoomService:
                           str(error)[:100])
         future.add_done_callback(done)
 
-    def rate(self, room: Room) -> None:
-        """Update the players' ratings for a finished game, as the room's session settles
-        it: two people each against the other's rating before the game; a person against
-        a brain seat when it is a rated level, against that level's measured rating.
-        Unrated: games with a move taken back, and unfinished ones."""
+    def rate(self, room: Any) -> None:
+        """Update the players' ratings for a finished game (a room, or a correspondence
+        game seen as one), as its session settles it: two people each against the
+        other's rating before the game; a person against a brain seat when it is a rated
+        level, against that level's measured rating. Unrated: games with a move taken
+        back, and unfinished ones. The ratings are the host's database's (no database,
+        no ratings): counted once per game id, in one transaction queued to its writer;
+        each player is shown their new rating when it has committed."""
         people = [room.seats[side] for side in (0, 1) if side != room.brain_side]
-        if None in people or len(set(people)) != len(people):
+        data = self.host_data
+        if data is None or None in people or len(set(people)) != len(people):
             return
+        sink = SeatRatings(data, room)
         try:
-            room.session.settle(SeatRatings(self, room))
+            room.session.settle(sink)
+            if not sink.sides:
+                return
+            room.rated_now = True
+            future = data.settle(room.game_file, room.game_id, sink.sides)
         except (ValueError, OSError) as exc:
             log.error("room %s: cannot rate the game: %s", room.code, str(exc)[:100])
+            return
+        self.written(room, "rate the game", future)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a caller outside the service): nothing to show
+            return
 
-    def rate_one(self, room: Room, identity: str, opponent: tuple[float, float],
-                 score: float) -> Any:
-        ratings = user_ratings(self.users, identity)
-        counted = ratings.record_once(room.game_id, room.game_file, opponent[0], opponent[1],
-                                      score)
-        for side in (0, 1):
-            if counted is not None and room.seats[side] == identity:
-                room.ratings[side] = counted[1].text()
-        if counted is not None and self.host_data is not None:
-            after = counted[1]
-            self.written(room, "keep the rating", self.host_data.set_rating_for_key(
-                identity, room.game_id, after.rating, after.deviation, after.volatility,
-                after.games))
-        if ratings.problem:
-            log.error("room %s: %s", room.code, ratings.problem[:200])
-        return counted
+        def show(counted: dict[int, tuple[Any, Any]]) -> None:
+            for side, (_before, after) in counted.items():
+                room.ratings[side] = after.text()
+            if counted and isinstance(room, Room):
+                self.broadcast(room)
+
+        def done(future: concurrent.futures.Future[dict[int, tuple[Any, Any]]]) -> None:
+            if future.exception() is None:
+                with contextlib.suppress(RuntimeError):  # the loop has closed
+                    loop.call_soon_threadsafe(show, future.result())
+        future.add_done_callback(done)
 
     def broadcast(self, room: Room) -> None:
         now = self.now()

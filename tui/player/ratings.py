@@ -206,24 +206,21 @@ class PlayerRatings:
                 opponent_rd: float, score: float
                 ) -> tuple[PlayerRating, PlayerRating] | None:
         game = get_game(game_id).id
-        if isinstance(opponent_rd, (int, float)) and not isinstance(opponent_rd, bool) \
-                and math.isfinite(opponent_rd) and opponent_rd >= 0:
-            opponent_rd = min(max(float(opponent_rd), 1e-6), INITIAL_DEVIATION)
-        opponent = Glicko(opponent_rating, opponent_rd)  # ValueError for a bad one
+        opponent = opponent_glicko(opponent_rating, opponent_rd)
         try:
             with self._locked():
                 entries, damaged = self._read()
                 before = entries.get(game) or PlayerRating.fresh(game)
                 if key is not None and key in before.counted:
                     return None
-                after = _rated(before, opponent, score, key)
+                after = rated_after(before, opponent, score, key)
                 entries[game] = after
                 self._write(entries, damaged)
         except (OSError, TimeoutError) as exc:
             before = self.current(game)
             if key is not None and key in before.counted:
                 return None
-            after = _rated(before, opponent, score, key)
+            after = rated_after(before, opponent, score, key)
             self.problem = (f"cannot save the player's rating in {self.path}: "
                             f"{getattr(exc, 'strerror', None) or exc}")
         return before, after
@@ -315,9 +312,20 @@ class PlayerRatings:
             os.close(fd)
 
 
-def _rated(before: PlayerRating, opponent: Glicko, score: float,
-           key: str | None = None) -> PlayerRating:
-    """``before`` after one game against ``opponent`` (the game's id ``key`` counted)."""
+def opponent_glicko(rating: float, deviation: float) -> Glicko:
+    """An opponent's rating and deviation as :class:`Glicko`: a deviation of 0 (an
+    exactly known rating) counts as a tiny one, one above 350 as 350; ValueError for a
+    rating or deviation that is not a number in range."""
+    if isinstance(deviation, (int, float)) and not isinstance(deviation, bool) \
+            and math.isfinite(deviation) and deviation >= 0:
+        deviation = min(max(float(deviation), 1e-6), INITIAL_DEVIATION)
+    return Glicko(rating, deviation)
+
+
+def rated_after(before: PlayerRating, opponent: Glicko, score: float,
+                key: str | None = None) -> PlayerRating:
+    """``before`` after one game against ``opponent`` (the game's id ``key`` counted);
+    ``score`` is 1, 0.5 or 0 (Glicko-2, the game its own rating period)."""
     new = update(before.glicko, [(opponent, score)])
     stamp = datetime.now(UTC).replace(microsecond=0).isoformat()
     counted = before.counted if key is None else (*before.counted, key)[-MAX_COUNTED:]

@@ -21,11 +21,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
+from brains.glicko import check_rating
 from engine.protocol import ParlorError
 from engine.registry import GAMES, get_game
 from tui.app.screens.base import ParlorScreen
 from tui.link import client
 from tui.player import store
+from tui.player.ratings import PlayerRating
 
 RESULT_WORDS = {1.0: "won", 0.5: "drew", 0.0: "lost"}
 
@@ -316,3 +318,25 @@ def rank_text(account: dict[str, Any], game_id: str) -> str:
     if rank <= 0:
         return f"unranked: {of} of the {least} rated games to be ranked"
     return f"#{rank} of {of} on this host (F7: leaderboards)"
+
+
+def hosted_rating(account: dict[str, Any], game_id: str) -> PlayerRating | None:
+    """The player's rating in ``game_id`` as the host's database has it, from the
+    host's ``account`` message: a fresh one in a game never rated there; None before the
+    message came, or when its entry is damaged (nothing of it is trusted unchecked)."""
+    ratings = account.get("ratings")
+    if not isinstance(ratings, dict):
+        return None
+    entry = ratings.get(game_id)
+    if entry is None:
+        return PlayerRating.fresh(game_id)
+    if not isinstance(entry, list) or len(entry) != 4:
+        return None
+    rating, deviation, volatility, games = entry
+    try:
+        check_rating(rating, deviation, volatility)
+    except ParlorError:
+        return None
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        return None
+    return PlayerRating(game_id, float(rating), float(deviation), float(volatility), games)

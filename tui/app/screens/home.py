@@ -4,8 +4,9 @@ unfinished game.
 The games are those of :data:`engine.registry.GAMES`, and each game's option fields are
 built from its declared :class:`engine.protocol.Option` s (a list for an option with
 choices, a text field otherwise), so a newly registered game appears here as it is.
-The player's own rating in the chosen game is shown (:mod:`tui.player.ratings`), and
-``a`` picks a fair opponent: the rated level closest to it.
+The player's own rating in the chosen game is shown (:mod:`tui.player.ratings`; under
+``parlor host`` the host's database's rating of their account, as the host's ``account``
+message says), and ``a`` picks a fair opponent: the rated level closest to it.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from engine.protocol import AnyState, Game, Option, ParlorError
 from engine.registry import GAMES, get_game
 from tui.app.dialogs.choose import ChooseDialog
 from tui.app.dialogs.prompt import PromptDialog
-from tui.app.screens.account import rank_text
+from tui.app.screens.account import hosted_rating, rank_text
 from tui.app.screens.base import ParlorScreen
 from tui.app.screens.rooms import RoomButtons
 from tui.app.widgets.move_list import move_number
@@ -44,7 +45,7 @@ from tui.link.client import available as rooms_available
 from tui.link.client import current_link
 from tui.player import settings, store
 from tui.player.clock import TimeControl
-from tui.player.ratings import PlayerRatings
+from tui.player.ratings import PlayerRating, PlayerRatings, closest_level
 
 DEFAULT_GAME = "tictactoe"
 """The game chosen when Home opens (the first registered one if it is absent)."""
@@ -298,11 +299,14 @@ class HomeScreen(ParlorScreen):
             self.update_sides(self.sides_for, self.sides())  # the rating labels
 
     def show_rank(self) -> None:
-        """Under ``parlor host``: the player's place on the chosen game's leaderboard,
-        as the host last said (the host's answer to the request of show_rating)."""
+        """Under ``parlor host``: the player's rating and place on the chosen game's
+        leaderboard, as the host last said (the host's answer to the request of
+        show_rating)."""
+        link = current_link()
         for label in self.query("#player-rank").results(Static):
-            link = current_link()
             label.update(rank_text(link.account if link is not None else {}, self.game_id))
+        if rooms_available():
+            self.show_own_rating()
 
     def show_corr_news(self, count: int) -> None:
         """Under ``parlor host``: how many correspondence games wait for the player's
@@ -315,26 +319,46 @@ class HomeScreen(ParlorScreen):
     def show_rating(self) -> None:
         """Show the player's rating in the chosen game (with its 95 % interval, ``?``
         and "provisional" while the deviation is large)."""
-        self.show_rank()
         link = current_link()
-        if link is not None:  # ask the host again: a game may have moved the rank
+        if link is not None:  # ask the host again: a game may have moved the rating
             link.send({"t": "account"})
+        self.show_rank()
+        if not rooms_available():
+            self.show_own_rating()
+
+    def show_own_rating(self) -> None:
+        """The rating line: the player's own ``ratings.json``, or under ``parlor host``
+        the host's database's rating of their account (as its last ``account`` said)."""
         label = self.query_one("#player-rating", Static)
         levels = opponents.level_ratings(self.game_id)
         self.query_one("#fair", Button).disabled = not levels
-        if not levels:
+        if not levels and not rooms_available():
             label.update("no rated levels in this game")
             return
-        ratings = PlayerRatings()
-        mine = ratings.current(self.game_id)
+        mine = self.player_rating()
+        if mine is None:
+            label.update("asking the host…")
+            return
         games = f"{mine.games} rated game" + ("" if mine.games == 1 else "s")
         ascii = self.parlor.ascii_board
         label.update(mine.text(ascii) + (" provisional" if mine.provisional else ""))
         label.tooltip = f"{games}; {'+/-' if ascii else '±'} is the 95 % interval"
+
+    def player_rating(self, game_id: str | None = None) -> PlayerRating | None:
+        """The player's rating in ``game_id`` (the chosen game): under ``parlor host`` the
+        host's (None until it has said); else their ``ratings.json``'s, whose trouble is
+        said once."""
+        game_id = game_id or self.game_id
+        if rooms_available():
+            link = current_link()
+            return hosted_rating(link.account if link is not None else {}, game_id)
+        ratings = PlayerRatings()
+        mine = ratings.current(game_id)
         if ratings.problem and ratings.problem != self.rating_problem:  # said once
             self.notify(store.short(ratings.problem, 200), title="Your ratings",
                         severity="warning", timeout=10)
         self.rating_problem = ratings.problem
+        return mine
 
     def action_fair_opponent(self) -> None:
         """Let the rated level closest to the player's rating play the computer's side
@@ -345,7 +369,12 @@ class HomeScreen(ParlorScreen):
         if not levels:
             self.notify(f"{get_game(game_id).name} has no rated levels", severity="warning")
             return
-        spec = PlayerRatings().fair_level(game_id, levels)
+        mine = self.player_rating(game_id)
+        if mine is None:
+            self.notify("The host has not said your rating yet; try again.",
+                        severity="warning")
+            return
+        spec = closest_level(mine.rating, levels)
         first, second = self.sides()
         human = opponents.is_human
         side = 0 if human(second) and not human(first) else 1

@@ -92,6 +92,11 @@ def rule_news(before: AnyState, after: AnyState) -> str:
     return "; ".join(news)
 
 
+HOSTED_UNRATED = "under parlor host only room and correspondence games are rated"
+"""Why a local game in a hosted session is unrated: the player's rating there is the
+host's database's, moved by games the host saw played (docs/HOSTING.md, Ratings)."""
+
+
 class PlayScreen(ParlorScreen):
     """Play a game: board, whose turn, the move list, the result and a brain's thinking."""
 
@@ -123,6 +128,8 @@ class PlayScreen(ParlorScreen):
                  unrated: str | None = None,
                  readings: ClockReadings | None = None) -> None:
         super().__init__()
+        if unrated is None and paths.hosted():
+            unrated = HOSTED_UNRATED  # a hosted player's rating is the host's
         self.session = Session(history, moves, players, control=clock, readings=readings,
                                comments=comments, unrated=unrated, seed=seed)
         """The game itself (positions, players, clock, record, rating, brain turns):
