@@ -92,7 +92,8 @@ def rule_news(before: AnyState, after: AnyState) -> str:
     return "; ".join(news)
 
 
-HOSTED_UNRATED = "under parlor host only room and correspondence games are rated"
+HOSTED_UNRATED = ("on this host only room and correspondence games are rated (a room can "
+                  "seat a rated level)")
 """Why a local game in a hosted session is unrated: the player's rating there is the
 host's database's, moved by games the host saw played (docs/HOSTING.md, Ratings)."""
 
