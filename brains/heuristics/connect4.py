@@ -412,9 +412,8 @@ class ConnectFourSolver(ExactSolver):
         except Stopped:
             yield from brain.fall_back(state, budget)
             return
-        best = max(scores.values())
-        move = brain.rng.choice([m for m, s in scores.items() if s == best])
-        yield Thought(move, best, 42 - state.ply, nodes, (move,), final=True)
+        move, note = brain.best_move(state, scores, budget)
+        yield Thought(move, scores[move], 42 - state.ply, nodes, (move,), final=True, note=note)
 
 
 EXACT = ConnectFourSolver()
