@@ -216,14 +216,14 @@ LEARNED: dict[str, dict[str, Any]] = {
 }
 """Training recipes of the generic learners (see brains.learned.linear and .mlp)."""
 LADDER: tuple[str, ...] = (
-    "alphabeta,depth=1,temperature=0.3,repetition=true",
-    "alphabeta,depth=1,temperature=0.1,repetition=true",
-    "alphabeta,depth=1,temperature=0.03,repetition=true",
-    "alphabeta,depth=1,temperature=0.01,repetition=true",
-    "alphabeta,depth=2,repetition=true",
-    "alphabeta,depth=3,repetition=true",
-    "alphabeta,depth=4,repetition=true",
-    "alphabeta,depth=6,nodes=20000,repetition=true",
+    "alphabeta,depth=1,temperature=0.3,repetition=true,seconds=none",
+    "alphabeta,depth=1,temperature=0.1,repetition=true,seconds=none",
+    "alphabeta,depth=1,temperature=0.03,repetition=true,seconds=none",
+    "alphabeta,depth=1,temperature=0.01,repetition=true,seconds=none",
+    "alphabeta,depth=2,repetition=true,seconds=none",
+    "alphabeta,depth=3,repetition=true,seconds=none",
+    "alphabeta,depth=4,repetition=true,seconds=none",
+    "alphabeta,depth=6,nodes=20000,repetition=true,seconds=none",
 )
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/morris.json)."""
 
