@@ -9,13 +9,14 @@ MODULES = ["benchmarks.perft", "benchmarks.deep_perft", "benchmarks.c4solver",
            "benchmarks.strength", "benchmarks.openspiel_mcts", "benchmarks.learned",
            "benchmarks.tournaments", "benchmarks.reversi_endgame", "benchmarks.reversi_ffo",
            "benchmarks.budgets", "benchmarks.puzzles", "benchmarks.explorer",
-           "benchmarks.library"]
+           "benchmarks.library", "benchmarks.teacher"]
 """Benchmark modules, each with ``main(argv)``, run in this order."""
 ARGV: dict[str, list[str]] = {
     "benchmarks.strength": ["--games", "10", "--jobs", "2"],
     "benchmarks.openspiel_mcts": ["--games", "4"],
     "benchmarks.tournaments": ["--games", "2", "--out", "build/tournaments"],
     "benchmarks.reversi_endgame": ["--games", "8", "--empties", "14-26", "--cap", "12"],
+    "benchmarks.teacher": ["--games", "20", "--levels", "1,4,7"],
 }
 """Arguments for modules whose defaults take too long for ``make bench`` (the figures in
 docs/STRENGTH-NOTEBOOK.md come from longer runs, with the commands given there)."""

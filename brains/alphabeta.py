@@ -27,6 +27,7 @@ from brains.minimax import (
     Search,
     SearchBrain,
     Stopped,
+    fallible_replies,
     from_tt,
     softmax_choice,
     terminal_score,
@@ -246,9 +247,10 @@ class AlphaBetaBrain(SearchBrain):
         opponent go wrong.
 
         Only for a fully searched tree (every value exact). The opponent is modelled as
-        a fallible player: of its sensible replies (those that do not allow a win at
-        once) it plays one that the game's heuristic rates best one ply ahead, at
-        random among equals; we play only moves that keep the position's exact value.
+        a fallible player (:func:`~brains.minimax.fallible_replies`): of its sensible
+        replies (those that do not allow a win at once) it plays one that the game's
+        heuristic rates best one ply ahead, at random among equals; we play only moves
+        that keep the position's exact value.
         Of the root moves scoring ``score``, the one with the highest chance of a win
         under that model is played (ties from the seed). The exact value is never given
         up, so a perfect opponent gains nothing; a fallible one is led into the forks
@@ -283,15 +285,10 @@ class AlphaBetaBrain(SearchBrain):
             best = max(values.values())
             chance = max(self._win_chance(search, state.play(m), depth - 1, ply + 1, False, memo)
                          for m in moves if values[m] >= best - 1e-9)
-        else:
-            children = [state.play(m) for m in moves]
-            sensible = [c for c in children if not _wins_at_once(c)] or children
-            if len(sensible) > 1:  # it prefers the replies its one-ply view rates best
-                rated = [(-self.heuristic(c) if c.legal_moves() else 0.0, c) for c in sensible]
-                top = max(r for r, _ in rated)
-                sensible = [c for r, c in rated if r >= top - 1e-9]
-            chance = sum(self._win_chance(search, c, depth - 1, ply + 1, True, memo)
-                         for c in sensible) / len(sensible)
+        else:  # it prefers the sensible replies its one-ply view rates best
+            chance = sum(w * self._win_chance(search, state.play(m), depth - 1, ply + 1, True,
+                                              memo)
+                         for m, w in fallible_replies(state, self.heuristic).items())
         memo[key] = chance
         return chance
 
@@ -393,11 +390,3 @@ class AlphaBetaBrain(SearchBrain):
             state = state.play(entry[3])
         return tuple(pv)
 
-
-def _wins_at_once(state: AnyState) -> bool:
-    """True if the side to move in ``state`` has a move that wins the game at once."""
-    for move in state.legal_moves():
-        child = state.play(move)
-        if not child.legal_moves() and terminal_score(child, 0) < 0:
-            return True
-    return False

@@ -181,11 +181,12 @@ class ExactSolver:
     def think(self, brain: Any, state: AnyState, budget: Budget) -> Iterator[Thought]:
         """The perfect brain's thoughts (``brain`` is the :class:`brains.perfect.PerfectBrain`
         asking: its ``rng``, ``seed``, options and ``cache``): by default one, a best move
-        of :meth:`scores` (``Stopped`` out of time, as there: the brain then has none)."""
+        of :meth:`scores`, as the brain's ``best_move`` chooses it (its ``teacher`` asks
+        :meth:`values` of the replies) (``Stopped`` out of time, as there: the brain then
+        has none)."""
         scores = self.scores(brain, state, budget)
-        best = max(scores.values())
-        move = brain.rng.choice([m for m in state.legal_moves() if scores.get(m) == best])
-        yield Thought(move, best, state.ply, 0, (move,), final=True)
+        move, note = brain.best_move(state, scores, budget)
+        yield Thought(move, scores[move], state.ply, 0, (move,), final=True, note=note)
 
     # -- parlor solve --------------------------------------------------------------------
     build_flag: ClassVar[str] = ""

@@ -120,6 +120,43 @@ def softmax_choice(moves: list[Any] | tuple[Any, ...], scores: dict[Any, float],
     return rng.choices(list(moves), weights=weights)[0]
 
 
+def wins_at_once(state: AnyState) -> bool:
+    """True if the side to move in ``state`` has a move that wins the game at once."""
+    for move in state.legal_moves():
+        child = state.play(move)
+        if not child.legal_moves() and terminal_score(child, 0) < 0:
+            return True
+    return False
+
+
+def fallible_replies(state: AnyState, heuristic: Callable[[AnyState], float],
+                     temperature: float = 0.0) -> dict[Any, float]:
+    """How likely a fallible player is to play each legal move of ``state``: the model of
+    an opponent that alpha-beta's ``traps`` and the ``perfect`` brain's ``teacher`` lead
+    astray.
+
+    Of its sensible moves (those after which the other side cannot win at once; every move
+    when none is) it prefers those its one-ply view rates best: ``heuristic`` of the
+    position after the move (a finished game by its result), drawn by a softmax at
+    ``temperature`` on the search's scale (see :func:`softmax_choice`); at 0, uniformly
+    among the best rated. The weights sum to 1 (empty for a finished game).
+    """
+    children = {m: state.play(m) for m in state.legal_moves()}
+    sensible = {m: c for m, c in children.items() if not wins_at_once(c)} or children
+    if len(sensible) <= 1:
+        return {m: 1.0 for m in sensible}
+    rated = {m: (-terminal_score(c, 0) if not c.legal_moves()
+                 else -HEURISTIC_SCALE * max(-1.0, min(1.0, heuristic(c))))
+             for m, c in sensible.items()}
+    top = max(rated.values())
+    if temperature <= 0:
+        weights = {m: float(r >= top - 1e-9) for m, r in rated.items()}
+    else:
+        weights = {m: math.exp((r - top) / temperature) for m, r in rated.items()}
+    total = sum(weights.values())
+    return {m: w / total for m, w in weights.items() if w > 0}
+
+
 class Search:
     """Everything one search reads and changes, made afresh by each ``think``/``analyse``.
 

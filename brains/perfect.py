@@ -16,12 +16,12 @@ the other:
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any, ClassVar
 
 from brains.exact import ExactSolver
-from brains.heuristics import exact_solver
-from brains.minimax import EPS, POLL, SECONDS, WIN, Stopped
+from brains.heuristics import exact_solver, get_heuristic
+from brains.minimax import EPS, POLL, SECONDS, WIN, Stopped, fallible_replies
 from brains.protocol import Brain, BrainOption, Budget, Thought, UnknownBrainError
 from brains.registry import check_spec, make_brain
 from engine.protocol import AnyState
@@ -41,6 +41,40 @@ class _Search:
     def __init__(self, budget: Budget):
         self.budget = budget
         self.nodes = 0
+
+
+TEACHER_TEMPERATURE = 0.3
+"""The fallible opponent's softmax temperature in :func:`teaching_key` (0: it plays one
+of the replies its one-ply view rates best, as alpha-beta's ``traps`` assumes)."""
+
+
+def _sign(value: float) -> int:
+    return (value > 0) - (value < 0)
+
+
+def teaching_key(child: AnyState, replies: dict[Any, int],
+                 heuristic: Callable[[AnyState], float]) -> tuple[float, float]:
+    """How many chances to go wrong a move leaves the opponent: ``child`` is the position
+    after it, ``replies`` the exact outcome of each of the opponent's replies for the
+    opponent (1 win, 0 draw, -1 loss). A reply goes wrong when its outcome is worse than
+    the opponent's best. The key, bigger is better:
+
+    1. the chance that a fallible opponent goes wrong: :func:`brains.minimax.fallible_replies`
+       (alpha-beta's ``traps`` model: of its replies that do not lose at once, one its
+       one-ply view rates best) summed over the replies that go wrong;
+    2. the share of all its legal replies that go wrong (a random opponent's chance).
+
+    (0, 0) where the opponent has no choice.
+    """
+    if len(replies) <= 1:
+        return (0.0, 0.0)
+    best = max(replies.values())
+    wrong = {r for r, outcome in replies.items() if outcome < best}
+    if not wrong:
+        return (0.0, 0.0)
+    weights = fallible_replies(child, heuristic, TEACHER_TEMPERATURE)
+    chance = sum(w for r, w in weights.items() if r in wrong)
+    return (round(chance, 9), len(wrong) / len(replies))  # rounded: mirror images tie
 
 
 def check_fallback(text: str, game: str) -> str:
@@ -74,6 +108,10 @@ class PerfectBrain(Brain):
         SECONDS,
         BrainOption("fallback", str, "alphabeta:hard", "with a solver that may run out of "
                     "time: the brain that moves when it does", check=check_fallback),
+        BrainOption("teacher", bool, False, "a teaching level: among the moves that keep the "
+                    "exact outcome, play the one that leaves a fallible opponent the most "
+                    "chances to go wrong (random among the best moves where the replies "
+                    "are not solved in time)"),
     )
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
@@ -81,6 +119,7 @@ class PerfectBrain(Brain):
         self.method: str = self.options["method"]
         self.seconds: float | None = self.options["seconds"]
         self.fallback_spec: str = self.options["fallback"]
+        self.teacher: bool = self.options["teacher"]
         self._memo: dict[Hashable, float] = {}
         """Exact values by position key: true in every search, so shared between them."""
         self.solver: ExactSolver | None = None
@@ -114,9 +153,60 @@ class PerfectBrain(Brain):
             scores = self._analyse(search, state)
         except Stopped:
             return
-        best = max(scores.values())
-        move = self.rng.choice([m for m in moves if scores[m] == best])
-        yield Thought(move, best, state.ply, search.nodes, (move,), final=True)
+        move, note = self.best_move(state, scores, budget)
+        yield Thought(move, scores[move], state.ply, search.nodes, (move,), final=True,
+                      note=note)
+
+    def best_move(self, state: AnyState, scores: dict[Any, float],
+                  budget: Budget) -> tuple[Any, str]:
+        """The move to play given every legal move's exact score, and a note for the thought.
+
+        Plainly one of the best scores, at random. With ``teacher``, where the position is
+        not won (a lost opponent has nothing to get wrong), the one of the best scores
+        (the exact outcome, and the slowest loss) with the biggest :func:`teaching_key`,
+        at random among equals. (Widening that to every move of the best outcome, faster
+        losses included, did no better in Connect Four: a slower loss leaves more replies
+        to get wrong.)
+        This needs the exact value of every reply of every candidate, within ``budget``;
+        when they are not all had in time the move is a best one at random, and the note
+        says so.
+        """
+        moves = [m for m in state.legal_moves() if m in scores]
+        best = max(scores[m] for m in moves)
+        plain = [m for m in moves if scores[m] == best]
+        if not self.teacher or best > 0 or len(plain) <= 1:
+            return self.rng.choice(plain), ""
+        heuristic = get_heuristic(self.game)
+        keys: dict[Any, tuple[float, float]] = {}
+        for move in plain:
+            child = state.play(move)
+            replies = self._reply_outcomes(state, child, budget)
+            if replies is None:
+                return self.rng.choice(plain), "teacher: replies not solved in time, a best move"
+            keys[move] = teaching_key(child, replies, heuristic)
+        top = max(keys.values())
+        move = self.rng.choice([m for m in plain if keys[m] == top])
+        return move, f"teacher: the opponent goes wrong with chance {top[0]:.2f} " \
+                     f"({top[1]:.0%} of its replies)"
+
+    def _reply_outcomes(self, state: AnyState, child: AnyState,
+                        budget: Budget) -> dict[Any, int] | None:
+        """The exact outcome of every reply in ``child`` (a move of ``state`` played) for
+        the side that makes it (empty when there is none to choose), None when not settled
+        within ``budget``."""
+        if child.outcome() is not None or not child.legal_moves() \
+                or child.to_move == state.to_move:
+            return {}  # no reply to get wrong: the game is over, or the opponent passes
+        if budget.expired():
+            return None
+        if self.solver is not None:
+            values = self.solver.values(child, budget, self.cache)
+            return None if values is None else {m: v.outcome for m, v in values.items()}
+        try:
+            scores = self._analyse(_Search(budget), child)
+        except Stopped:
+            return None
+        return {m: _sign(s) for m, s in scores.items()}
 
     def analyse(self, state: AnyState, budget: Budget | None = None) -> dict[Any, float]:
         """The exact score of every legal move (Stopped if the budget runs out first)."""

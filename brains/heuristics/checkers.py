@@ -188,13 +188,13 @@ LEARNED: dict[str, dict[str, Any]] = {
 }
 """Training recipes of the generic learners (see brains.learned.linear and .mlp)."""
 LADDER: tuple[str, ...] = (
-    "alphabeta,depth=1,temperature=0.02,repetition=true",
-    "alphabeta,depth=1,temperature=0.006,repetition=true",
-    "alphabeta,depth=1,repetition=true",
-    "alphabeta,depth=2,temperature=0.004,repetition=true",
-    "alphabeta,depth=3,repetition=true",
-    "alphabeta,depth=4,repetition=true",
-    "alphabeta,depth=6,repetition=true",
-    "alphabeta,depth=8,repetition=true",
+    "alphabeta,depth=1,temperature=0.02,repetition=true,seconds=none",
+    "alphabeta,depth=1,temperature=0.006,repetition=true,seconds=none",
+    "alphabeta,depth=1,repetition=true,seconds=none",
+    "alphabeta,depth=2,temperature=0.004,repetition=true,seconds=none",
+    "alphabeta,depth=3,repetition=true,seconds=none",
+    "alphabeta,depth=4,repetition=true,seconds=none",
+    "alphabeta,depth=6,repetition=true,seconds=none",
+    "alphabeta,depth=8,repetition=true,seconds=none",
 )
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/checkers.json)."""

@@ -250,14 +250,14 @@ LEARNED: dict[str, dict[str, Any]] = {
 }
 """Training recipes of the generic learners (see brains.learned.linear and .mlp)."""
 LADDER: tuple[str, ...] = (
-    "alphabeta,depth=1,temperature=1",
-    "alphabeta,depth=1,temperature=0.15",
-    "alphabeta,depth=1,temperature=0.05",
-    "alphabeta,depth=1",
-    "alphabeta,depth=2,temperature=0.035",
-    "alphabeta,depth=2",
-    "alphabeta,depth=5",
-    "perfect,method=connect4",
+    "alphabeta,depth=1,temperature=1,seconds=none",
+    "alphabeta,depth=1,temperature=0.15,seconds=none",
+    "alphabeta,depth=1,temperature=0.05,seconds=none",
+    "alphabeta,depth=1,seconds=none",
+    "alphabeta,depth=2,temperature=0.035,seconds=none",
+    "alphabeta,depth=2,seconds=none",
+    "alphabeta,depth=5,seconds=none",
+    "perfect,method=connect4,seconds=none,fallback=level:7",
 )
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/connect4.json)."""
 
@@ -412,9 +412,8 @@ class ConnectFourSolver(ExactSolver):
         except Stopped:
             yield from brain.fall_back(state, budget)
             return
-        best = max(scores.values())
-        move = brain.rng.choice([m for m, s in scores.items() if s == best])
-        yield Thought(move, best, 42 - state.ply, nodes, (move,), final=True)
+        move, note = brain.best_move(state, scores, budget)
+        yield Thought(move, scores[move], 42 - state.ply, nodes, (move,), final=True, note=note)
 
 
 EXACT = ConnectFourSolver()

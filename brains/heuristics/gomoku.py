@@ -116,13 +116,13 @@ OPENING_PLIES = 2
 LEARNED: dict[str, dict[str, Any]] = {}
 """No learned models are shipped for Gomoku yet."""
 LADDER: tuple[str, ...] = (
-    "alphabeta,depth=1,temperature=1",
-    "alphabeta,depth=1,temperature=0.3",
-    "alphabeta,depth=1,temperature=0.12",
-    "alphabeta,depth=1,temperature=0.07",
-    "alphabeta,depth=1,temperature=0.04",
-    "alphabeta,depth=1",
-    "alphabeta,depth=2",
-    "alphabeta,depth=4",
+    "alphabeta,depth=1,temperature=1,seconds=none",
+    "alphabeta,depth=1,temperature=0.3,seconds=none",
+    "alphabeta,depth=1,temperature=0.12,seconds=none",
+    "alphabeta,depth=1,temperature=0.07,seconds=none",
+    "alphabeta,depth=1,temperature=0.04,seconds=none",
+    "alphabeta,depth=1,seconds=none",
+    "alphabeta,depth=2,seconds=none",
+    "alphabeta,depth=4,seconds=none",
 )
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/gomoku.json)."""

@@ -12,7 +12,7 @@ empty, so a test there would never find the two it blocks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from brains.exact import (
@@ -25,7 +25,7 @@ from brains.exact import (
     SolveOptions,
     cut,
 )
-from brains.protocol import Budget, Thought
+from brains.protocol import Budget
 from engine.games.morris import ADJACENT, MILL_MASKS, MorrisState, completes_mill
 from engine.protocol import AnyState
 
@@ -203,7 +203,7 @@ REPETITION = True
 """Positions can recur: alpha-beta scores a repetition as a draw."""
 ENDGAME = False
 """``alphabeta:hard`` asks the ``outcomes`` of ``EXACT`` which moves keep the best outcome."""
-PERFECT: dict[str, Any] | None = {"method": "morrisdb"}
+PERFECT: dict[str, Any] | None = {"method": "morrisdb", "teacher": True}
 """The ``perfect`` brain's options here (None: it does not play this game)."""
 OPENING_PLIES = 2
 """Random plies the arena plays before the brains take over."""
@@ -216,14 +216,14 @@ LEARNED: dict[str, dict[str, Any]] = {
 }
 """Training recipes of the generic learners (see brains.learned.linear and .mlp)."""
 LADDER: tuple[str, ...] = (
-    "alphabeta,depth=1,temperature=0.3,repetition=true",
-    "alphabeta,depth=1,temperature=0.1,repetition=true",
-    "alphabeta,depth=1,temperature=0.03,repetition=true",
-    "alphabeta,depth=1,temperature=0.01,repetition=true",
-    "alphabeta,depth=2,repetition=true",
-    "alphabeta,depth=3,repetition=true",
-    "alphabeta,depth=4,repetition=true",
-    "alphabeta,depth=6,nodes=20000,repetition=true",
+    "alphabeta,depth=1,temperature=0.3,repetition=true,seconds=none",
+    "alphabeta,depth=1,temperature=0.1,repetition=true,seconds=none",
+    "alphabeta,depth=1,temperature=0.03,repetition=true,seconds=none",
+    "alphabeta,depth=1,temperature=0.01,repetition=true,seconds=none",
+    "alphabeta,depth=2,repetition=true,seconds=none",
+    "alphabeta,depth=3,repetition=true,seconds=none",
+    "alphabeta,depth=4,repetition=true,seconds=none",
+    "alphabeta,depth=6,nodes=20000,repetition=true,seconds=none",
 )
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/morris.json)."""
 
@@ -257,9 +257,10 @@ def oracle(state: AnyState, budget: Budget, cache: dict[str, Any]) -> dict[Any, 
 
 class MorrisSolver(ExactSolver):
     """Five Men's Morris from its retrograde database (:mod:`brains.morrisdb`,
-    docs/MORRIS.md). As the ``perfect`` brain's method: fastest win, slowest loss, and
-    among drawing moves the one that sets the most traps. The database ignores the
-    100-ply and repetition draws (the game is a draw from the start either way)."""
+    docs/MORRIS.md). As the ``perfect`` brain's method: fastest win, slowest loss; the
+    game's ``PERFECT`` options make it a teacher (``teacher``, :mod:`brains.perfect`), so
+    among drawing moves it sets traps. The database ignores the 100-ply and repetition
+    draws (the game is a draw from the start either way)."""
 
     method = "morrisdb"
     solves = True
@@ -308,15 +309,6 @@ class MorrisSolver(ExactSolver):
 
         assert isinstance(state, MorrisState)
         return {m: morris_score(v) for m, v in shared().move_values(state).items()}
-
-    def think(self, brain: Any, state: AnyState, budget: Budget) -> Iterator[Thought]:
-        from brains.morrisdb import shared
-
-        assert isinstance(state, MorrisState)
-        db = shared()
-        move = db.perfect_move(state, brain.rng)
-        value = db.move_values(state)[move]
-        yield Thought(move, morris_score(value), value.plies or 0, 0, (move,), final=True)
 
 
 EXACT = MorrisSolver()

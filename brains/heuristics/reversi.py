@@ -308,14 +308,14 @@ LEARNED: dict[str, dict[str, Any]] = {
 }
 """Training recipes of the generic learners (see brains.learned.linear and .mlp)."""
 LADDER: tuple[str, ...] = (
-    "alphabeta,depth=1,temperature=0.08",
-    "alphabeta,depth=1",
-    "alphabeta,depth=2",
-    "alphabeta,depth=3,temperature=0.008",
-    "alphabeta,depth=3",
-    "alphabeta,depth=5,temperature=0.013",
-    "alphabeta,depth=5",
-    "alphabeta,depth=6",
+    "alphabeta,depth=1,temperature=0.08,seconds=none",
+    "alphabeta,depth=1,seconds=none",
+    "alphabeta,depth=2,seconds=none",
+    "alphabeta,depth=3,temperature=0.008,seconds=none",
+    "alphabeta,depth=3,seconds=none",
+    "alphabeta,depth=5,temperature=0.013,seconds=none",
+    "alphabeta,depth=5,seconds=none",
+    "alphabeta,depth=6,seconds=none",
 )
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/reversi.json)."""
 

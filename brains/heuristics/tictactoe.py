@@ -94,13 +94,13 @@ LEARNED: dict[str, dict[str, Any]] = {
 }
 """Training recipes of the generic learners (see brains.learned.linear and .mlp)."""
 LADDER: tuple[str, ...] = (
-    "alphabeta,depth=1,temperature=3",
-    "alphabeta,depth=1,temperature=1",
-    "alphabeta,depth=1,temperature=0.5",
-    "alphabeta,depth=1,temperature=0.3",
-    "alphabeta,depth=1,temperature=0.15",
-    "alphabeta,depth=2,temperature=0.15",
-    "alphabeta,depth=2,temperature=0.07",
+    "alphabeta,depth=1,temperature=3,seconds=none",
+    "alphabeta,depth=1,temperature=1,seconds=none",
+    "alphabeta,depth=1,temperature=0.5,seconds=none",
+    "alphabeta,depth=1,temperature=0.3,seconds=none",
+    "alphabeta,depth=1,temperature=0.15,seconds=none",
+    "alphabeta,depth=2,temperature=0.15,seconds=none",
+    "alphabeta,depth=2,temperature=0.07,seconds=none",
     "perfect",
 )
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/tictactoe.json)."""

@@ -457,3 +457,29 @@ def test_calibrate_probe_places_a_spec_between_the_rungs_it_beats_and_loses_to(
     assert perfect["rating"] > levels[5].rating > own["rating"]
     assert main(["calibrate", "tictactoe", "--probe", "nosuchbrain"]) == 2
     assert main(["calibrate", "tictactoe", "--probe", "perfect", "--against", "30"]) == 2
+
+
+def time_limits(brain) -> list[str]:
+    """What in ``brain`` (the rung it plays, a solver's fallback, recursively) would stop
+    a move on the clock: a per-move ``seconds``, a game ``clock``, the exact endgame hook
+    (its share of time), or a default budget with seconds."""
+    found = [f"{brain.spec}: {key}={brain.options[key]}" for key in ("seconds", "clock")
+             if brain.options.get(key) is not None]
+    if brain.options.get("endgame"):
+        found.append(f"{brain.spec}: endgame (timed by ENDGAME_SECONDS)")
+    if brain.default_budget().seconds is not None:
+        found.append(f"{brain.spec}: its default budget has seconds")
+    inner = getattr(brain, "inner", None)
+    if inner is not None:
+        found += time_limits(inner)
+    if getattr(brain, "solver", None) is not None:  # a solver may fall back
+        found += time_limits(make_brain(brain.fallback_spec, brain.game))
+    return found
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_rung_is_bounded_by_depth_or_nodes_only(game):
+    """A rung plays the same games on any machine: nothing it builds stops on time."""
+    found = [f"level:{k}: {limit}" for k in range(1, len(ladder(game)) + 1)
+             for limit in time_limits(make_brain(f"level:{k}", game))]
+    assert not found, "\n".join(found)

@@ -1,0 +1,106 @@
+"""Teaching levels: ``perfect,teacher=true`` against plain ``perfect`` at every rated level.
+
+Usage: python -m benchmarks.teacher [--games N] [--game G ...] [--levels 1,2,...]
+    [--seed S] [--plies P] [--jobs J] [--json]
+
+For each game whose ``perfect`` brain plays through an exact solver, and each rung of its
+rated ladder (``level:N``, :mod:`brains.ladder`), two arena matches
+(:func:`brains.arena.match`) of ``N`` games each: the teacher against the rung, and the
+plain brain (a best move at random) against the rung, with the same seed, so game ``i``
+of both has the same random opening, the same colours (alternating) and the same seed for
+the rung. The table gives each one's score (points per game) and the difference with its
+95 % interval (the games paired by index: mean and 1.96 standard errors of the per-game
+differences); ``--json`` adds one last JSON line with every cell.
+
+Each game starts after :data:`PLIES` random plies unless ``--plies`` says otherwise:
+Connect Four from 12 stones, so that the solver settles every move in well under a
+second (it searches the opening without a full book). Figures and the command used for
+them: docs/STRENGTH.md, "Teaching levels".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from typing import Any
+
+SPECS: dict[str, tuple[str, str]] = {
+    "tictactoe": ("perfect,teacher=true", "perfect,teacher=false"),
+    "morris": ("perfect,teacher=true", "perfect,teacher=false"),
+    "connect4": ("perfect,method=connect4,teacher=true", "perfect,method=connect4,teacher=false"),
+}
+"""Game -> (the teacher's spec, the plain spec)."""
+PLIES: dict[str, int] = {"connect4": 12}
+"""Random opening plies where not the game's default (brains.heuristics OPENING_PLIES)."""
+
+
+def paired(a: list[float], b: list[float]) -> tuple[float, float, float]:
+    """The mean of ``a[i] - b[i]`` and its 95 % interval (normal approximation)."""
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    half = 1.96 * math.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
+def cell(game: str, level: int, games: int, seed: int, plies: int | None,
+         jobs: int) -> dict[str, Any]:
+    """One game and rung: both matches and the paired difference."""
+    from brains.arena import match
+
+    teacher, plain = SPECS[game]
+    rung = f"level:{level}"
+    start = time.perf_counter()
+    results = [match(game, spec, rung, games, seed=seed, jobs=jobs, opening_plies=plies)
+               for spec in (teacher, plain)]
+    points = [[r.a_points for r in m.results] for m in results]
+    diff, lo, hi = paired(points[0], points[1])
+    return {"game": game, "level": level, "games": games, "teacher": teacher, "plain": plain,
+            "teacher_score": round(results[0].a_score, 4),
+            "plain_score": round(results[1].a_score, 4),
+            "teacher_wdl": list(results[0].counts()), "plain_wdl": list(results[1].counts()),
+            "diff": round(diff, 4), "ci95": [round(lo, 4), round(hi, 4)],
+            "opening_plies": plies, "seed": seed,
+            "seconds": round(time.perf_counter() - start, 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.teacher",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=400, help="games per match (400)")
+    parser.add_argument("--game", action="append", choices=list(SPECS),
+                        help="only this game (repeatable; default: all)")
+    parser.add_argument("--levels", default="", help="rungs, e.g. 1,2,3 (default: all)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--plies", type=int, default=None,
+                        help="random opening plies (default: per game, see PLIES)")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    from brains.ladder import ladder
+
+    cells = []
+    print(f"{'game':10} {'level':>5} {'games':>5} {'teacher':>8} {'plain':>8} "
+          f"{'diff':>7}  95 % interval     s", flush=True)
+    for game in args.game or list(SPECS):
+        levels = ([int(x) for x in args.levels.split(",")] if args.levels
+                  else range(1, len(ladder(game)) + 1))
+        plies = args.plies if args.plies is not None else PLIES.get(game)
+        for level in levels:
+            row = cell(game, level, args.games, args.seed, plies, args.jobs)
+            cells.append(row)
+            print(f"{game:10} {level:>5} {row['games']:>5} {row['teacher_score']:>8.3f} "
+                  f"{row['plain_score']:>8.3f} {row['diff']:>+7.3f}  "
+                  f"[{row['ci95'][0]:+.3f}, {row['ci95'][1]:+.3f}] {row['seconds']:>6}",
+                  flush=True)
+    if args.json:
+        print(json.dumps({"cells": cells}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
