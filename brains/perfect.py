@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from brains.exact import ExactSolver
 from brains.heuristics import exact_solver, get_heuristic
-from brains.minimax import EPS, POLL, SECONDS, WIN, Stopped, fallible_replies
+from brains.minimax import EPS, NODES, POLL, SECONDS, WIN, Stopped, fallible_replies
 from brains.protocol import Brain, BrainOption, Budget, Thought, UnknownBrainError
 from brains.registry import check_spec, make_brain
 from engine.protocol import AnyState
@@ -106,6 +106,7 @@ class PerfectBrain(Brain):
                     + ", ".join(m for m in _methods() if m != "search") + ")",
                     choices=_methods()),
         SECONDS,
+        NODES,
         BrainOption("fallback", str, "alphabeta:hard", "with a solver that may run out of "
                     "time: the brain that moves when it does", check=check_fallback),
         BrainOption("teacher", bool, False, "a teaching level: among the moves that keep the "
@@ -118,6 +119,9 @@ class PerfectBrain(Brain):
         super().__init__(game, seed=seed, spec=spec, **options)
         self.method: str = self.options["method"]
         self.seconds: float | None = self.options["seconds"]
+        self.node_limit: int | None = self.options["nodes"]
+        """With a solver that searches (Connect Four's): positions it may search a move
+        before the fallback moves instead (a limit the same on any machine)."""
         self.fallback_spec: str = self.options["fallback"]
         self.teacher: bool = self.options["teacher"]
         self._memo: dict[Hashable, float] = {}
@@ -136,7 +140,7 @@ class PerfectBrain(Brain):
         self.last_note = ""
 
     def default_budget(self) -> Budget:
-        return Budget(seconds=self.seconds)
+        return Budget(seconds=self.seconds, nodes=self.node_limit)
 
     def think(self, state: AnyState, budget: Budget) -> Iterator[Thought]:
         """One final thought with the best move and its exact score (or a fallback's thoughts)."""

@@ -257,7 +257,7 @@ LADDER: tuple[str, ...] = (
     "alphabeta,depth=2,temperature=0.035,seconds=none",
     "alphabeta,depth=2,seconds=none",
     "alphabeta,depth=5,seconds=none",
-    "perfect,method=connect4,seconds=none,fallback=level:7",
+    "perfect,method=connect4,seconds=none,nodes=20000000,fallback=level:7",
 )
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/connect4.json)."""
 
@@ -371,6 +371,7 @@ class ConnectFourSolver(ExactSolver):
         except IndexError:
             solver = c4solver.Solver()
         solver.stop = budget.expired
+        solver.max_nodes = budget.nodes or 0
         before = solver.nodes
         try:
             per_column = solver.analyse(position)
@@ -379,6 +380,7 @@ class ConnectFourSolver(ExactSolver):
         finally:
             nodes = solver.nodes - before
             solver.stop = None
+            solver.max_nodes = 0
             idle.append(solver)  # kept between moves: its table stays useful
         scores: dict[Any, float] = {}
         for column, score in enumerate(per_column):
@@ -403,10 +405,12 @@ class ConnectFourSolver(ExactSolver):
             move = state.parse_move("4")
             yield Thought(move, WIN - EPS * 41, 41, 0, (move,), final=True)
             return
-        solver_budget = budget
+        limits = [n for n in (budget.nodes, brain.node_limit) if n is not None]
+        nodes_cap = min(limits) if limits else None  # positions the solver may search
+        solver_budget = Budget(nodes=nodes_cap, stop=budget.stop)
         if budget.deadline is not None:
             share = SOLVER_SHARE * max(0.0, budget.deadline - time.monotonic())
-            solver_budget = Budget(seconds=share, stop=budget.stop).start()
+            solver_budget = Budget(seconds=share, nodes=nodes_cap, stop=budget.stop).start()
         try:
             scores, nodes = self._scores(brain, state, solver_budget)
         except Stopped:

@@ -483,3 +483,24 @@ def test_every_rung_is_bounded_by_depth_or_nodes_only(game):
     found = [f"level:{k}: {limit}" for k in range(1, len(ladder(game)) + 1)
              for limit in time_limits(make_brain(f"level:{k}", game))]
     assert not found, "\n".join(found)
+
+
+def test_a_node_bounded_connect4_solver_falls_back_the_same_way_on_any_machine():
+    """Connect Four's top rung is bounded by positions searched, not by time: past its
+    limit the fallback moves (said in the note); within it the move is solved."""
+    spec = "perfect,method=connect4,seconds=none,nodes=2000,fallback=level:1"
+    state = new_game("connect4")
+    for move in ("4", "3"):
+        state = state.play(state.parse_move(move))
+    notes = []
+    for _ in range(2):  # the same limit, the same fallback: nothing depends on the clock
+        brain = make_brain(spec, "connect4", seed=3)
+        [*_, last] = brain.think(state, brain.default_budget())
+        notes.append((last.move, last.note))
+    assert notes[0] == notes[1] and "move from level:1" in notes[0][1]
+    late = new_game("connect4")
+    for move in "4444443333332":
+        late = late.play(late.parse_move(move))
+    brain = make_brain(spec.replace("nodes=2000", "nodes=20000000"), "connect4", seed=3)
+    [*_, solved] = brain.think(late, brain.default_budget())
+    assert solved.final and not solved.note
