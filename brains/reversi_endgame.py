@@ -139,6 +139,8 @@ class _Driver:
         self.table = _table(kernel)
         self.buffers = _buffers(kernel)
         self.must_stop = must_stop
+        self.proven_best = -1
+        """The root move of the last search that failed high (it reaches its lower bound)."""
 
     @property
     def nodes(self) -> int:
@@ -178,10 +180,25 @@ class _Driver:
     def has_moves(self, P: Any, O: Any) -> bool:
         return bool(self.k.legal_moves(P, O, self.board))
 
+    def exact(self, P: Any, O: Any) -> tuple[int, int]:
+        """(score, best 8x8-layout move: -1 when none, 64 a pass) of the position, by
+        null-window searches (MTD(f)): the first asks whether the mover wins (win, draw or
+        loss), each next one tests the bound the last returned, until the lower and upper
+        bounds meet; the table keeps what each search proved for the next."""
+        lo, hi, guess, best = -_NONE, _NONE, 0, -1
+        while lo < hi:
+            beta = guess + 1 if guess == lo else guess
+            guess = self.run(True, P, O, beta - 1, beta)
+            if guess < beta:
+                hi = guess
+            else:
+                lo = guess
+                best = self.proven_best = int(self.stats[self.k.ROOT_BEST])
+        return lo, best
+
     def solve_root(self, P: Any, O: Any) -> tuple[int, int | None]:
         """(score, best 8x8-layout move or PASS or None) of the position."""
-        score = self.run(True, P, O, -_NONE, _NONE)
-        best = int(self.stats[self.k.ROOT_BEST])
+        score, best = self.exact(P, O)
         if not self.has_moves(P, O):
             return score, PASS if self.has_moves(O, P) else None
         return score, best
@@ -282,7 +299,9 @@ def solve(state: Any, budget_seconds: float | None = None, stop: Any = None, *,
     try:
         score, best = driver.solve_root(P, O)
     except Stopped:
-        found = int(driver.stats[driver.k.ROOT_BEST])
+        found = driver.proven_best
+        if found < 0:
+            found = int(driver.stats[driver.k.ROOT_BEST])
         root_best = None if found < 0 else PASS if found == PASS else driver.square(found)
         return Result(None, root_best, (), driver.nodes, False)
     pv: list[int] = []
@@ -303,10 +322,10 @@ def move_values(state: Any, budget_seconds: float | None = None, stop: Any = Non
         children = driver.children(P, O)
         if not children:
             if driver.has_moves(O, P):
-                out[PASS] = -driver.run(True, O, P, -_NONE, _NONE)
+                out[PASS] = -driver.exact(O, P)[0]
             return out, driver.nodes
         for sq, o2, p2 in children:
-            out[driver.square(sq)] = -driver.run(True, o2, p2, -_NONE, _NONE)
+            out[driver.square(sq)] = -driver.exact(o2, p2)[0]
     except Stopped:
         return None
     return out, driver.nodes
