@@ -15,8 +15,8 @@ by the number of empty squares:
   mover's score: :func:`stable`); the transposition table (bounds and best move, in numpy
   arrays: :func:`new_table`); from :data:`ETC` empties, an enhanced transposition cut-off
   (a child whose stored upper bound refutes the node); moves sorted fastest-first (fewest
-  replies for the opponent, corners weighing double, the mover's stable discs after the
-  move, a bonus for a square in a region with an odd number of empties; from
+  replies for the opponent, corners weighing double, from :data:`STABLE_ORDER` empties
+  the mover's stable discs after the move, a bonus for a square in a region with an odd number of empties; from
   :data:`EVAL_ORDER` empties also a one-ply search of a cheap evaluation), the table's
   move first;
 - 5 to :data:`SHALLOW`: the stability cut-off, no sorting and no table, empties tried in
@@ -48,7 +48,9 @@ from numba.extending import intrinsic
 
 SHALLOW = 7
 """At or below this many empties: fixed order, no table."""
-EVAL_ORDER = 16
+STABLE_ORDER = 12
+"""From this many empties, moves are also sorted by the mover's stable discs after them."""
+EVAL_ORDER = 14
 """From this many empties, moves are also sorted by a one-ply search of a cheap
 evaluation (:func:`_eval`) of the position after them; ``cfg[CFG_EVAL]`` holds it."""
 ETC = 12
@@ -690,7 +692,8 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any
         else:
             reply = mobility(o2, p2, board)
             w = 64 * (popcount(reply) + popcount(reply & corners))
-            w -= 16 * popcount(stable(p2, o2, board))
+            if ne >= STABLE_ORDER:
+                w -= 16 * popcount(stable(p2, o2, board))
             if bit & odd:
                 w -= 32
             if ne >= eval_order:
