@@ -13,8 +13,10 @@ empty squares, is available with ``empties_to_winner=True``; both conventions ag
 the sign, and differ only when a game ends with empty squares left.
 
 The search itself is compiled (brains/kernels/reversi.py: bitboards, fastest-first and
-parity ordering, a transposition table, unrolled code for the last three empties); this
-module converts states, drives it and traces the principal variation. Boards of 8, 6 and
+parity ordering, stability cut-offs, a transposition table, unrolled code for the last
+four empties); this module converts states, drives it (the exact score by null-window
+searches: win, draw or loss first, then each bound the last search returned, until the
+bounds meet) and traces the principal variation. Boards of 8, 6 and
 4 and the FlipColor variant (a disc placed on a drawn square turns to the opponent) are
 supported. The stop (a deadline, or an event or callable) is polled every :data:`POLL`
 nodes: the compiled search gives up there and, when nothing asks it to stop, is called
@@ -39,16 +41,16 @@ _NONE = 100
 _UNLIMITED = 1 << 62
 
 REACH: dict[int, tuple[tuple[int, float], ...]] = {
-    8: ((12, 0.05), (14, 0.3), (16, 1.0), (18, 1.0), (19, 2.0), (20, 3.0), (22, 30.0),
-        (24, 120.0), (26, 600.0)),
+    8: ((12, 0.05), (16, 0.1), (18, 0.3), (19, 0.6), (20, 2.0), (21, 5.0), (22, 10.0),
+        (23, 15.0), (24, 45.0), (25, 60.0), (26, 300.0)),
     6: ((12, 0.15), (15, 1.0), (16, 5.0), (18, 7.0), (19, 25.0), (20, 60.0), (22, 600.0)),
     4: ((12, 0.1),),
 }
 """Per board size: (empties, seconds) rows, the slowest solve measured at up to that many
-empties, rounded up (8x8: ``python -m benchmarks.reversi_endgame --games 6 --empties
-16-24 --cap 5`` and the FFO test, docs/STRENGTH-NOTEBOOK.md, "Exact Reversi endgames"; rows past
-the measured ones are extrapolated). The 6x6 rows are still those of the slower Python
-search that came before, so they are cautious."""
+empties, rounded up (8x8, CPU seconds: ``python -m benchmarks.reversi_endgame --games 6
+--empties 16-24 --cap 5`` and the FFO test, docs/STRENGTH-NOTEBOOK.md, "Exact Reversi
+endgames"; rows past the measured ones are extrapolated). The 6x6 rows are still those of
+the slower Python search that came before, so they are cautious."""
 
 
 @dataclass(frozen=True)
