@@ -13,8 +13,10 @@ empty squares, is available with ``empties_to_winner=True``; both conventions ag
 the sign, and differ only when a game ends with empty squares left.
 
 The search itself is compiled (brains/kernels/reversi.py: bitboards, fastest-first and
-parity ordering, a transposition table, unrolled code for the last three empties); this
-module converts states, drives it and traces the principal variation. Boards of 8, 6 and
+parity ordering, stability cut-offs, a transposition table, unrolled code for the last
+four empties); this module converts states, drives it (the exact score by null-window
+searches: win, draw or loss first, then each bound the last search returned, until the
+bounds meet) and traces the principal variation. Boards of 8, 6 and
 4 and the FlipColor variant (a disc placed on a drawn square turns to the opponent) are
 supported. The stop (a deadline, or an event or callable) is polled every :data:`POLL`
 nodes: the compiled search gives up there and, when nothing asks it to stop, is called
@@ -39,16 +41,16 @@ _NONE = 100
 _UNLIMITED = 1 << 62
 
 REACH: dict[int, tuple[tuple[int, float], ...]] = {
-    8: ((12, 0.05), (14, 0.3), (16, 1.0), (18, 1.0), (19, 2.0), (20, 3.0), (22, 30.0),
-        (24, 120.0), (26, 600.0)),
+    8: ((12, 0.05), (16, 0.1), (18, 0.3), (19, 0.6), (20, 2.0), (21, 5.0), (22, 10.0),
+        (23, 15.0), (24, 45.0), (25, 60.0), (26, 300.0)),
     6: ((12, 0.15), (15, 1.0), (16, 5.0), (18, 7.0), (19, 25.0), (20, 60.0), (22, 600.0)),
     4: ((12, 0.1),),
 }
 """Per board size: (empties, seconds) rows, the slowest solve measured at up to that many
-empties, rounded up (8x8: ``python -m benchmarks.reversi_endgame --games 6 --empties
-16-24 --cap 5`` and the FFO test, docs/STRENGTH-NOTEBOOK.md, "Exact Reversi endgames"; rows past
-the measured ones are extrapolated). The 6x6 rows are still those of the slower Python
-search that came before, so they are cautious."""
+empties, rounded up (8x8, CPU seconds: ``python -m benchmarks.reversi_endgame --games 6
+--empties 16-24 --cap 5`` and the FFO test, docs/STRENGTH-NOTEBOOK.md, "Exact Reversi
+endgames"; rows past the measured ones are extrapolated). The 6x6 rows are still those of
+the slower Python search that came before, so they are cautious."""
 
 
 @dataclass(frozen=True)
@@ -139,6 +141,8 @@ class _Driver:
         self.table = _table(kernel)
         self.buffers = _buffers(kernel)
         self.must_stop = must_stop
+        self.proven_best = -1
+        """The root move of the last search that failed high (it reaches its lower bound)."""
 
     @property
     def nodes(self) -> int:
@@ -178,10 +182,25 @@ class _Driver:
     def has_moves(self, P: Any, O: Any) -> bool:
         return bool(self.k.legal_moves(P, O, self.board))
 
+    def exact(self, P: Any, O: Any) -> tuple[int, int]:
+        """(score, best 8x8-layout move: -1 when none, 64 a pass) of the position, by
+        null-window searches (MTD(f)): the first asks whether the mover wins (win, draw or
+        loss), each next one tests the bound the last returned, until the lower and upper
+        bounds meet; the table keeps what each search proved for the next."""
+        lo, hi, guess, best = -_NONE, _NONE, 0, -1
+        while lo < hi:
+            beta = guess + 1 if guess == lo else guess
+            guess = self.run(True, P, O, beta - 1, beta)
+            if guess < beta:
+                hi = guess
+            else:
+                lo = guess
+                best = self.proven_best = int(self.stats[self.k.ROOT_BEST])
+        return lo, best
+
     def solve_root(self, P: Any, O: Any) -> tuple[int, int | None]:
         """(score, best 8x8-layout move or PASS or None) of the position."""
-        score = self.run(True, P, O, -_NONE, _NONE)
-        best = int(self.stats[self.k.ROOT_BEST])
+        score, best = self.exact(P, O)
         if not self.has_moves(P, O):
             return score, PASS if self.has_moves(O, P) else None
         return score, best
@@ -282,7 +301,9 @@ def solve(state: Any, budget_seconds: float | None = None, stop: Any = None, *,
     try:
         score, best = driver.solve_root(P, O)
     except Stopped:
-        found = int(driver.stats[driver.k.ROOT_BEST])
+        found = driver.proven_best
+        if found < 0:
+            found = int(driver.stats[driver.k.ROOT_BEST])
         root_best = None if found < 0 else PASS if found == PASS else driver.square(found)
         return Result(None, root_best, (), driver.nodes, False)
     pv: list[int] = []
@@ -303,10 +324,10 @@ def move_values(state: Any, budget_seconds: float | None = None, stop: Any = Non
         children = driver.children(P, O)
         if not children:
             if driver.has_moves(O, P):
-                out[PASS] = -driver.run(True, O, P, -_NONE, _NONE)
+                out[PASS] = -driver.exact(O, P)[0]
             return out, driver.nodes
         for sq, o2, p2 in children:
-            out[driver.square(sq)] = -driver.run(True, o2, p2, -_NONE, _NONE)
+            out[driver.square(sq)] = -driver.exact(o2, p2)[0]
     except Stopped:
         return None
     return out, driver.nodes

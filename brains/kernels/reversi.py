@@ -11,14 +11,21 @@ so no line runs through them and every rule stays the board's own. :func:`embed`
 The search (negamax alpha-beta, fail-soft, principal-variation windows) has three tiers,
 by the number of empty squares:
 
-- more than :data:`SHALLOW`: moves sorted fastest-first (fewest replies for the opponent,
-  corners weighing double, a bonus for a square in a region with an odd number of
-  empties; from :data:`DEEP_ORDER` empties also the mover's moves left after the
-  opponent's most restricting reply), the transposition table's move first; bounds kept
-  in a transposition table held in numpy arrays (:func:`new_table`);
-- 4 to :data:`SHALLOW`: no sorting and no table, empties tried in a fixed order (odd
-  regions first; corners, then edges, then inner squares, squares next to corners last);
-- 3, 2 and 1 empties: unrolled code (the last move only counts the flips).
+- more than :data:`SHALLOW`: a stability cut-off (the opponent's stable discs bound the
+  mover's score: :func:`stable`); the transposition table (bounds and best move, in numpy
+  arrays: :func:`new_table`); from :data:`ETC` empties, an enhanced transposition cut-off
+  (a child whose stored upper bound refutes the node); moves sorted fastest-first (fewest
+  replies for the opponent, corners weighing double, from :data:`STABLE_ORDER` empties
+  the mover's stable discs after the move, a bonus for a square in a region with an odd number of empties; from
+  :data:`EVAL_ORDER` empties also a one-ply search of a cheap evaluation), the table's
+  move first;
+- 5 to :data:`SHALLOW`: the stability cut-off, no sorting and no table, empties tried in
+  a fixed order (odd regions first; corners, then edges, then inner squares, squares
+  next to corners last);
+- 4, 3, 2 and 1 empties: unrolled code, odd regions first (the last move only counts the
+  flips).
+
+The caller finds the exact score by null-window searches (brains/reversi_endgame.py).
 
 A search call counts its nodes in ``stats[NODES]`` and gives up once that reaches
 ``stats[LIMIT]``: it then sets ``stats[ABORTED]`` and returns a meaningless value, having
@@ -40,20 +47,30 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 SHALLOW = 7
-DEEP_ORDER = 15
-"""From this many empties, moves are also sorted by the replies they leave the opponent:
-the mover's moves after the opponent's most restricting reply (a two-ply look)."""
 """At or below this many empties: fixed order, no table."""
-TT_BITS = 20
-"""The transposition table holds ``2 ** TT_BITS`` entries (about 20 MB)."""
+STABLE_ORDER = 12
+"""From this many empties, moves are also sorted by the mover's stable discs after them."""
+EVAL_ORDER = 14
+"""From this many empties, moves are also sorted by a one-ply search of a cheap
+evaluation (:func:`_eval`) of the position after them; ``cfg[CFG_EVAL]`` holds it."""
+ETC = 12
+"""From this many empties, the children are looked up in the table before any is searched
+(enhanced transposition cut-off); ``cfg[CFG_ETC]`` holds it."""
+TT_BITS = 21
+"""The transposition table holds ``2 ** TT_BITS`` entries (20 bytes each: about 42 MB),
+in buckets of two: one kept for the deepest position (most empties) stored there, one
+replaced always."""
 MAX_MOVES = 40
 """More legal moves than any Reversi position has (33 at most on 8x8)."""
 NODES, LIMIT, ABORTED, ROOT_BEST = 0, 1, 2, 3
 """Indices into the ``stats`` array."""
 CFG_BOARD, CFG_DRAWN, CFG_ETW, CFG_QUAD, CFG_CLASS = 0, 1, 2, 3, 7
+CFG_SQUARES, CFG_ETC, CFG_EVAL = 11, 12, 13
 """Indices into the ``cfg`` array: the board's squares, FlipColor's drawn squares, empties
-to winner (0 or 1), the four quadrants (parity regions), the four square classes."""
-CFG_SIZE = 11
+to winner (0 or 1), the four quadrants (parity regions), the four square classes, the
+number of squares, the empties from which :data:`ETC` and :data:`EVAL_ORDER` apply (tests
+lower them to check them on small positions)."""
+CFG_SIZE = 14
 NONE = 100
 """A bound past every score."""
 
@@ -65,6 +82,11 @@ NOT_EDGE = np.uint64(0x7E7E7E7E7E7E7E7E)
 U1, U7, U8, U9, U63 = np.uint64(1), np.uint64(7), np.uint64(8), np.uint64(9), np.uint64(63)
 HASH1 = np.uint64(0x9E3779B97F4A7C15)
 HASH2 = np.uint64(0xC2B2AE3D27D4EB4F)
+FILE_A = np.uint64(0x0101010101010101)
+FILE_H = np.uint64(0x8080808080808080)
+ROW_1 = np.uint64(0x00000000000000FF)
+ROW_8 = np.uint64(0xFF00000000000000)
+BORDER = FILE_A | FILE_H | ROW_1 | ROW_8
 
 
 def _rays() -> np.ndarray:
@@ -97,8 +119,19 @@ def _neighbours() -> np.ndarray:
     return out
 
 
+def _diagonals() -> np.ndarray:
+    """The 15 diagonals (a1-h8 direction) and the 15 anti-diagonals of the 8x8 layout."""
+    out = np.zeros(30, dtype=np.uint64)
+    for s in range(64):
+        r, c = divmod(s, 8)
+        out[r - c + 7] |= np.uint64(1 << s)
+        out[15 + r + c] |= np.uint64(1 << s)
+    return out
+
+
 RAYS = _rays()
 NEIGHBOURS = _neighbours()
+DIAGONALS = _diagonals()
 
 
 # -- bit intrinsics ----------------------------------------------------------------------
@@ -296,6 +329,46 @@ def _solve3(P: Any, O: Any, alpha: int, beta: int, x1: int, x2: int, x3: int, cf
 
 
 @njit(cache=True)
+def _solve4(P: Any, O: Any, alpha: int, beta: int, x1: int, x2: int, x3: int, x4: int,
+            cfg: Any, stats: Any) -> Any:
+    """Value with the four empties ``x1`` to ``x4``, tried in that order (the caller puts
+    the squares of odd regions first); the three left keep their order."""
+    stats[NODES] += 1
+    drawn = cfg[CFG_DRAWN]
+    best = -NONE
+    for k in range(4):
+        if k == 0:
+            sq, a, b, c = x1, x2, x3, x4
+        elif k == 1:
+            sq, a, b, c = x2, x1, x3, x4
+        elif k == 2:
+            sq, a, b, c = x3, x1, x2, x4
+        else:
+            sq, a, b, c = x4, x1, x2, x3
+        if O & NEIGHBOURS[sq]:
+            f = flips(P, O, sq)
+            if f:
+                bit = ONE << np.uint64(sq)
+                if bit & drawn:
+                    v = -_solve3(O ^ f | bit, P | f, -beta, -alpha, a, b, c, cfg, stats)
+                else:
+                    v = -_solve3(O ^ f, P | f | bit, -beta, -alpha, a, b, c, cfg, stats)
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            return v
+    if best > -NONE:
+        return best
+    if ((P & NEIGHBOURS[x1] and flips(O, P, x1)) or (P & NEIGHBOURS[x2] and flips(O, P, x2))
+            or (P & NEIGHBOURS[x3] and flips(O, P, x3))
+            or (P & NEIGHBOURS[x4] and flips(O, P, x4))):
+        return -_solve4(O, P, -beta, -alpha, x1, x2, x3, x4, cfg, stats)
+    return final(P, O, cfg)
+
+
+@njit(cache=True)
 def _odd_regions(E: Any, cfg: Any) -> Any:
     """The squares of the quadrants holding an odd number of the empties ``E``."""
     odd = ZERO
@@ -331,6 +404,33 @@ def _shallow(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any) -> Any
             elif (ONE << np.uint64(x3)) & odd:
                 x1, x3 = x3, x1
         return _solve3(P, O, alpha, beta, x1, x2, x3, cfg, stats)
+    board = cfg[CFG_BOARD]
+    squares = np.int64(cfg[CFG_SQUARES])
+    if alpha >= squares - 2 * popcount(O):  # stability cut-off, as in search
+        top = squares - 2 * popcount(stable(O, P, board))
+        if top <= alpha:
+            stats[NODES] += 1
+            return top
+    if ne == 4:  # the squares of odd regions first, then by square number
+        first = E & odd
+        rest = E & ~odd
+        x1 = lowest(first) if first else lowest(rest)
+        if first:
+            first &= first - ONE
+        else:
+            rest &= rest - ONE
+        x2 = lowest(first) if first else lowest(rest)
+        if first:
+            first &= first - ONE
+        else:
+            rest &= rest - ONE
+        x3 = lowest(first) if first else lowest(rest)
+        if first:
+            first &= first - ONE
+        else:
+            rest &= rest - ONE
+        x4 = lowest(first) if first else lowest(rest)
+        return _solve4(P, O, alpha, beta, x1, x2, x3, x4, cfg, stats)
     stats[NODES] += 1
     drawn = cfg[CFG_DRAWN]
     best = -NONE
@@ -358,16 +458,68 @@ def _shallow(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any) -> Any
                         return v
     if best > -NONE:
         return best
-    if mobility(O, P, cfg[CFG_BOARD]):
+    if mobility(O, P, board):
         return -_shallow(O, P, -beta, -alpha, cfg, stats)
     return final(P, O, cfg)
+
+
+# -- stability ---------------------------------------------------------------------------
+@njit(cache=True)
+def _full_lines(filled: Any) -> Any:
+    """(horizontal, vertical, diagonal, anti-diagonal): the squares whose line in that
+    direction is all ``filled``."""
+    h = ZERO
+    for r in range(8):
+        row = ROW_1 << np.uint64(8 * r)
+        if filled & row == row:
+            h |= row
+    col = filled
+    for _ in range(7):
+        col &= (col >> U8) | ROW_8
+    v = ZERO
+    for c in range(8):
+        if col & (ONE << np.uint64(c)):
+            v |= FILE_A << np.uint64(c)
+    d9 = ZERO
+    d7 = ZERO
+    for k in range(15):
+        m = DIAGONALS[k]
+        if filled & m == m:
+            d9 |= m
+        m = DIAGONALS[15 + k]
+        if filled & m == m:
+            d7 |= m
+    return h, v, d9, d7
+
+
+@njit(cache=True)
+def stable(O: Any, P: Any, board: Any) -> Any:
+    """Discs of ``O`` that no move can flip any more: in each of the four directions
+    either the line is full, or a neighbour on the line is off the board or is itself
+    such a disc of ``O`` (the least fixed point, grown from the edges)."""
+    off = ~board
+    h, v, d9, d7 = _full_lines(P | O | off)
+    h |= FILE_A | FILE_H
+    v |= ROW_1 | ROW_8
+    d9 |= BORDER
+    d7 |= BORDER
+    st = ZERO
+    while True:
+        S = st | off
+        new = (O & (h | ((S << U1) & ~FILE_A) | ((S >> U1) & ~FILE_H))
+               & (v | (S << U8) | (S >> U8))
+               & (d9 | ((S << U9) & ~FILE_A) | ((S >> U9) & ~FILE_H))
+               & (d7 | ((S << U7) & ~FILE_H) | ((S >> U7) & ~FILE_A)))
+        if new == st:
+            return st
+        st = new
 
 
 # -- the transposition table -------------------------------------------------------------
 def new_table(bits: int = TT_BITS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """An empty table of ``2 ** bits`` entries: the mover's and the opponent's discs
-    (keys) and a packed int32 per entry (lower bound + 128 << 16 | upper bound + 128 << 8
-    | best move + 1)."""
+    (keys) and a packed int32 per entry (empties << 24 | lower bound + 128 << 16 | upper
+    bound + 128 << 8 | best move + 1; 0: an empty entry)."""
     size = 1 << bits
     return (np.zeros(size, dtype=np.uint64), np.zeros(size, dtype=np.uint64),
             np.zeros(size, dtype=np.int32))
@@ -375,29 +527,100 @@ def new_table(bits: int = TT_BITS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 @njit(cache=True, inline="always")
 def _slot(P: Any, O: Any, size: int) -> Any:
-    """The table slot of a position: the high bits of a multiplicative hash (the low
-    bits of a product depend only on the low bits of the discs, which late in the game
-    are the same for many positions)."""
+    """The first slot of a position's bucket of two: the high bits of a multiplicative
+    hash (the low bits of a product depend only on the low bits of the discs, which late in
+    the game are the same for many positions)."""
     h = P * HASH1 + (O ^ (O >> np.uint64(31))) * HASH2
     bits = 63 - leading_zeros(np.uint64(size))
-    return np.int64(h >> np.uint64(64 - bits))
+    return np.int64(h >> np.uint64(64 - bits)) & ~np.int64(1)
+
+
+@njit(cache=True, inline="always")
+def _probe(P: Any, O: Any, tk1: Any, tk2: Any, tv: Any) -> Any:
+    """The slot holding the position, or -1."""
+    slot = _slot(P, O, tv.shape[0])
+    if tk1[slot] == P and tk2[slot] == O and tv[slot] != 0:
+        return slot
+    slot += 1
+    if tk1[slot] == P and tk2[slot] == O and tv[slot] != 0:
+        return slot
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _store(P: Any, O: Any, ne: int, lo: int, hi: int, move: int, tk1: Any, tk2: Any,
+           tv: Any) -> None:
+    """Keep the bounds of a position: in its own entry if it has one, else in the
+    bucket's first slot if it is at least as deep as what is there (which moves to the
+    second), else in the second."""
+    slot = _slot(P, O, tv.shape[0])
+    value = np.int32((ne << 24) | ((lo + 128) << 16) | ((hi + 128) << 8) | (move + 1))
+    if not (tk1[slot] == P and tk2[slot] == O):
+        if tk1[slot + 1] == P and tk2[slot + 1] == O:
+            slot += 1
+        elif (tv[slot] >> 24) <= ne:
+            tk1[slot + 1] = tk1[slot]
+            tk2[slot + 1] = tk2[slot]
+            tv[slot + 1] = tv[slot]
+        else:
+            slot += 1
+    tk1[slot] = P
+    tk2[slot] = O
+    tv[slot] = value
+
+
+@njit(cache=True, inline="always")
+def _around(X: Any) -> Any:
+    """The squares next to a disc of ``X``."""
+    return ((((X << U1) | (X >> U7) | (X << U9)) & ~FILE_A)
+            | (((X >> U1) | (X << U7) | (X >> U9)) & ~FILE_H) | (X << U8) | (X >> U8))
 
 
 @njit(cache=True)
-def _worst_reply(O: Any, P: Any, replies: Any, cfg: Any) -> Any:
-    """The fewest moves (corners counting twice) the owner of ``P`` keeps after the
-    opponent's best reply among ``replies`` (the opponent, owner of ``O``, to move)."""
+def _eval(P: Any, O: Any, cfg: Any) -> Any:
+    """A cheap guess of the position's worth for the owner of ``P``: mobility (corners
+    twice), corners held."""
     board = cfg[CFG_BOARD]
-    worst = 64
-    while replies:
-        sq = lowest(replies)
-        replies &= replies - ONE
-        o2, p2 = play(O, P, sq, cfg[CFG_DRAWN])
-        m = mobility(p2, o2, board)
-        k = popcount(m) + popcount(m & cfg[CFG_CLASS])
-        if k < worst:
-            worst = k
-    return worst
+    corners = cfg[CFG_CLASS]
+    mp = mobility(P, O, board)
+    mo = mobility(O, P, board)
+    E = board & ~(P | O)
+    return (4 * (popcount(mp) + popcount(mp & corners) - popcount(mo) - popcount(mo & corners))
+            + 8 * (popcount(P & corners) - popcount(O & corners))
+            + popcount(_around(O) & E) - popcount(_around(P) & E))
+
+
+EVAL_INF: Any = np.int64(1_000_000)
+EVAL_DEPTH: Any = np.int64(1)
+"""(int64 constants: a literal argument would give the recursive function a second,
+literal-typed signature, which numba's disk cache does not load back safely.)"""
+
+
+@njit(cache=True)
+def _eval_search(P: Any, O: Any, depth: int, alpha: int, beta: int, cfg: Any) -> Any:
+    """Alpha-beta of :func:`_eval` to ``depth``."""
+    if depth == 0:
+        return _eval(P, O, cfg)
+    board = cfg[CFG_BOARD]
+    moves = mobility(P, O, board)
+    if not moves:
+        if mobility(O, P, board):
+            return -_eval_search(O, P, depth, -beta, -alpha, cfg)
+        return 1000 * final(P, O, cfg)
+    best = -EVAL_INF
+    drawn = cfg[CFG_DRAWN]
+    while moves:
+        sq = lowest(moves)
+        moves &= moves - ONE
+        p2, o2 = play(P, O, sq, drawn)
+        v = -_eval_search(o2, p2, depth - 1, -beta, -alpha, cfg)
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                if v >= beta:
+                    break
+    return best
 
 
 # -- the search --------------------------------------------------------------------------
@@ -414,12 +637,18 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any
     if stats[NODES] >= stats[LIMIT]:
         stats[ABORTED] = 1
         return 0
-    slot = _slot(P, O, tv.shape[0])
+    squares = np.int64(cfg[CFG_SQUARES])
+    # stability cut-off: the opponent's stable discs bound what the mover can reach
+    if alpha >= squares - 2 * popcount(O):
+        top = squares - 2 * popcount(stable(O, P, board))
+        if top <= alpha:
+            return top
+    slot = _probe(P, O, tk1, tk2, tv)
     first = -1
     lo, hi = -NONE, NONE
-    if tk1[slot] == P and tk2[slot] == O and tv[slot] != 0:
+    if slot >= 0:
         e = tv[slot]
-        lo, hi, first = (e >> 16) - 128, ((e >> 8) & 255) - 128, (e & 255) - 1
+        lo, hi, first = ((e >> 16) & 255) - 128, ((e >> 8) & 255) - 128, (e & 255) - 1
         if lo >= beta or lo == hi:
             return lo
         if hi <= alpha:
@@ -440,6 +669,8 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any
     odd = _odd_regions(E, cfg)
     drawn = cfg[CFG_DRAWN]
     corners = cfg[CFG_CLASS]
+    etc = ne >= np.int64(cfg[CFG_ETC])
+    eval_order = np.int64(cfg[CFG_EVAL])
     count = 0
     while moves:
         sq = lowest(moves)
@@ -450,15 +681,23 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any
             p2, o2 = P | f, O ^ f | bit
         else:
             p2, o2 = P | f | bit, O ^ f
+        if etc:  # a child whose upper bound already refutes it fails this node high
+            child = _probe(o2, p2, tk1, tk2, tv)
+            if child >= 0:
+                v = 128 - ((tv[child] >> 8) & 255)
+                if v >= beta:
+                    return v
         if sq == first:
-            w = -1000
+            w = -1000000000
         else:
             reply = mobility(o2, p2, board)
             w = 64 * (popcount(reply) + popcount(reply & corners))
-            if ne >= DEEP_ORDER:
-                w -= 32 * _worst_reply(o2, p2, reply, cfg)
+            if ne >= STABLE_ORDER:
+                w -= 16 * popcount(stable(p2, o2, board))
             if bit & odd:
                 w -= 32
+            if ne >= eval_order:
+                w += 8 * _eval_search(o2, p2, EVAL_DEPTH, -EVAL_INF, EVAL_INF, cfg)
         i = count
         while i > 0 and buf_w[ne, i - 1] > w:
             buf_w[ne, i] = buf_w[ne, i - 1]
@@ -503,9 +742,7 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any
     else:
         lo = best
         hi = best
-    tk1[slot] = P
-    tk2[slot] = O
-    tv[slot] = np.int32(((lo + 128) << 16) | ((hi + 128) << 8) | (best_move + 1))
+    _store(P, O, ne, lo, hi, best_move, tk1, tk2, tv)
     return best
 
 
@@ -599,6 +836,9 @@ def config(n: int, drawn: int, empties_to_winner: bool) -> np.ndarray:
     cfg[CFG_BOARD] = embed((1 << n * n) - 1, n)
     cfg[CFG_DRAWN] = embed(drawn, n)
     cfg[CFG_ETW] = 1 if empties_to_winner else 0
+    cfg[CFG_SQUARES] = n * n
+    cfg[CFG_ETC] = ETC
+    cfg[CFG_EVAL] = EVAL_ORDER
     h = n // 2
     corners = {0, n - 1, n * (n - 1), n * n - 1}
     near = set()

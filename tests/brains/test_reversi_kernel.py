@@ -93,15 +93,21 @@ def test_moves_and_flips_agree_with_the_reference(size: int, variant: str) -> No
     assert checked > 100
 
 
-def kernel_value(state: Any, empties_to_winner: bool = False, limit: int = 1 << 62) -> int:
-    """The kernel's exact value of a state for its side to move."""
+def kernel_value(state: Any, empties_to_winner: bool = False, limit: int = 1 << 62,
+                 window: tuple[int, int] = (-K.NONE, K.NONE), every_pruning: bool = False,
+                 table: Any = None) -> int:
+    """The kernel's value of a state for its side to move (exact within ``window``; with
+    ``every_pruning``, the enhanced transposition cut-off and the evaluation's ordering
+    from the fewest empties the table is used at)."""
     n = state.size
     cfg = K.config(n, sum(1 << s for s in state.drawn_squares), empties_to_winner)
+    if every_pruning:
+        cfg[K.CFG_ETC] = cfg[K.CFG_EVAL] = K.SHALLOW + 1
     stats = np.zeros(4, dtype=np.int64)
     stats[K.LIMIT], stats[K.ROOT_BEST] = limit, -1
-    table = K.new_table(12)
+    table = K.new_table(12) if table is None else table
     P, O = np.uint64(K.embed(state.me, n)), np.uint64(K.embed(state.them, n))
-    value = K.root(P, O, -K.NONE, K.NONE, cfg, stats, *table, *K.buffers())
+    value = K.root(P, O, window[0], window[1], cfg, stats, *table, *K.buffers())
     assert not stats[K.ABORTED]
     return int(value)
 
@@ -118,6 +124,65 @@ def test_search_agrees_with_minimax(size: int, empties: int, count: int, variant
         while state.outcome() is None and empties_of(state) > empties:
             state = state.play(rng.choice(state.legal_moves()))
         assert kernel_value(state, etw) == minimax(state, {}, etw)
+
+
+@pytest.mark.parametrize("size,empties", [(8, 9), (6, 9), (4, 10)])
+@pytest.mark.parametrize("variant,etw", [("standard", False), ("randomstart", True),
+                                         ("flipcolor", False), ("flipcolor", True)])
+def test_null_windows_with_every_pruning_agree_with_minimax(size: int, empties: int,
+                                                            variant: str, etw: bool) -> None:
+    """Each null window around every score up to the true one and past it, one table kept
+    through them all (as the solver's driver keeps it): the stability cut-offs (high
+    windows), the enhanced transposition cut-offs and the evaluation's ordering (lowered
+    to the table's smallest positions) keep every bound true."""
+    rng = random.Random(size * 7 + empties + len(variant) + etw)
+    for _ in range(2):
+        state = new_game("reversi", size=size, variant=variant, seed=rng.randrange(1000))
+        while state.outcome() is None and empties_of(state) > empties:
+            state = state.play(rng.choice(state.legal_moves()))
+        exact = minimax(state, {}, etw)
+        table = K.new_table(12)
+        assert kernel_value(state, etw, every_pruning=True, table=table) == exact
+        for beta in range(exact - 6, exact + 7, 3):
+            value = kernel_value(state, etw, window=(beta - 1, beta), every_pruning=True,
+                                 table=table)
+            assert (value >= beta) == (exact >= beta)
+            assert exact <= value if value < beta else exact >= value
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_stable_discs_are_never_flipped(size: int, variant: str) -> None:
+    """The discs :func:`K.stable` calls stable keep their colour through random games to
+    the end (several from each position), and it finds some (corners at least)."""
+    rng = random.Random(size * 31 + len(variant))
+    found = 0
+    for state in positions(size * 3 + len(variant), size, variant, 60):
+        n = size
+        board = K.config(n, 0, False)[K.CFG_BOARD]
+        drawn = np.uint64(K.embed(sum(1 << s for s in state.drawn_squares), n))
+        P, O = np.uint64(K.embed(state.me, n)), np.uint64(K.embed(state.them, n))
+        sp, so = K.stable(P, O, board), K.stable(O, P, board)
+        assert sp & ~P == 0 and so & ~O == 0
+        found += int(sp | so != 0)
+        for _ in range(3):
+            p, o = P, O  # p: the discs of the side to move at the start
+            mover_is_first = True
+            while True:
+                me, them = (p, o) if mover_is_first else (o, p)
+                moves = int(K.legal_moves(me, them, board))
+                if not moves:
+                    if not int(K.legal_moves(them, me, board)):
+                        break
+                    mover_is_first = not mover_is_first
+                    continue
+                squares = [s for s in range(64) if moves >> s & 1]
+                me, them = K.play(me, them, rng.choice(squares), drawn)
+                me, them = np.uint64(me), np.uint64(them)
+                p, o = (me, them) if mover_is_first else (them, me)
+                assert sp & ~p == 0 and so & ~o == 0
+                mover_is_first = not mover_is_first
+    assert found > 5
 
 
 def test_a_search_given_up_goes_on_where_it_stopped() -> None:
