@@ -147,6 +147,29 @@ class MidgameSearch:
             if final:
                 return
 
+    def values(self, state: Any, seconds: float | None, depth: int | None,
+               budget: Budget) -> dict[int, float]:
+        """Every legal placement's value (from the side to move's view, a win 1) at the
+        deepest depth finished for all of them within ``seconds`` (and ``depth``)."""
+        k = self.k
+        P, O = np.uint64(state.me), np.uint64(state.them)
+        moves = [s for s in range(64) if int(k.legal(P, O)) >> s & 1]
+        deadline = None if seconds is None else time.monotonic() + seconds
+        empties = 64 - (state.me | state.them).bit_count()
+        out: dict[int, float] = {}
+        for d in range(1, min(depth or MAX_DEPTH, max(1, empties)) + 1):
+            found: dict[int, float] = {}
+            for m in moves:
+                value = self.run(P, O, d, np.array([m], dtype=np.int64), deadline, None,
+                                 budget)
+                if value is None:  # the previous depth, else what this one found
+                    return out or {m: found.get(m, 0.0) for m in moves}
+                found[m] = max(-1.0, min(1.0, value / k.WIN))
+            out = found
+            if deadline is None and depth is None and d >= 4:
+                break
+        return out
+
     def pv(self, P: Any, O: Any, move: int, depth: int) -> tuple[int, ...]:
         """The principal variation from the table (engine moves, passes included)."""
         k = self.k

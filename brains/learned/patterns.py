@@ -153,15 +153,33 @@ class PatternsBrain(Brain):
                 return
         if limit is not None:
             limit = max(0.0, limit - (budget.clock() - started))
+        searcher = self._searcher()
+        depths = [d for d in (self.options["depth"], budget.depth) if d is not None]
+        nodes = [n for n in (self.options["nodes"], budget.nodes) if n is not None]
+        yield from searcher.think(state, limit, min(depths) if depths else None,
+                                      min(nodes) if nodes else None, budget,
+                                      random.Random(self.rng.getrandbits(64)))
+
+    def analyse(self, state: AnyState, budget: Budget | None = None) -> dict[Any, float]:
+        """Every legal move's value by the compiled search (a win 1, a loss -1, a pattern
+        value its predicted disc difference over 64), at the deepest depth finished for
+        every move within the budget (4 plies without any limit)."""
+        if getattr(state, "size", None) != N or getattr(state, "drawn_squares", ()):
+            return self._other().analyse(state, budget)
+        budget = (budget or self.default_budget()).start()
+        moves = state.legal_moves()
+        if not moves or moves[0] not in range(64):  # a pass, or the game is over
+            return {m: 0.0 for m in moves}
+        values: dict[Any, float] = self._searcher().values(
+            state, budget.remaining(), budget.depth or self.options["depth"], budget)
+        return values
+
+    def _searcher(self) -> Any:
         if self._search is None:
             from brains.pattern_search import MidgameSearch
 
             self._search = MidgameSearch(self.tables)
-        depths = [d for d in (self.options["depth"], budget.depth) if d is not None]
-        nodes = [n for n in (self.options["nodes"], budget.nodes) if n is not None]
-        yield from self._search.think(state, limit, min(depths) if depths else None,
-                                      min(nodes) if nodes else None, budget,
-                                      random.Random(self.rng.getrandbits(64)))
+        return self._search
 
     def _endgame(self, state: Any, budget: Budget, limit: float | None) -> Thought | None:
         from brains import reversi_endgame

@@ -246,8 +246,24 @@ def test_brain_plays_legal_moves_and_falls_back_off_the_standard_board() -> None
     assert thought.move in late.legal_moves()
     small = new_game("reversi", size=6)
     assert brain.choose(small) in small.legal_moves()
+    start = new_game("reversi")
+    assert set(brain.analyse(start, Budget(depth=2))) == set(start.legal_moves())
     with pytest.raises(Exception, match="not available for connect4"):
         make_brain("patterns", "connect4")
+
+
+def test_analyse_gives_every_move_its_search_value(tables: dict[str, Any]) -> None:
+    from brains.pattern_search import MidgameSearch
+
+    search = MidgameSearch(tables)
+    s = states(11, 1, 20, 20)[0]
+    values = search.values(s, None, 2, Budget())
+    assert set(values) == {m for m in s.legal_moves() if m != PASS}
+    for m, v in values.items():
+        assert v == max(-1.0, min(1.0, -minimax(s.play(m), 1, tables) / 4096))
+    budget = Budget()
+    budget.stop.set()
+    assert set(search.values(s, None, 3, budget)) == set(values)
 
 
 def test_training_needs_data_and_all_takes_none(tmp_path: Path) -> None:
