@@ -32,6 +32,7 @@ from typing import Any
 
 from brains.heuristics import LEARNERS, check_games
 from brains.ladder import RATING, ladder, load_ratings, named_rung, rung_for_rating
+from brains.learned.patterns import GAMES as PATTERNS_GAMES
 from brains.learned.qlearn import GAMES as QLEARN_GAMES
 from brains.learned.table import GAMES as TABLE_GAMES
 from brains.options import by_name, quote, resolve
@@ -50,6 +51,7 @@ BRAINS: dict[str, str] = {
     "qlearn": "brains.learned.qlearn:QLearnBrain",
     "linear": "brains.learned.linear:LinearBrain",
     "mlp": "brains.learned.mlp:MLPBrain",
+    "patterns": "brains.learned.patterns:PatternsBrain",
     "external": "brains.external:ExternalBrain",
     "level": "brains.level:LevelBrain",
 }
@@ -129,6 +131,7 @@ ONLY_FOR: dict[str, dict[str, dict[str, Any]]] = {
     "perfect": PERFECT,
     "table": {game: {} for game in TABLE_GAMES},
     "qlearn": {game: {} for game in QLEARN_GAMES},
+    "patterns": {game: {} for game in PATTERNS_GAMES},
     **{learner: {game: {} for game, module in _GAME_MODULES.items()
                  if learner in module.LEARNED}
        for learner in LEARNERS},

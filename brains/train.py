@@ -30,19 +30,23 @@ KINDS: dict[str, str] = {
     "qlearn": "brains.learned.qlearn",
     "linear": "brains.learned.linear",
     "mlp": "brains.learned.mlp",
+    "patterns": "brains.learned.patterns",
 }
 """Every learned kind and its module, in the order ``make models`` trains them."""
 
 
 def _models() -> tuple[tuple[str, str, dict[str, Any]], ...]:
-    return tuple((game, kind, {}) for kind, path in KINDS.items()
-                 for game in importlib.import_module(path).GAMES)
+    modules = {kind: importlib.import_module(path) for kind, path in KINDS.items()}
+    return tuple((game, kind, {}) for kind, module in modules.items()
+                 if not getattr(module, "NEEDS_DATA", False) for game in module.GAMES)
 
 
 MODELS: tuple[tuple[str, str, dict[str, Any]], ...] = _models()
 """Every shipped model: (game, kind, training arguments), for each kind every game of
-its ``GAMES``. Empty arguments mean the kind's ``DEFAULTS[game]`` and seed 0; a row may
-set ``games``, ``seed`` or ``jobs``."""
+its ``GAMES``, except the kinds that learn from a folder of game files (``NEEDS_DATA``:
+their shipped model is rebuilt by the command in its manifest entry). Empty arguments
+mean the kind's ``DEFAULTS[game]`` and seed 0; a row may set ``games``, ``seed`` or
+``jobs``."""
 
 EVAL_OPPONENTS: tuple[str, ...] = ("random", "greedy")
 """The brains a freshly trained model is measured against."""
@@ -107,9 +111,12 @@ def models_folder(out: Path | str | None) -> Path:
 
 
 def train_command(game: str, kind: str, games: int, seed: int, jobs: int = 1,
-                  out: Path | str | None = None) -> str:
-    """The ``parlor train`` command line that reproduces a model."""
+                  out: Path | str | None = None, data: Path | str | None = None) -> str:
+    """The ``parlor train`` command line that reproduces a model (a data folder by its
+    last component only: where it lies is this machine's business)."""
     parts = ["parlor", "train", game, kind, "--games", str(games), "--seed", str(seed)]
+    if data is not None:
+        parts += ["--data", Path(data).name or str(data)]
     if jobs != 1:
         parts += ["--jobs", str(jobs)]
     if out is not None:
@@ -138,15 +145,17 @@ def measure_strength(game: str, kind: str, path: Path, *, games: int = EVAL_GAME
 def train_and_save(game: str, kind: str, *, games: int | None = None, seed: int = 0,
                    jobs: int = 1, out: Path | str | None = None,
                    progress: Progress | None = None, command: str | None = None,
-                   evaluate: bool = True, eval_games: int = EVAL_GAMES
-                   ) -> tuple[Path, dict[str, Any]]:
+                   evaluate: bool = True, eval_games: int = EVAL_GAMES,
+                   data: Path | str | None = None) -> tuple[Path, dict[str, Any]]:
     """Train ``kind`` for ``game``, save it in ``out`` (default: the shipped models) and
     record it in that folder's manifest; returns the model's path and manifest entry.
 
     ``games=None`` uses the kind's ``DEFAULTS[game]``. With ``evaluate`` the new model
     plays ``eval_games`` seeded games against ``random`` and ``greedy`` and the scores go
-    into the entry's ``strength``. Inside a :func:`brains.parallel.dask_cluster` block the
-    self-play runs on the cluster (the model is the same) and the strength matches here.
+    into the entry's ``strength``. ``data`` is the folder of game files a kind that
+    learns from real games (``NEEDS_DATA``) reads; the others take none. Inside a
+    :func:`brains.parallel.dask_cluster` block the self-play runs on the cluster (the
+    model is the same) and the strength matches here.
     """
     from brains.learned import store
     from engine.registry import new_game
@@ -158,10 +167,14 @@ def train_and_save(game: str, kind: str, *, games: int | None = None, seed: int 
     if jobs < 1:
         raise TrainError("--jobs must be at least 1")
     args.update(seed=seed, jobs=jobs)
+    if data is not None:
+        if not getattr(module, "NEEDS_DATA", False):
+            raise TrainError(f"{kind} learns from its own games; it takes no --data")
+        args["data"] = str(Path(data).expanduser())
     models_dir = models_folder(out)
     if command is None:
         command = train_command(game_id, kind, args["games"], seed, jobs,
-                                None if out is None else out)
+                                None if out is None else out, data)
     start = time.perf_counter()
     model, meta = module.train(game_id, progress=progress, **args)
     seconds = round(time.perf_counter() - start, 2)

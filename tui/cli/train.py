@@ -1,4 +1,5 @@
-"""Train a learned brain (table, qlearn, linear, mlp) and save its model with a manifest entry."""
+"""Train a learned brain (table, qlearn, linear, mlp, patterns) and save its model with a
+manifest entry."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ MAX_TRAIN_GAMES = 10_000_000
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", nargs="?", help="game id (see `parlor games`)")
-    parser.add_argument("kind", nargs="?", help="learned kind: table, qlearn, linear or mlp")
+    parser.add_argument("kind", nargs="?",
+                        help="learned kind: table, qlearn, linear, mlp or patterns")
     parser.add_argument("-n", "--games", type=int_range(1, MAX_TRAIN_GAMES), default=None,
                         help=f"training games, 1 to {MAX_TRAIN_GAMES} "
                              "(default: the kind's default for the game)")
@@ -38,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "model is the same as locally, the strength matches run here")
     parser.add_argument("--out", metavar="DIR", default=None,
                         help="models folder to write (default: the shipped saved/models)")
+    parser.add_argument("--data", metavar="DIR", default=None,
+                        help="folder of real games to learn from, for the kinds that do "
+                             "(patterns: WTHOR *.wtb files)")
     parser.add_argument("--no-eval", action="store_true",
                         help="skip the strength matches against random and greedy")
     parser.add_argument("--all", action="store_true",
@@ -69,6 +74,9 @@ def _train_all(args: argparse.Namespace) -> int:
 
     if args.game or args.kind:
         raise TrainError("give either GAME KIND or --all")
+    if args.data is not None:
+        raise TrainError("--data is for one kind that learns from real games; drop it "
+                         "with --all")
     if args.games is not None or args.seed is not None:
         raise TrainError("--all trains each model with its own games and seed; "
                          "drop --games and --seed")
@@ -101,7 +109,7 @@ def _train_one(args: argparse.Namespace) -> int:
     with ProgressReporter(f"training {game} {module.KIND}", total) as progress:
         path, entry = train_and_save(game, module.KIND, games=total, seed=seed,
                                      jobs=args.jobs, out=args.out, progress=progress,
-                                     evaluate=not args.no_eval)
+                                     evaluate=not args.no_eval, data=args.data)
     if args.json:
         print(json.dumps({"path": str(path), **entry}))
         return 0
