@@ -9,11 +9,7 @@ MODULES = ["benchmarks.perft", "benchmarks.deep_perft", "benchmarks.c4solver",
            "benchmarks.strength", "benchmarks.openspiel_mcts", "benchmarks.learned",
            "benchmarks.tournaments", "benchmarks.reversi_endgame", "benchmarks.reversi_ffo",
            "benchmarks.budgets", "benchmarks.puzzles", "benchmarks.explorer",
-<<<<<<< HEAD
-           "benchmarks.library", "benchmarks.teacher"]
-=======
-           "benchmarks.library", "benchmarks.pattern_search"]
->>>>>>> patterns
+           "benchmarks.library", "benchmarks.teacher", "benchmarks.pattern_search"]
 """Benchmark modules, each with ``main(argv)``, run in this order."""
 ARGV: dict[str, list[str]] = {
     "benchmarks.strength": ["--games", "10", "--jobs", "2"],
