@@ -15,15 +15,15 @@ by the number of empty squares:
   mover's score: :func:`stable`); the transposition table (bounds and best move, in numpy
   arrays: :func:`new_table`); from :data:`ETC` empties, an enhanced transposition cut-off
   (a child whose stored upper bound refutes the node); moves sorted fastest-first (fewest
-  replies for the opponent, corners weighing double, from :data:`STABLE_ORDER` empties
-  the mover's stable discs after the move, a bonus for a square in a region with an odd number of empties; from
-  :data:`EVAL_ORDER` empties also a one-ply search of a cheap evaluation), the table's
-  move first;
+  replies for the opponent, corners weighing double, a bonus for a square in a region
+  with an odd number of empties; from :data:`STABLE_ORDER` empties the mover's stable
+  discs after the move, from :data:`EVAL_ORDER` a one-ply search of a cheap evaluation),
+  the table's move first;
 - 5 to :data:`SHALLOW`: the stability cut-off, no sorting and no table, empties tried in
   a fixed order (odd regions first; corners, then edges, then inner squares, squares
   next to corners last);
-- 4, 3, 2 and 1 empties: unrolled code, odd regions first (the last move only counts the
-  flips).
+- 4, 3, 2 and 1 empties: a solver for each count, without move generation, odd regions
+  first (the last move only counts the flips).
 
 The caller finds the exact score by null-window searches (brains/reversi_endgame.py).
 
