@@ -158,7 +158,7 @@ class CorrScreen(ParlorScreen):
         self.action_refresh()
 
     def action_refresh(self) -> None:
-        if self.link is not None and self.is_current:
+        if self.link is not None and self.in_view:
             self.link.send({"t": "corr_list"})
 
     def on_service(self, message: dict[str, Any]) -> None:

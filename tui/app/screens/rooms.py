@@ -95,6 +95,8 @@ class RoomsScreen(ParlorScreen):
         super().__init__()
         self.watch_mode = watch
         self.rooms: list[dict[str, Any]] = []
+        self.lines: list[str] | None = None
+        """The list's lines as shown (None before the first list)."""
         self.link: client.RoomLink | None = None
         self.opened_room = False
         """True while a room opened from here is shown (back from it, the focus is set)."""
@@ -196,7 +198,7 @@ class RoomsScreen(ParlorScreen):
 
     def action_refresh(self) -> None:
         """Ask for the list again."""
-        if self.link is not None and self.is_current:
+        if self.link is not None and self.in_view:
             self.link.send({"t": "list", "kind": "live" if self.watch_mode else "open"})
 
     def on_service(self, message: dict[str, Any]) -> None:
@@ -221,11 +223,17 @@ class RoomsScreen(ParlorScreen):
             self.query_one("#rooms-title", Static).update("The room service has gone away.")
 
     def show_rooms(self, rooms: list[dict[str, Any]]) -> None:
+        """Show the list the service sent (redrawn only when a line changed: it comes
+        every few seconds)."""
         listing = self.query_one("#rooms-list", OptionList)
         keep = listing.highlighted
         self.rooms = rooms
+        lines = [describe_room(r) for r in rooms]
+        if lines == self.lines:
+            return
+        self.lines = lines
         listing.clear_options()
-        listing.add_options(ListOption(describe_room(r), id=str(i)) for i, r in enumerate(rooms))
+        listing.add_options(ListOption(line, id=str(i)) for i, line in enumerate(lines))
         if rooms:
             listing.highlighted = 0 if keep is None else min(keep, len(rooms) - 1)
         what = "Games in progress" if self.watch_mode else "Open rooms"

@@ -20,12 +20,15 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
+from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.widget import Widget
 
 from engine.protocol import AnyState
@@ -254,18 +257,23 @@ class Canvas:
                 old = self.styles[y][x + i]
                 self.styles[y][x + i] = old + style if old else style
 
+    def runs(self, y: int) -> Iterable[tuple[str, Style | None]]:
+        """Row ``y`` as runs of characters with one style each."""
+        row, styles = self.chars[y], self.styles[y]
+        start = 0
+        for x in range(1, self.width + 1):
+            if x == self.width or styles[x] != styles[start]:
+                yield "".join(row[start:x]), styles[start]
+                start = x
+
     def to_text(self) -> Text:
         """The canvas as one Text, rows joined by newlines."""
         text = Text(no_wrap=True, overflow="crop")
-        for y, row in enumerate(self.chars):
+        for y in range(self.height):
             if y:
                 text.append("\n")
-            styles = self.styles[y]
-            start = 0
-            for x in range(1, self.width + 1):
-                if x == self.width or styles[x] != styles[start]:
-                    text.append("".join(row[start:x]), styles[start] or "")
-                    start = x
+            for run, style in self.runs(y):
+                text.append(run, style or "")
         return text
 
 
@@ -314,8 +322,9 @@ class BoardWidget(Widget, Generic[S, P], can_focus=True):
     }
     """
 
-    state: reactive[S | None] = reactive(None, init=False, layout=True)
-    """The position shown (set by the owning screen)."""
+    state: reactive[S | None] = reactive(None, init=False)
+    """The position shown (set by the owning screen; the screen is laid out again only
+    when the board's size changes with it, see :meth:`watch_state`)."""
     cursor: reactive[P] = reactive(0, init=False)  # type: ignore[arg-type]  # set in __init__
     """The point under the cursor."""
     path: reactive[tuple[P, ...]] = reactive((), init=False)
@@ -353,6 +362,12 @@ class BoardWidget(Widget, Generic[S, P], can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self._canvas: tuple[tuple[Any, ...], Canvas] | None = None
         self._shown: tuple[tuple[Any, ...], Canvas] | None = None
+        self.laid_size: tuple[int, int] | None = None
+        self._rows: dict[tuple[Any, ...], Strip] = {}
+        """Strips of the drawing's rows, by row and its characters and styles."""
+        self._rows_base: VisualStyle | None = None
+        """The widget's own style the strips were made on."""
+        """The drawing's size when the state last changed (see :meth:`watch_state`)."""
         self.lit: set[P] = set()
         """Points marked ``* *`` in the drawing being made (see :meth:`highlights`)."""
         self.gone: set[P] = set()
@@ -725,6 +740,34 @@ class BoardWidget(Widget, Generic[S, P], can_focus=True):
             return Text("\n".join(self.reader_lines()))
         return self.canvas().to_text()
 
+    def render_line(self, y: int) -> Strip:
+        """Line ``y`` of the drawing, made from the canvas directly: the same strip
+        Textual makes of :meth:`render`'s Text (``tests/tui/test_board_strips.py``),
+        without laying the Text out again, and only for the rows that changed since
+        the last drawing (the others are kept)."""
+        if self.state is None or self.reader:
+            return super().render_line(y)
+        canvas = self.canvas()
+        if not 0 <= y < canvas.height:
+            return Strip.blank(self.size.width, self.visual_style.rich_style)
+        base = self.visual_style
+        key = (y, tuple(canvas.chars[y]), tuple(canvas.styles[y]))
+        if self._rows_base != base:  # another theme, or the focus's border: all anew
+            self._rows, self._rows_base = {}, base
+        strip = self._rows.get(key)
+        if strip is None:
+            if len(self._rows) > 4 * canvas.height:
+                self._rows.clear()
+            segments = []
+            x = 0
+            for run, style in canvas.runs(y):
+                visual = (base + VisualStyle.from_rich_style(style, self.app.ansi_theme) if style
+                          else base)
+                segments.append(Segment(run, visual.rich_style_with_offset(x, y)))
+                x += len(run)
+            strip = self._rows[key] = Strip(segments, canvas.width)
+        return strip
+
     def get_content_width(self, container: Any, viewport: Any) -> int:
         if self.reader:
             return super().get_content_width(container, viewport)
@@ -735,9 +778,22 @@ class BoardWidget(Widget, Generic[S, P], can_focus=True):
             return super().get_content_height(container, viewport, width)
         return self.canvas().height if self.state is not None else 1
 
+    def drawn_size(self) -> tuple[int, int] | None:
+        """The drawing's width and height (None: no drawing, or one in words, whose
+        size only a layout tells)."""
+        if self.state is None or self.reader:
+            return None
+        canvas = self.canvas()
+        return canvas.width, canvas.height
+
     def watch_state(self, old: S | None, new: S | None) -> None:
         self.path = ()
         self.hint = None
         if new is not None and (old is None or old.options != new.options
                                 or type(old) is not type(new)):
             self.cursor = self.start_point(new)
+        # a move is drawn in place; the screen is laid out again only for a new size
+        size = self.drawn_size() if self.is_mounted else None
+        if size is None or size != self.laid_size:
+            self.refresh(layout=True)
+        self.laid_size = size
