@@ -26,6 +26,7 @@ from rich.text import Text
 from textual import events
 from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
+from textual.geometry import Region
 from textual.reactive import reactive
 from textual.strip import Strip
 from textual.style import Style as VisualStyle
@@ -322,20 +323,22 @@ class BoardWidget(Widget, Generic[S, P], can_focus=True):
     }
     """
 
-    state: reactive[S | None] = reactive(None, init=False)
+    # The view's reactives repaint only the rows of the drawing they change (see
+    # :meth:`repaint_changes`), once all the changes of the moment are made.
+    state: reactive[S | None] = reactive(None, init=False, repaint=False)
     """The position shown (set by the owning screen; the screen is laid out again only
     when the board's size changes with it, see :meth:`watch_state`)."""
-    cursor: reactive[P] = reactive(0, init=False)  # type: ignore[arg-type]  # set in __init__
-    """The point under the cursor."""
-    path: reactive[tuple[P, ...]] = reactive((), init=False)
+    cursor: reactive[P] = reactive(0, init=False, repaint=False)  # type: ignore[arg-type]
+    """The point under the cursor (set in ``__init__``)."""
+    path: reactive[tuple[P, ...]] = reactive((), init=False, repaint=False)
     """Points chosen so far for a half-made move."""
-    last_move: reactive[Any] = reactive(None, init=False)
+    last_move: reactive[Any] = reactive(None, init=False, repaint=False)
     """The move that led to ``state`` (None at the start)."""
-    hint: reactive[Any] = reactive(None, init=False)
+    hint: reactive[Any] = reactive(None, init=False, repaint=False)
     """A suggested move to show, or None."""
-    previous: reactive[S | None] = reactive(None, init=False)
+    previous: reactive[S | None] = reactive(None, init=False, repaint=False)
     """The position before ``last_move`` (to show what it captured or flipped)."""
-    interactive: reactive[bool] = reactive(True, init=False)
+    interactive: reactive[bool] = reactive(True, init=False, repaint=False)
     """Whether the keyboard may enter moves now (False while a brain moves, in replays)."""
     ascii: reactive[bool] = reactive(False, init=False, layout=True)
     """Draw with plain ASCII characters only."""
@@ -367,6 +370,11 @@ class BoardWidget(Widget, Generic[S, P], can_focus=True):
         """Strips of the drawing's rows, by row and its characters and styles."""
         self._rows_base: VisualStyle | None = None
         """The widget's own style the strips were made on."""
+        self._frame: Canvas | None = None
+        """The drawing while :meth:`render_lines` draws it."""
+        self._painted: list[tuple[tuple[str, ...], tuple[Style | None, ...]]] | None = None
+        """The rows of the drawing when a repaint was last asked for."""
+        self._repaint_pending = False
         """The drawing's size when the state last changed (see :meth:`watch_state`)."""
         self.lit: set[P] = set()
         """Points marked ``* *`` in the drawing being made (see :meth:`highlights`)."""
@@ -740,6 +748,14 @@ class BoardWidget(Widget, Generic[S, P], can_focus=True):
             return Text("\n".join(self.reader_lines()))
         return self.canvas().to_text()
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # the drawing is looked up once for all the lines drawn now, not once a line
+        self._frame = self.canvas() if self.state is not None and not self.reader else None
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = None
+
     def render_line(self, y: int) -> Strip:
         """Line ``y`` of the drawing, made from the canvas directly: the same strip
         Textual makes of :meth:`render`'s Text (``tests/tui/test_board_strips.py``),
@@ -747,7 +763,7 @@ class BoardWidget(Widget, Generic[S, P], can_focus=True):
         the last drawing (the others are kept)."""
         if self.state is None or self.reader:
             return super().render_line(y)
-        canvas = self.canvas()
+        canvas = self._frame or self.canvas()
         if not 0 <= y < canvas.height:
             return Strip.blank(self.size.width, self.visual_style.rich_style)
         base = self.visual_style
@@ -797,3 +813,45 @@ class BoardWidget(Widget, Generic[S, P], can_focus=True):
         if size is None or size != self.laid_size:
             self.refresh(layout=True)
         self.laid_size = size
+        self.repaint_changes()
+
+    def watch_cursor(self) -> None:
+        self.repaint_changes()
+
+    def watch_path(self) -> None:
+        self.repaint_changes()
+
+    def watch_last_move(self) -> None:
+        self.repaint_changes()
+
+    def watch_hint(self) -> None:
+        self.repaint_changes()
+
+    def watch_previous(self) -> None:
+        self.repaint_changes()
+
+    def watch_interactive(self) -> None:
+        self.repaint_changes()
+
+    def repaint_changes(self) -> None:
+        """A view reactive changed: once every change of the moment is made (a move sets
+        several), repaint the rows of the drawing that changed, not the whole board."""
+        if not self._repaint_pending:
+            self._repaint_pending = True
+            self.call_later(self.repaint_rows)
+
+    def repaint_rows(self) -> None:
+        self._repaint_pending = False
+        if self.state is None or self.reader or not self.is_mounted:
+            self._painted = None
+            self.refresh()
+            return
+        canvas = self.canvas()
+        rows = [(tuple(canvas.chars[y]), tuple(canvas.styles[y])) for y in range(canvas.height)]
+        before, self._painted = self._painted, rows
+        if before is None or len(before) != len(rows) or len(before[0][0]) != canvas.width:
+            self.refresh()
+            return
+        changed = [Region(0, y, canvas.width, 1) for y, row in enumerate(rows) if row != before[y]]
+        if changed:
+            self.refresh(*changed)

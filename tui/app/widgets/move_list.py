@@ -40,6 +40,7 @@ class MoveList(TextPanel):
     DEFAULT_CSS = """
     MoveList { width: 100%; height: auto; }
     """
+    WRAPS = False  # numbered() lines are never wrapped
 
     def show(self, moves: list[str], current: int | None = None) -> None:
         """Show ``moves`` (notation) with move ``current`` highlighted if given (and

@@ -16,19 +16,25 @@ from textual.visual import VisualType
 from textual.widgets import Static
 
 
-def shape(content: object) -> tuple[int, ...] | None:
+def shape(content: object, wraps: bool = True) -> tuple[int, ...] | None:
     """The width of each line of ``content`` (None: not plain text or a Text, whose size
-    cannot be told without laying it out)."""
+    cannot be told without laying it out); if it never ``wraps`` (in a panel as wide as
+    its container), only how many lines."""
     if isinstance(content, Text):
         content = content.plain
     if not isinstance(content, str):
         return None
-    return tuple(cell_len(line) for line in content.split("\n"))
+    lines = content.split("\n")
+    return tuple(cell_len(line) for line in lines) if wraps else (len(lines),)
 
 
 class TextPanel(Static):
     """A Static (text without markup) that does nothing for an update to the same text,
     and lays out only when the text's shape changes."""
+
+    WRAPS = True
+    """Whether the text may wrap (False: a panel as wide as its container, whose lines
+    are cropped, lays out only for a new number of lines)."""
 
     def __init__(self, content: VisualType = "", **kwargs: object) -> None:
         super().__init__(content, markup=False, **kwargs)  # type: ignore[arg-type]
@@ -42,7 +48,7 @@ class TextPanel(Static):
         if self.shown is not None and type(content) is type(self.shown) \
                 and content == self.shown:
             return
-        new = shape(content)
+        new = shape(content, self.WRAPS)
         self.shown = content
         self.draws += 1
         super().update(content, layout=layout and (new is None or new != self.shape))
