@@ -164,3 +164,25 @@ async def test_a_move_redraws_what_changed_and_the_hidden_reader_line_nothing(li
         await pilot.pause()
         await pilot.pause()
         assert reader.draws == 1 and str(reader.render()).startswith("O plays a1.")
+
+
+async def test_the_footer_is_composed_again_only_for_other_keys(link) -> None:
+    from tui.app.screens.room_play import RoomPlayScreen
+    from tui.app.widgets.footer import ParlorFooter
+
+    app = ParlorApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.push_screen(RoomPlayScreen(snapshot()))
+        await pilot.pause()
+        footer = app.screen.query_one(ParlorFooter)
+        keys = footer.composed
+        assert keys is not None and any(key[2] == "Resign" for key in keys)
+        shown = list(footer.children)
+        app.screen.refresh_bindings()  # as every focus change does
+        app.screen.refresh_bindings()
+        await pilot.pause()
+        assert list(footer.children) == shown  # the same widgets: not composed again
+        app.screen.focus_next()
+        app.screen.query_one("#board").focus()
+        await pilot.pause()
+        assert list(footer.children) == shown

@@ -21,7 +21,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from engine.protocol import ParlorError
 from engine.registry import get_game
@@ -31,6 +31,7 @@ from tui.app.screens.hosted_game import HostedGameScreen
 from tui.app.screens.play import TO_MOVE
 from tui.app.widgets import board_class
 from tui.app.widgets.clock import ClockPanel
+from tui.app.widgets.footer import ParlorFooter
 from tui.app.widgets.move_list import MoveList, move_number
 from tui.app.widgets.reader import ReaderLine
 from tui.app.widgets.text import TextPanel
@@ -98,7 +99,7 @@ class RoomPlayScreen(HostedGameScreen):
                 yield MoveList(id="moves")
             with VerticalScroll(id="chat-scroll", can_focus=False):
                 yield Static(id="chat", markup=False)
-        yield Footer(compact=True, show_command_palette=False)
+        yield ParlorFooter()
 
     async def on_mount(self) -> None:
         self.title = get_game(self.initial.GAME).name

@@ -14,12 +14,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option as ListOption
 
 from engine.protocol import ParlorError
 from engine.registry import GAMES, default_game, get_game, parse_options
 from tui.app.screens.base import ParlorScreen
+from tui.app.widgets.footer import ParlorFooter
 from tui.app.widgets.move_list import move_number
 from tui.game import opponents
 from tui.link import client
@@ -148,7 +149,7 @@ class RoomsScreen(ParlorScreen):
                 yield Static("", id="challenge-help", markup=False)
             yield Static("", id="rooms-title", markup=False)
             yield OptionList(id="rooms-list")
-        yield Footer(compact=True, show_command_palette=False)
+        yield ParlorFooter()
 
     async def on_mount(self) -> None:
         self.sub_title = "Watch" if self.watch_mode else "Play a person"
