@@ -4,9 +4,13 @@ Starts a host on 127.0.0.1 (a free port, a temporary data folder), connects N SS
 clients with terminals, pairs them into rooms by keys (F2, create with F4, join by
 code) and has every room play tic-tac-toe games by keys (cursor keys and Enter, or
 with ``--prompt`` the move typed in notation) with a short human-like pause before
-each move. It reports the sessions held, the memory per session (resident set
-of each session's process) and the median and 95th percentile time from a move's last
-key (Enter) to the opponent's screen showing it is their turn.
+each move. It reports the sessions held, the memory per session (resident set and
+proportional set of each session's process: the pages a session shares with the others
+count a share each in the second), the median and 95th percentile time from a move's
+last key (Enter) to the opponent's screen showing it is their turn, and the CPU time
+the play took (from the moment every room was set up): the sessions' per move, the
+host process's and this benchmark's own (its simulated clients), figures that do not
+depend on what else the machine runs as the times do.
 
     python -m benchmarks.host_load --players 40
 
@@ -21,6 +25,7 @@ import contextlib
 import os
 import random
 import re
+import resource
 import statistics
 import sys
 import tempfile
@@ -103,7 +108,7 @@ async def meet(first: Client, second: Client, timeout: float) -> None:
 
 async def room(first: Client, second: Client, games: int, timeout: float,
                samples: list[float], ready: asyncio.Barrier, prompt: bool,
-               think: tuple[float, float]) -> None:
+               think: tuple[float, float], marks: list[CpuMark], host: int) -> None:
     """Pair two players in a room and play ``games`` games, timing each move (once
     every room is set up, so app start-up is not what is measured)."""
     try:
@@ -112,7 +117,8 @@ async def room(first: Client, second: Client, games: int, timeout: float,
         await ready.abort()  # the other rooms go on without waiting for this one
         raise
     with contextlib.suppress(asyncio.BrokenBarrierError):
-        await ready.wait()
+        if await ready.wait() == 0:  # one room notes the CPU used so far
+            marks.append(CpuMark(host))
     for game in range(games):
         players = (first, second)
         for ply, text in enumerate(LINE):
@@ -154,6 +160,43 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def pss_kib(pid: int) -> int:
+    """Proportional set size of a process in KiB: each page it shares with others counts
+    a share (0 if it is gone, or the kernel does not say)."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds a process has used (0 if it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds() -> float:
+    """User and system CPU seconds this process (the simulated clients) has used."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+class CpuMark:
+    """CPU seconds of the sessions, the host and the clients at one moment."""
+
+    def __init__(self, host: int) -> None:
+        self.host_pid = host
+        self.sessions = {pid: cpu_seconds(pid) for pid in children(host)}
+        self.host = cpu_seconds(host)
+        self.clients = own_cpu_seconds()
+
+
 def children(pid: int) -> list[int]:
     """The processes whose parent is ``pid``."""
     out = []
@@ -172,6 +215,7 @@ async def run(players: int, games: int, timeout: float, prompt: bool,
               think: tuple[float, float]) -> int:
     import asyncssh
 
+    load = os.getloadavg()[0]  # what else the machine was running
     data = Path(tempfile.mkdtemp(prefix="parlor-host-load-"))
     root = str(Path(__file__).resolve().parents[1])
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
@@ -195,14 +239,17 @@ async def run(players: int, games: int, timeout: float, prompt: bool,
             await asyncio.sleep(0.05)
         connected = time.monotonic() - started
         ready = asyncio.Barrier(players // 2)
+        marks: list[CpuMark] = []
         pairs = [room(clients[i], clients[i + 1], games, timeout, samples, ready, prompt,
-                      think)
+                      think, marks, host.pid)
                  for i in range(0, players - 1, 2)]
         results = await asyncio.gather(*pairs, return_exceptions=True)
         failed = [r for r in results if isinstance(r, BaseException)]
+        end = CpuMark(host.pid)
         sessions = children(host.pid)
         held = len(sessions)
         rss = [rss_kib(pid) for pid in sessions]
+        pss = [pss_kib(pid) for pid in sessions]
         host_rss = rss_kib(host.pid)
         for client in clients:
             client.conn.close()
@@ -217,12 +264,22 @@ async def run(players: int, games: int, timeout: float, prompt: bool,
     print(f"players {players} in {players // 2} rooms, {games} game(s) each, moves by "
           f"{'the m prompt' if prompt else 'cursor keys'}; "
           f"{think[0]:g}-{think[1]:g} s to think before each move; "
-          f"{os.cpu_count()} CPUs; connected in {connected:.1f} s")
+          f"{os.cpu_count()} CPUs, load average {load:.2f} before; connected in "
+          f"{connected:.1f} s")
     print(f"sessions held: {held}/{players}; rooms failed: {len(failed)}"
           + (f" (first: {failed[0]!r:.100})" if failed else ""))
     if rss:
-        print(f"memory per session: median {statistics.median(rss) / 1024:.1f} MiB RSS, "
-              f"max {max(rss) / 1024:.1f} MiB; the host process itself {host_rss / 1024:.1f} MiB")
+        print(f"memory per session: median {statistics.median(rss) / 1024:.1f} MiB RSS "
+              f"(max {max(rss) / 1024:.1f}), {statistics.median(pss) / 1024:.1f} MiB PSS; "
+              f"the host process itself {host_rss / 1024:.1f} MiB RSS")
+    if marks:
+        start = marks[0]
+        spent = sum(end.sessions.get(pid, 0.0) - before
+                    for pid, before in start.sessions.items())
+        moves = max(1, len(samples))
+        print(f"CPU while playing: sessions {spent:.1f} s ({spent / moves * 1000:.0f} ms a "
+              f"move, both players' apps), host {end.host - start.host:.1f} s, "
+              f"clients {end.clients - start.clients:.1f} s")
     print(f"key to opponent's screen over {len(samples)} moves: median "
           f"{statistics.median(samples) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
           f"max {ordered[-1] * 1000:.0f} ms")

@@ -7,6 +7,7 @@ argument everywhere, so it is pure and tests can drive it without waiting.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -102,3 +103,18 @@ def show(seconds: float) -> str:
         return f"0:{seconds:04.1f}"
     whole = int(seconds)
     return f"{whole // 60}:{whole % 60:02d}"
+
+
+LOW_STEP = 0.1
+"""How often a clock under :data:`LOW_TIME` may show other text (it shows tenths)."""
+
+
+def until_change(seconds: float) -> float:
+    """Seconds until :func:`show` of a clock running down from ``seconds`` shows other
+    text, a hundredth more so that a wake-up then finds the change (a tenth under
+    :data:`LOW_TIME`; infinity once it reads zero)."""
+    if seconds <= 0:
+        return math.inf
+    if seconds < LOW_TIME:
+        return LOW_STEP
+    return seconds - math.floor(seconds) + 0.01

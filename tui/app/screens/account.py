@@ -19,12 +19,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
+from textual.widgets import Button, Header, Input, Label, Select, Static
 
 from brains.glicko import check_rating
 from engine.protocol import ParlorError
 from engine.registry import GAMES, get_game
 from tui.app.screens.base import ParlorScreen
+from tui.app.widgets.footer import ParlorFooter
 from tui.link import client
 from tui.player import store
 from tui.player.ratings import PlayerRating
@@ -168,7 +169,7 @@ class AccountScreen(HostScreen):
                 yield Button("Add key", id="add", compact=True)
             with VerticalScroll(id="account-body"):
                 yield Static("", id="account-text", markup=False)
-        yield Footer(compact=True, show_command_palette=False)
+        yield ParlorFooter()
 
     def on_screen_resume(self) -> None:
         self.action_refresh()
@@ -267,7 +268,7 @@ class LeadersScreen(HostScreen):
                              allow_blank=False, id="leaders-game", compact=True)
             with VerticalScroll(id="leaders-body"):
                 yield Static("asking the host...", id="leaders-text", markup=False)
-        yield Footer(compact=True, show_command_palette=False)
+        yield ParlorFooter()
 
     def ask_host(self) -> None:
         self.sub_title = "Leaderboards"

@@ -12,6 +12,7 @@ from textual.widgets._header import HeaderIcon
 
 from tui.app.api import ParlorApi
 from tui.app.widgets.board import BoardWidget
+from tui.app.widgets.clock import ClockPanel
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 """The smallest terminal the layouts are made for (screens with a board: see
@@ -53,6 +54,20 @@ class ParlorScreen(Screen[None]):
             raise TypeError(f"{type(self).__name__} runs only inside the Parlor app")
         return app
 
+    @property
+    def in_view(self) -> bool:
+        """Whether the player sees this screen: the top one, or one under dialogs only (a
+        dialog lets the screen under it show through). Textual's ``is_current`` also
+        counts the screen just under any top screen, which the player does not see under
+        a full one: periodic work (a list's refresh, a clock) waits while a screen is not
+        shown, since a change drawn on that screen makes Textual redraw the whole top one."""
+        for screen in reversed(self.app.screen_stack):
+            if screen is self:
+                return True
+            if not screen.is_modal:
+                return False
+        return False
+
     too_small = False
     """True while the terminal is smaller than :meth:`min_size` (keys are then ignored,
     all but the quit keys, so nothing happens unseen)."""
@@ -85,6 +100,11 @@ class ParlorScreen(Screen[None]):
         self.show_reader(self.parlor.screen_reader)
         self.call_after_refresh(release_early_keys, self)
         return None
+
+    def on_screen_resume(self) -> None:
+        # Textual calls every class's on_screen_resume along the MRO, this one too.
+        for panel in self.query(ClockPanel):  # they wait while the screen is not shown
+            panel.redraw()
 
     def show_ascii(self, ascii: bool) -> None:
         """Draw the header's icon (and the boards) in plain ASCII or not; frames and

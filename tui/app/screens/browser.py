@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Footer, Header, Input, Static
+from textual.widgets import DataTable, Header, Input, Static
 from textual.widgets.data_table import ColumnKey
 
 from engine.formats import EXTENSIONS, load_chunks
@@ -33,6 +33,7 @@ from tui.app.dialogs.choose import ChooseDialog
 from tui.app.dialogs.prompt import PromptDialog
 from tui.app.screens.base import ParlorScreen
 from tui.app.screens.collection import CollectionScreen, Query, parse_query
+from tui.app.widgets.footer import ParlorFooter
 from tui.game.session import ALL_PLAYERS_TAGS
 from tui.player import paths, store
 from tui.player.store import Entry, scan
@@ -195,7 +196,7 @@ class BrowserScreen(ParlorScreen):
         yield Static(INTRO, id="browser-intro", markup=False)
         yield Input(placeholder="filter (/)", id="browser-filter")
         yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
-        yield Footer(compact=True, show_command_palette=False)
+        yield ParlorFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "Saved games"

@@ -29,13 +29,14 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Header, Input, Static
 from textual.worker import get_current_worker
 
 from engine.formats import load_chunks
 from engine.protocol import ParlorError
 from engine.record import player_name
 from tui.app.screens.base import ParlorScreen
+from tui.app.widgets.footer import ParlorFooter
 from tui.player import store
 
 if TYPE_CHECKING:
@@ -288,7 +289,7 @@ class CollectionScreen(ParlorScreen):
         yield Static(" ".join(title.ljust(width) for title, width in COLUMNS.items()),
                      id="collection-columns", markup=False)
         yield GameList(id="collection-games")
-        yield Footer(compact=True, show_command_palette=False)
+        yield ParlorFooter()
 
     def on_mount(self) -> None:
         self.sub_title = f"{store.short(self.path.name, 40)}: {len(self.rows)} games"

@@ -18,7 +18,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option as ListOption
 
 from engine.protocol import ParlorError
@@ -29,6 +29,7 @@ from tui.app.screens.home import HomeScreen
 from tui.app.screens.hosted_game import HostedGameScreen
 from tui.app.screens.play import TO_MOVE
 from tui.app.widgets import board_class
+from tui.app.widgets.footer import ParlorFooter
 from tui.app.widgets.move_list import MoveList, move_number
 from tui.app.widgets.reader import ReaderLine
 from tui.link import client
@@ -136,7 +137,7 @@ class CorrScreen(ParlorScreen):
                 yield Button("Create (F4)", id="corr-create", variant="primary")
             yield Static("", id="corr-title", markup=False)
             yield OptionList(id="corr-list")
-        yield Footer(compact=True, show_command_palette=False)
+        yield ParlorFooter()
 
     async def on_mount(self) -> None:
         self.sub_title = "Correspondence"
@@ -158,7 +159,7 @@ class CorrScreen(ParlorScreen):
         self.action_refresh()
 
     def action_refresh(self) -> None:
-        if self.link is not None and self.is_current:
+        if self.link is not None and self.in_view:
             self.link.send({"t": "corr_list"})
 
     def on_service(self, message: dict[str, Any]) -> None:
@@ -288,7 +289,7 @@ class CorrGameScreen(HostedGameScreen):
             yield Static(id="status", markup=False)
             with VerticalScroll(id="moves-scroll", can_focus=False):
                 yield MoveList(id="moves")
-        yield Footer(compact=True, show_command_palette=False)
+        yield ParlorFooter()
 
     async def on_mount(self) -> None:
         self.title = f"{get_game(self.initial.GAME).name} by correspondence"

@@ -7,11 +7,12 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from engine.protocol import Game
 from engine.registry import GAMES
 from tui.app.screens.base import ParlorScreen
+from tui.app.widgets.footer import ParlorFooter
 
 HELP = """\
 Cursor        arrows or h j k l        Select / drop   Enter or Space
@@ -87,7 +88,7 @@ class HelpScreen(ParlorScreen):
             yield Static(HELP, id="help-text", markup=False)
             yield Static("Rules in short\n\n" + "\n\n".join(RULES.values()),
                          id="help-rules", markup=False)
-        yield Footer(compact=True, show_command_palette=False)
+        yield ParlorFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "Help"

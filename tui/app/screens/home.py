@@ -21,7 +21,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import (
     Button,
-    Footer,
     Header,
     Input,
     Label,
@@ -39,6 +38,7 @@ from tui.app.dialogs.prompt import PromptDialog
 from tui.app.screens.account import hosted_rating, rank_text
 from tui.app.screens.base import ParlorScreen
 from tui.app.screens.rooms import RoomButtons
+from tui.app.widgets.footer import ParlorFooter
 from tui.app.widgets.move_list import move_number
 from tui.game import opponents
 from tui.link.client import available as rooms_available
@@ -197,7 +197,7 @@ class HomeScreen(ParlorScreen):
                 yield RoomButtons(id="room-buttons")
             yield Static("", id="unfinished-title", markup=False)
             yield OptionList(id="unfinished")
-        yield Footer(compact=True, show_command_palette=False)
+        yield ParlorFooter()
 
     @staticmethod
     def option_field(game_id: str, option: Option) -> Select[Any] | Input:

@@ -22,7 +22,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 from textual.worker import get_current_worker
 
 from brains.protocol import Brain, Budget
@@ -44,6 +44,7 @@ from tui.app.screens.base import ParlorScreen
 from tui.app.widgets import board_class
 from tui.app.widgets.board import BoardWidget
 from tui.app.widgets.clock import ClockPanel
+from tui.app.widgets.footer import ParlorFooter
 from tui.app.widgets.move_list import MoveList, move_number
 from tui.app.widgets.reader import ReaderLine
 from tui.game import opponents
@@ -325,7 +326,7 @@ class PlayScreen(ParlorScreen):
             yield Static(id="thinking", markup=False)
             with VerticalScroll(id="moves-scroll", can_focus=False):
                 yield MoveList(id="moves")
-        yield Footer(compact=True, show_command_palette=False)
+        yield ParlorFooter()
 
     def on_mount(self) -> None:
         self.title = get_game(self.game_id).name

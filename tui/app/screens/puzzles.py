@@ -20,7 +20,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 from textual.worker import get_current_worker
 
 from brains.puzzles import Puzzle, check_puzzle, from_record, load_shipped
@@ -31,6 +31,7 @@ from tui.app.messages import MoveEntered, SelectionRefused
 from tui.app.screens.base import ParlorScreen
 from tui.app.widgets import board_class
 from tui.app.widgets.board import BoardWidget
+from tui.app.widgets.footer import ParlorFooter
 from tui.app.widgets.reader import ReaderLine
 from tui.player import paths
 from tui.player.puzzles import PuzzleRatings
@@ -127,7 +128,7 @@ class PuzzlesScreen(ParlorScreen):
         with Vertical(id="side"):
             yield Static(id="status", markup=False)
             yield Static(id="puzzle-result", markup=False)
-        yield Footer(compact=True, show_command_palette=False)
+        yield ParlorFooter()
 
     def on_mount(self) -> None:
         self.title = f"{get_game(self.game_id).name} puzzles"

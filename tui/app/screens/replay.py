@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from engine.protocol import ParlorError
 from engine.record import GameRecord
@@ -22,6 +22,7 @@ from tui.app.widgets import board_class
 from tui.app.widgets.analysis_panel import AnalysisPanel
 from tui.app.widgets.board import BoardWidget
 from tui.app.widgets.eval_graph import EvalGraph
+from tui.app.widgets.footer import ParlorFooter
 from tui.app.widgets.move_list import MoveList
 from tui.app.widgets.reader import ReaderLine
 from tui.game import opponents
@@ -86,7 +87,7 @@ class ReplayScreen(ParlorScreen):
             yield EvalGraph(tuple(self.states[0].PLAYERS), id="eval-graph")
             with VerticalScroll(id="moves-scroll", can_focus=False):
                 yield MoveList(id="moves")
-        yield Footer(compact=True, show_command_palette=False)
+        yield ParlorFooter()
 
     def on_mount(self) -> None:
         self.title = get_game(self.record.game).name

@@ -3,7 +3,8 @@
 The game lives in the room service; this screen only shows it and sends what the
 player does (a move, resign, a draw or takeback offer, an answer, a chat line). Every
 position shown is rebuilt here with the engine from the service's move list, and the
-clocks tick down locally between the service's updates.
+clocks tick down locally between the service's updates (a :class:`ClockPanel` set from
+the clock readings the service sent).
 
 The chat panel shows the room's chat as the service sends it (a player sees the
 spectators' lines only once the game is over: the service decides); ``c`` says a line,
@@ -20,7 +21,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from engine.protocol import ParlorError
 from engine.registry import get_game
@@ -29,14 +30,15 @@ from tui.app.dialogs.prompt import PromptDialog
 from tui.app.screens.hosted_game import HostedGameScreen
 from tui.app.screens.play import TO_MOVE
 from tui.app.widgets import board_class
+from tui.app.widgets.clock import ClockPanel
+from tui.app.widgets.footer import ParlorFooter
 from tui.app.widgets.move_list import MoveList, move_number
 from tui.app.widgets.reader import ReaderLine
+from tui.app.widgets.text import TextPanel
 from tui.link.chat import ChatLine, ChatRefused, check, lines_from
 from tui.player import settings, store
-from tui.player.clock import LOW_TIME, show
+from tui.player.clock import Clock, TimeControl, TimeControlError
 
-TICK_SECONDS = 0.25
-"""How often the clocks are redrawn (only when the text shown changes)."""
 CHAT_KEPT = 200
 """Chat lines the screen keeps (the panel scrolls through them)."""
 
@@ -46,7 +48,6 @@ class RoomPlayScreen(HostedGameScreen):
 
     DEFAULT_CSS = """
     RoomPlayScreen { layout: horizontal; }
-    RoomPlayScreen #clocks { height: auto; padding: 0 1; border: round $secondary; }
     RoomPlayScreen #moves-scroll { min-height: 3; }
     RoomPlayScreen #chat-scroll { height: 1fr; min-height: 4; padding: 0 1;
                                   border: round $secondary; }
@@ -76,7 +77,6 @@ class RoomPlayScreen(HostedGameScreen):
     def __init__(self, snapshot: dict[str, Any]) -> None:
         super().__init__(snapshot)  # (the host's messages come later, from the event loop)
         self.received = time.monotonic()
-        self.clock_shown: Text | None = None
         self.chat: list[ChatLine] = []
         self.muted = settings.load().chat_muted
         self.hidden = 0
@@ -91,15 +91,15 @@ class RoomPlayScreen(HostedGameScreen):
         with Vertical(id="board-panel"):
             yield board_class(self.initial.GAME)(self.initial, ascii=self.parlor.ascii_board,
                                                  id="board")
-            yield Static(id="summary", markup=False)
+            yield TextPanel(id="summary")
         with Vertical(id="side"):
-            yield Static(id="clocks", markup=False)
-            yield Static(id="status", markup=False)
+            yield ClockPanel(None, self.initial.PLAYERS, time.monotonic, id="clocks")
+            yield TextPanel(id="status")
             with VerticalScroll(id="moves-scroll", can_focus=False):
                 yield MoveList(id="moves")
             with VerticalScroll(id="chat-scroll", can_focus=False):
                 yield Static(id="chat", markup=False)
-        yield Footer(compact=True, show_command_palette=False)
+        yield ParlorFooter()
 
     async def on_mount(self) -> None:
         self.title = get_game(self.initial.GAME).name
@@ -108,7 +108,6 @@ class RoomPlayScreen(HostedGameScreen):
         self.show_chat()
         self.send({"t": "chat_log"})
         self.apply(self.first)
-        self.set_interval(TICK_SECONDS, self.show_clocks)
 
     # -- from the service -----------------------------------------------------------
     def on_service(self, message: dict[str, Any]) -> None:
@@ -204,7 +203,9 @@ class RoomPlayScreen(HostedGameScreen):
         self.query_one(MoveList).show(list(self.texts))
         self.show_clocks()
 
-    def clock_left(self) -> list[float] | None:
+    def room_clock(self) -> Clock | None:
+        """The room's clock as the service last read it (None: no clock, or readings that
+        do not make one); the running side's time runs from when they came."""
         clock = self.snap.get("clock")
         if not isinstance(clock, dict):
             return None
@@ -212,35 +213,22 @@ class RoomPlayScreen(HostedGameScreen):
         if not (isinstance(left, list) and len(left) == 2
                 and all(isinstance(x, (int, float)) for x in left)):
             return None
-        out = [float(left[0]), float(left[1])]
+        try:
+            control = TimeControl.parse(str(clock.get("control") or ""))
+        except TimeControlError:
+            control = None
+        made = Clock(control or TimeControl(max(float(left[0]), float(left[1]), 0.0)))
+        made.left = [float(left[0]), float(left[1])]
         running = clock.get("running")
         if running in (0, 1) and not self.snap.get("result"):
-            out[running] -= time.monotonic() - self.received
-        return out
+            made.start(running, self.received)
+        return made
 
     def show_clocks(self) -> None:
         """The two clocks, the running one marked, low time flagged."""
-        left = self.clock_left()
-        if left is None:
-            self.show_clock_text(Text("No clock"))
-            return
-        names = self.state.PLAYERS
-        running = (self.snap.get("clock") or {}).get("running")
-        lines = []
-        for side in (0, 1):
-            mark = ">" if side == running and not self.snap.get("result") else " "
-            low = left[side] < LOW_TIME
-            lines.append(Text(f"{mark} {names[side]:<6} {show(left[side]):>7}"
-                              f"{'  LOW TIME' if low else ''}",
-                              "bold reverse" if low and side == running
-                              else ("bold" if mark == ">" else "")))
-        self.show_clock_text(Text("\n").join(lines))
-
-    def show_clock_text(self, text: Text) -> None:
-        """Update the clocks only when what they show changes (a second, or a tenth)."""
-        if text != self.clock_shown:
-            self.clock_shown = text
-            self.query_one("#clocks", Static).update(text)
+        panel = self.query_one(ClockPanel)
+        panel.clock = self.room_clock()
+        panel.redraw()
 
     def status_text(self) -> Text:
         snap = self.snap

@@ -14,12 +14,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Footer, Header, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Header, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option as ListOption
 
 from engine.protocol import ParlorError
 from engine.registry import GAMES, default_game, get_game, parse_options
 from tui.app.screens.base import ParlorScreen
+from tui.app.widgets.footer import ParlorFooter
 from tui.app.widgets.move_list import move_number
 from tui.game import opponents
 from tui.link import client
@@ -95,6 +96,8 @@ class RoomsScreen(ParlorScreen):
         super().__init__()
         self.watch_mode = watch
         self.rooms: list[dict[str, Any]] = []
+        self.lines: list[str] | None = None
+        """The list's lines as shown (None before the first list)."""
         self.link: client.RoomLink | None = None
         self.opened_room = False
         """True while a room opened from here is shown (back from it, the focus is set)."""
@@ -146,7 +149,7 @@ class RoomsScreen(ParlorScreen):
                 yield Static("", id="challenge-help", markup=False)
             yield Static("", id="rooms-title", markup=False)
             yield OptionList(id="rooms-list")
-        yield Footer(compact=True, show_command_palette=False)
+        yield ParlorFooter()
 
     async def on_mount(self) -> None:
         self.sub_title = "Watch" if self.watch_mode else "Play a person"
@@ -196,7 +199,7 @@ class RoomsScreen(ParlorScreen):
 
     def action_refresh(self) -> None:
         """Ask for the list again."""
-        if self.link is not None and self.is_current:
+        if self.link is not None and self.in_view:
             self.link.send({"t": "list", "kind": "live" if self.watch_mode else "open"})
 
     def on_service(self, message: dict[str, Any]) -> None:
@@ -221,11 +224,17 @@ class RoomsScreen(ParlorScreen):
             self.query_one("#rooms-title", Static).update("The room service has gone away.")
 
     def show_rooms(self, rooms: list[dict[str, Any]]) -> None:
+        """Show the list the service sent (redrawn only when a line changed: it comes
+        every few seconds)."""
         listing = self.query_one("#rooms-list", OptionList)
         keep = listing.highlighted
         self.rooms = rooms
+        lines = [describe_room(r) for r in rooms]
+        if lines == self.lines:
+            return
+        self.lines = lines
         listing.clear_options()
-        listing.add_options(ListOption(describe_room(r), id=str(i)) for i, r in enumerate(rooms))
+        listing.add_options(ListOption(line, id=str(i)) for i, line in enumerate(lines))
         if rooms:
             listing.highlighted = 0 if keep is None else min(keep, len(rooms) - 1)
         what = "Games in progress" if self.watch_mode else "Open rooms"

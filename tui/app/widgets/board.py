@@ -20,12 +20,16 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.actions import SkipAction
 from textual.binding import Binding, BindingType
+from textual.geometry import Region
 from textual.reactive import reactive
+from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.widget import Widget
 
 from engine.protocol import AnyState
@@ -254,18 +258,23 @@ class Canvas:
                 old = self.styles[y][x + i]
                 self.styles[y][x + i] = old + style if old else style
 
+    def runs(self, y: int) -> Iterable[tuple[str, Style | None]]:
+        """Row ``y`` as runs of characters with one style each."""
+        row, styles = self.chars[y], self.styles[y]
+        start = 0
+        for x in range(1, self.width + 1):
+            if x == self.width or styles[x] != styles[start]:
+                yield "".join(row[start:x]), styles[start]
+                start = x
+
     def to_text(self) -> Text:
         """The canvas as one Text, rows joined by newlines."""
         text = Text(no_wrap=True, overflow="crop")
-        for y, row in enumerate(self.chars):
+        for y in range(self.height):
             if y:
                 text.append("\n")
-            styles = self.styles[y]
-            start = 0
-            for x in range(1, self.width + 1):
-                if x == self.width or styles[x] != styles[start]:
-                    text.append("".join(row[start:x]), styles[start] or "")
-                    start = x
+            for run, style in self.runs(y):
+                text.append(run, style or "")
         return text
 
 
@@ -314,19 +323,22 @@ class BoardWidget(Widget, Generic[S, P], can_focus=True):
     }
     """
 
-    state: reactive[S | None] = reactive(None, init=False, layout=True)
-    """The position shown (set by the owning screen)."""
-    cursor: reactive[P] = reactive(0, init=False)  # type: ignore[arg-type]  # set in __init__
-    """The point under the cursor."""
-    path: reactive[tuple[P, ...]] = reactive((), init=False)
+    # The view's reactives repaint only the rows of the drawing they change (see
+    # :meth:`repaint_changes`), once all the changes of the moment are made.
+    state: reactive[S | None] = reactive(None, init=False, repaint=False)
+    """The position shown (set by the owning screen; the screen is laid out again only
+    when the board's size changes with it, see :meth:`watch_state`)."""
+    cursor: reactive[P] = reactive(0, init=False, repaint=False)  # type: ignore[arg-type]
+    """The point under the cursor (set in ``__init__``)."""
+    path: reactive[tuple[P, ...]] = reactive((), init=False, repaint=False)
     """Points chosen so far for a half-made move."""
-    last_move: reactive[Any] = reactive(None, init=False)
+    last_move: reactive[Any] = reactive(None, init=False, repaint=False)
     """The move that led to ``state`` (None at the start)."""
-    hint: reactive[Any] = reactive(None, init=False)
+    hint: reactive[Any] = reactive(None, init=False, repaint=False)
     """A suggested move to show, or None."""
-    previous: reactive[S | None] = reactive(None, init=False)
+    previous: reactive[S | None] = reactive(None, init=False, repaint=False)
     """The position before ``last_move`` (to show what it captured or flipped)."""
-    interactive: reactive[bool] = reactive(True, init=False)
+    interactive: reactive[bool] = reactive(True, init=False, repaint=False)
     """Whether the keyboard may enter moves now (False while a brain moves, in replays)."""
     ascii: reactive[bool] = reactive(False, init=False, layout=True)
     """Draw with plain ASCII characters only."""
@@ -353,6 +365,17 @@ class BoardWidget(Widget, Generic[S, P], can_focus=True):
         super().__init__(name=name, id=id, classes=classes)
         self._canvas: tuple[tuple[Any, ...], Canvas] | None = None
         self._shown: tuple[tuple[Any, ...], Canvas] | None = None
+        self.laid_size: tuple[int, int] | None = None
+        self._rows: dict[tuple[Any, ...], Strip] = {}
+        """Strips of the drawing's rows, by row and its characters and styles."""
+        self._rows_base: VisualStyle | None = None
+        """The widget's own style the strips were made on."""
+        self._frame: Canvas | None = None
+        """The drawing while :meth:`render_lines` draws it."""
+        self._painted: list[tuple[tuple[str, ...], tuple[Style | None, ...]]] | None = None
+        """The rows of the drawing when a repaint was last asked for."""
+        self._repaint_pending = False
+        """The drawing's size when the state last changed (see :meth:`watch_state`)."""
         self.lit: set[P] = set()
         """Points marked ``* *`` in the drawing being made (see :meth:`highlights`)."""
         self.gone: set[P] = set()
@@ -725,6 +748,42 @@ class BoardWidget(Widget, Generic[S, P], can_focus=True):
             return Text("\n".join(self.reader_lines()))
         return self.canvas().to_text()
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # the drawing is looked up once for all the lines drawn now, not once a line
+        self._frame = self.canvas() if self.state is not None and not self.reader else None
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = None
+
+    def render_line(self, y: int) -> Strip:
+        """Line ``y`` of the drawing, made from the canvas directly: the same strip
+        Textual makes of :meth:`render`'s Text (``tests/tui/test_board_strips.py``),
+        without laying the Text out again, and only for the rows that changed since
+        the last drawing (the others are kept)."""
+        if self.state is None or self.reader:
+            return super().render_line(y)
+        canvas = self._frame or self.canvas()
+        if not 0 <= y < canvas.height:
+            return Strip.blank(self.size.width, self.visual_style.rich_style)
+        base = self.visual_style
+        key = (y, tuple(canvas.chars[y]), tuple(canvas.styles[y]))
+        if self._rows_base != base:  # another theme, or the focus's border: all anew
+            self._rows, self._rows_base = {}, base
+        strip = self._rows.get(key)
+        if strip is None:
+            if len(self._rows) > 4 * canvas.height:
+                self._rows.clear()
+            segments = []
+            x = 0
+            for run, style in canvas.runs(y):
+                visual = (base + VisualStyle.from_rich_style(style, self.app.ansi_theme) if style
+                          else base)
+                segments.append(Segment(run, visual.rich_style_with_offset(x, y)))
+                x += len(run)
+            strip = self._rows[key] = Strip(segments, canvas.width)
+        return strip
+
     def get_content_width(self, container: Any, viewport: Any) -> int:
         if self.reader:
             return super().get_content_width(container, viewport)
@@ -735,9 +794,64 @@ class BoardWidget(Widget, Generic[S, P], can_focus=True):
             return super().get_content_height(container, viewport, width)
         return self.canvas().height if self.state is not None else 1
 
+    def drawn_size(self) -> tuple[int, int] | None:
+        """The drawing's width and height (None: no drawing, or one in words, whose
+        size only a layout tells)."""
+        if self.state is None or self.reader:
+            return None
+        canvas = self.canvas()
+        return canvas.width, canvas.height
+
     def watch_state(self, old: S | None, new: S | None) -> None:
         self.path = ()
         self.hint = None
         if new is not None and (old is None or old.options != new.options
                                 or type(old) is not type(new)):
             self.cursor = self.start_point(new)
+        # a move is drawn in place; the screen is laid out again only for a new size
+        size = self.drawn_size() if self.is_mounted else None
+        if size is None or size != self.laid_size:
+            self.refresh(layout=True)
+        self.laid_size = size
+        self.repaint_changes()
+
+    def watch_cursor(self) -> None:
+        self.repaint_changes()
+
+    def watch_path(self) -> None:
+        self.repaint_changes()
+
+    def watch_last_move(self) -> None:
+        self.repaint_changes()
+
+    def watch_hint(self) -> None:
+        self.repaint_changes()
+
+    def watch_previous(self) -> None:
+        self.repaint_changes()
+
+    def watch_interactive(self) -> None:
+        self.repaint_changes()
+
+    def repaint_changes(self) -> None:
+        """A view reactive changed: once every change of the moment is made (a move sets
+        several), repaint the rows of the drawing that changed, not the whole board."""
+        if not self._repaint_pending:
+            self._repaint_pending = True
+            self.call_later(self.repaint_rows)
+
+    def repaint_rows(self) -> None:
+        self._repaint_pending = False
+        if self.state is None or self.reader or not self.is_mounted:
+            self._painted = None
+            self.refresh()
+            return
+        canvas = self.canvas()
+        rows = [(tuple(canvas.chars[y]), tuple(canvas.styles[y])) for y in range(canvas.height)]
+        before, self._painted = self._painted, rows
+        if before is None or len(before) != len(rows) or len(before[0][0]) != canvas.width:
+            self.refresh()
+            return
+        changed = [Region(0, y, canvas.width, 1) for y, row in enumerate(rows) if row != before[y]]
+        if changed:
+            self.refresh(*changed)

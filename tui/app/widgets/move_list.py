@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.widget import Widget
-from textual.widgets import Static
+
+from tui.app.widgets.text import TextPanel
 
 
 def move_number(plies: int) -> int:
@@ -33,18 +34,21 @@ def numbered(moves: list[str], current: int | None = None) -> Text:
     return text
 
 
-class MoveList(Static):
-    """The moves of the game so far (one Static; the parent scrolls)."""
+class MoveList(TextPanel):
+    """The moves of the game so far (one TextPanel; the parent scrolls)."""
 
     DEFAULT_CSS = """
     MoveList { width: 100%; height: auto; }
     """
+    WRAPS = False  # numbered() lines are never wrapped
 
     def show(self, moves: list[str], current: int | None = None) -> None:
-        """Show ``moves`` (notation) with move ``current`` highlighted if given."""
+        """Show ``moves`` (notation) with move ``current`` highlighted if given (and
+        scroll to it: only when the list changed)."""
+        drawn = self.draws
         self.update(numbered(moves, current) if moves else Text("no moves yet", "dim"))
         parent = self.parent
-        if isinstance(parent, Widget):
+        if isinstance(parent, Widget) and self.draws != drawn:
             if current is None or current >= len(moves) - 2:
                 self.call_after_refresh(parent.scroll_end, animate=False)
             else:

@@ -7,7 +7,8 @@ lines: what just happened as a sentence ("O plays a1. Your turn.", "Black plays 
 flipping 1. White to move (alphabeta:medium)…") and the point under the cursor
 ("cursor c3: empty, legal"). The words come from the board widget
 (:meth:`BoardWidget.said_move`, :meth:`BoardWidget.cursor_line`), so a screen only
-yields one ReaderLine; it is hidden unless the app has the ``-reader`` class.
+yields one ReaderLine; it is hidden unless the app has the ``-reader`` class, and then
+only follows the board, drawing nothing until it is shown.
 """
 
 from __future__ import annotations
@@ -15,10 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from textual.widgets import Static
-
 from engine.protocol import AnyState
 from tui.app.widgets.board import BoardWidget
+from tui.app.widgets.text import TextPanel
 
 HUMAN = "human"
 """The spec of a person (as ``tui.game.opponents.HUMAN``)."""
@@ -53,7 +53,7 @@ def turn_words(board: BoardWidget[Any, Any], players: Sequence[str] | None) -> s
     return f"{mover} to move."
 
 
-class ReaderLine(Static):
+class ReaderLine(TextPanel):
     """The latest move as a sentence and the cursor's point, for a screen reader.
 
     ``players`` gives the sides' specs (``human``, ``alphabeta:medium``) or names, to say
@@ -66,7 +66,7 @@ class ReaderLine(Static):
 
     def __init__(self, players: Callable[[], Sequence[str]] | None = None, *,
                  id: str | None = None) -> None:
-        super().__init__("", markup=False, id=id)
+        super().__init__("", id=id)
         self.players = players
         self.board: BoardWidget[Any, Any] | None = None
         self.seen: AnyState | None = None
@@ -76,6 +76,8 @@ class ReaderLine(Static):
         self.said = ""
         """What happened last, as a sentence (without whose turn it is)."""
         self.pending = False
+        self.lines: list[str] = []
+        """The two lines, shown or not."""
 
     def on_mount(self) -> None:
         self.call_later(self.attach)
@@ -127,7 +129,13 @@ class ReaderLine(Static):
         lines = [f"{self.said} {turn_words(board, players)}".strip()]
         if board.interactive:
             lines.append(board.cursor_line())
-        self.update("\n".join(lines))
+        self.lines = lines
+        if self.display:  # hidden (not in screen-reader mode), it draws nothing
+            self.update(self.text)
+
+    def on_show(self) -> None:
+        """Shown (screen-reader mode on): draw the lines as they are now."""
+        self.update(self.text)
 
     @staticmethod
     def after_one(seen: AnyState, move: Any, state: AnyState) -> AnyState | None:
@@ -141,5 +149,5 @@ class ReaderLine(Static):
 
     @property
     def text(self) -> str:
-        """The line as shown (for tests and tools)."""
-        return str(self.render())
+        """The lines (as shown, in screen-reader mode; for tests and tools)."""
+        return "\n".join(self.lines)
