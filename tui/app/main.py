@@ -12,10 +12,8 @@ or cancel.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
-import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +23,7 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.content import Content
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
 
 from brains import kernels
@@ -106,6 +105,14 @@ class Launch:
     """The time control of a new game (``play``); None: no clock."""
 
 
+class KernelNotice(Message):
+    """A compiled kernel is being prepared (posted from a search worker's thread)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
 class ParlorApp(App[None]):
     """Classic board games in the terminal, by keyboard, against computer opponents."""
 
@@ -182,13 +189,13 @@ class ParlorApp(App[None]):
     def kernel_preparing(self, message: str) -> None:
         """Say that a compiled kernel is being prepared ("preparing the Connect Four
         solver…"), once per kernel and process: the workers that search call this from
-        their own thread when a kernel is first compiled or loaded."""
-        text = message[:1].upper() + message[1:] + " (once: a few seconds)"
-        if threading.get_ident() == self._thread_id:
-            self.notify(text, timeout=8)
-        else:
-            with contextlib.suppress(RuntimeError):  # the app closed meanwhile
-                self.call_from_thread(self.notify, text, timeout=8)
+        their own thread when a kernel is first compiled or loaded, so it only posts a
+        message (thread-safe, never waits; nothing happens once the app has closed)."""
+        self.post_message(KernelNotice(message[:1].upper() + message[1:]
+                                       + " (once: a few seconds)"))
+
+    def on_kernel_notice(self, notice: KernelNotice) -> None:
+        self.notify(notice.text, timeout=8)
 
     def release_early_keys(self) -> None:
         """Handle the keys pressed while the app started, in order, once the screen on
