@@ -6,8 +6,9 @@ Squares are the engine's 8x8 numbering (``row * 8 + column``, a1 = 0); ``P`` hol
 mover's discs, ``O`` the opponent's. Move generation is the endgame kernel's
 (:mod:`brains.kernels.reversi`), restated here on purpose: numba's disk cache is checked
 against the defining file only, so a kernel calling compiled code of another module
-would keep running that code's old version after the other module changed. The recursive kernels have explicit signatures: compiled by inference
-and loaded back from numba's on-disk cache, they crashed (numba issue 6713).
+would keep running that code's old version after the other module changed. The
+recursive kernels have explicit signatures: compiled by inference and loaded back from
+numba's on-disk cache, they crashed (numba issue 6713).
 
 :func:`evaluate` is the pattern evaluation: the phase's bias, the weight of every
 pattern image's configuration (its squares read as base-3 digits, the first square
