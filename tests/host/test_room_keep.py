@@ -406,14 +406,21 @@ async def test_games_without_a_move_and_games_with_a_takeback_are_not_rated(rate
     assert len(records(rated, "key-a")) == 1  # recorded all the same
 
 
-async def test_a_game_against_a_rated_level_rates_the_person_against_that_level(rated):
+async def resign_to_a_brain(rated, game: str, opponent: str, move: str) -> dict:
+    """alice plays ``move`` first against the brain ``opponent``, sees its reply and
+    resigns; the room's last message."""
     a = await Line.open(rated, rated.issue("key-a", "alice"))
-    a.send({"t": "create", "game": "connect4", "opponent": "level:2", "side": "first"})
+    a.send({"t": "create", "game": game, "opponent": opponent, "side": "first"})
     await a.room(started=True)
-    a.send({"t": "move", "move": "4"})
+    a.send({"t": "move", "move": move})
     await moves_at_least(a, 2)
     a.send({"t": "resign"})
-    assert (await a.room(result="0-1"))["termination"] == "resignation"
+    return await a.room(result="0-1")
+
+
+async def test_a_game_against_a_rated_level_rates_the_person_against_that_level(rated):
+    ended = await resign_to_a_brain(rated, "connect4", "level:2", "4")
+    assert ended["termination"] == "resignation"
     level = rated_level("level:2", "connect4")
     assert level is not None and level.deviation > 0
     fresh = PlayerRating.fresh("connect4")
@@ -424,12 +431,6 @@ async def test_a_game_against_a_rated_level_rates_the_person_against_that_level(
 
 
 async def test_a_game_against_an_unrated_brain_leaves_the_rating_alone(rated):
-    a = await Line.open(rated, rated.issue("key-a", "alice"))
-    a.send({"t": "create", "game": "tictactoe", "opponent": "random", "side": "first"})
-    await a.room(started=True)
-    a.send({"t": "move", "move": "b2"})
-    await moves_at_least(a, 2)
-    a.send({"t": "resign"})
-    await a.room(result="0-1")
+    await resign_to_a_brain(rated, "tictactoe", "random", "b2")
     assert games_rated(rated.host_data, "key-a") == 0
     assert len(records(rated, "key-a")) == 1
