@@ -9,7 +9,8 @@ MODULES = ["benchmarks.perft", "benchmarks.deep_perft", "benchmarks.c4solver",
            "benchmarks.strength", "benchmarks.openspiel_mcts", "benchmarks.learned",
            "benchmarks.tournaments", "benchmarks.reversi_endgame", "benchmarks.reversi_ffo",
            "benchmarks.budgets", "benchmarks.puzzles", "benchmarks.explorer",
-           "benchmarks.library", "benchmarks.teacher", "benchmarks.pattern_search"]
+           "benchmarks.library", "benchmarks.teacher", "benchmarks.pattern_search",
+           "benchmarks.egaroucid"]
 """Benchmark modules, each with ``main(argv)``, run in this order."""
 ARGV: dict[str, list[str]] = {
     "benchmarks.strength": ["--games", "10", "--jobs", "2"],
@@ -17,6 +18,7 @@ ARGV: dict[str, list[str]] = {
     "benchmarks.tournaments": ["--games", "2", "--out", "build/tournaments"],
     "benchmarks.reversi_endgame": ["--games", "8", "--empties", "14-26", "--cap", "12"],
     "benchmarks.teacher": ["--games", "20", "--levels", "1,4,7"],
+    "benchmarks.egaroucid": ["--games", "8"],
 }
 """Arguments for modules whose defaults take too long for ``make bench`` (the figures in
 docs/STRENGTH-NOTEBOOK.md come from longer runs, with the commands given there)."""
