@@ -84,7 +84,8 @@ def warm_up(spec: str) -> None:
     from engine.registry import get_game
 
     brain = make_brain(spec, "reversi", seed=0)
-    state, rng = get_game("reversi").initial(), random.Random(0)
+    state: Any = get_game("reversi").initial()
+    rng = random.Random(0)
     brain.choose(state)
     while (legal := state.legal_moves()) and 64 - (state.black | state.white).bit_count() > 12:
         state = state.play(rng.choice(legal))
