@@ -15,7 +15,7 @@ plies first (Egaroucid plays its book otherwise, and every game would be the sam
 Egaroucid's level is its search depth (with its own endgame depth and selectivity); its
 moves do not depend on the clock, and Parlor's are bounded by depth where ``SPEC`` says so.
 Prints a table (level, games, W/D/L, score with its 95 % interval, Parlor's CPU seconds a
-move: median and max) and with ``--json`` one JSON line. Without node or the files it says
+move: median, max, and how many moves took over 3 s) and with ``--json`` one JSON line. Without node or the files it says
 what is missing and exits 0 (nothing measured).
 """
 
@@ -134,7 +134,8 @@ def run(spec: str, levels: list[int], games: int, opening: int, seed: int,
                     "ci95": [round(lo, 3), round(hi, 3)], "opening_plies": opening,
                     "seed": seed,
                     "cpu_s_median": round(statistics.median(timed.seconds), 3),
-                    "cpu_s_max": round(max(timed.seconds), 3)})
+                    "cpu_s_max": round(max(timed.seconds), 3), "moves": len(timed.seconds),
+                    "moves_over_3s": sum(t > 3.0 for t in timed.seconds)})
         finally:
             if previous is None:
                 os.environ.pop("XDG_CONFIG_HOME", None)
@@ -145,12 +146,13 @@ def run(spec: str, levels: list[int], games: int, opening: int, seed: int,
 
 def table(rows: list[dict[str, Any]]) -> str:
     """The rows as a table people read."""
-    out = ["level  games  W/D/L     score  95 % interval  CPU s a move: median  max"]
+    out = ["level  games  W/D/L     score  95 % interval  CPU s a move: median  max  "
+           "moves over 3 s"]
     for r in rows:
         wdl = f"{r['wins']}/{r['draws']}/{r['losses']}"
         out.append(f"{r['level']:>5}  {r['games']:>5}  {wdl:<8}  {r['score']:5.2f}  "
                    f"{r['ci95'][0]:.2f} - {r['ci95'][1]:.2f}  {r['cpu_s_median']:20.2f}  "
-                   f"{r['cpu_s_max']:.2f}")
+                   f"{r['cpu_s_max']:.2f}  {r['moves_over_3s']} of {r['moves']}")
     return "\n".join(out)
 
 
