@@ -481,8 +481,9 @@ class ReversiSolver(ExactSolver):
         difference = SCORE_SQUARES - round((WIN - abs(score)) / EPS)
         return Exact(1 if score > 0 else -1, score=difference if score > 0 else -difference)
 
+
 EXACT = ReversiSolver()
-"""The exact hook (brains.exact): analysis, hints and ``parlor solve``."""
+"""The exact hook (brains.exact): analysis, hints, ``perfect`` and ``parlor solve``."""
 
 
 # --------------------------------------------------------------------------- puzzles
