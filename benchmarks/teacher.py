@@ -1,21 +1,23 @@
 """Teaching levels: ``perfect,teacher=true`` against plain ``perfect`` at every rated level.
 
 Usage: python -m benchmarks.teacher [--games N] [--game G ...] [--levels 1,2,...]
-    [--seed S] [--plies P] [--jobs J] [--json]
+    [--against SPEC ...] [--seed S] [--plies P] [--jobs J] [--json]
 
 For each game whose ``perfect`` brain plays through an exact solver, and each rung of its
-rated ladder (``level:N``, :mod:`brains.ladder`), two arena matches
-(:func:`brains.arena.match`) of ``N`` games each: the teacher against the rung, and the
-plain brain (a best move at random) against the rung, with the same seed, so game ``i``
-of both has the same random opening, the same colours (alternating) and the same seed for
-the rung. The table gives each one's score (points per game) and the difference with its
-95 % interval (the games paired by index: mean and 1.96 standard errors of the per-game
-differences); ``--json`` adds one last JSON line with every cell.
+rated ladder (``level:N``, :mod:`brains.ladder`) or brain named by ``--against``, two arena
+matches (:func:`brains.arena.match`) of ``N`` games each: the teacher against the rung,
+and the plain brain (a best move at random) against the rung, with the same seed, so game
+``i`` of both has the same random opening, the same colours (alternating) and the same
+seed for the rung. The table gives each one's score (points per game) and the difference
+with its 95 % interval (the games paired by index: mean and 1.96 standard errors of the
+per-game differences); ``--json`` adds one last JSON line with every cell.
 
 Each game starts after :data:`PLIES` random plies unless ``--plies`` says otherwise:
 Connect Four from 12 stones, so that the solver settles every move in well under a
-second (it searches the opening without a full book). Figures and the command used for
-them: docs/STRENGTH.md, "Teaching levels".
+second (it searches the opening without a full book); Reversi (8x8) after 46 plies, with
+14 empty squares (one more for each pass in the opening), so that the endgame solver
+settles every move of ``perfect`` (``EXACT_EMPTIES``) and it never falls back. Figures
+and the command used for them: docs/STRENGTH.md, "Teaching levels".
 """
 
 from __future__ import annotations
@@ -31,9 +33,10 @@ SPECS: dict[str, tuple[str, str]] = {
     "tictactoe": ("perfect,teacher=true", "perfect,teacher=false"),
     "morris": ("perfect,teacher=true", "perfect,teacher=false"),
     "connect4": ("perfect,method=connect4,teacher=true", "perfect,method=connect4,teacher=false"),
+    "reversi": ("perfect,method=endgame,teacher=true", "perfect,method=endgame,teacher=false"),
 }
 """Game -> (the teacher's spec, the plain spec)."""
-PLIES: dict[str, int] = {"connect4": 12}
+PLIES: dict[str, int] = {"connect4": 12, "reversi": 46}
 """Random opening plies where not the game's default (brains.heuristics OPENING_PLIES)."""
 
 
@@ -47,13 +50,14 @@ def paired(a: list[float], b: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def cell(game: str, level: int, games: int, seed: int, plies: int | None,
+def cell(game: str, level: int | str, games: int, seed: int, plies: int | None,
          jobs: int) -> dict[str, Any]:
-    """One game and rung: both matches and the paired difference."""
+    """One game and rung (its number on the ladder, or any brain spec): both matches and
+    the paired difference."""
     from brains.arena import match
 
     teacher, plain = SPECS[game]
-    rung = f"level:{level}"
+    rung = f"level:{level}" if isinstance(level, int) else level
     start = time.perf_counter()
     results = [match(game, spec, rung, games, seed=seed, jobs=jobs, opening_plies=plies)
                for spec in (teacher, plain)]
@@ -74,7 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=400, help="games per match (400)")
     parser.add_argument("--game", action="append", choices=list(SPECS),
                         help="only this game (repeatable; default: all)")
-    parser.add_argument("--levels", default="", help="rungs, e.g. 1,2,3 (default: all)")
+    parser.add_argument("--levels", default="", help="rungs, e.g. 1,2,3 (default: all; "
+                        "none with --against alone)")
+    parser.add_argument("--against", action="append", default=[],
+                        help="also this brain spec as a rung (repeatable)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--plies", type=int, default=None,
                         help="random opening plies (default: per game, see PLIES)")
@@ -87,8 +94,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'game':10} {'level':>5} {'games':>5} {'teacher':>8} {'plain':>8} "
           f"{'diff':>7}  95 % interval     s", flush=True)
     for game in args.game or list(SPECS):
-        levels = ([int(x) for x in args.levels.split(",")] if args.levels
-                  else range(1, len(ladder(game)) + 1))
+        levels: list[int | str] = (
+            [int(x) for x in args.levels.split(",")] if args.levels
+            else [] if args.against else list(range(1, len(ladder(game)) + 1)))
+        levels += args.against
         plies = args.plies if args.plies is not None else PLIES.get(game)
         for level in levels:
             row = cell(game, level, args.games, args.seed, plies, args.jobs)

@@ -175,8 +175,15 @@ class ExactSolver:
     # -- the perfect brain ---------------------------------------------------------------
     def scores(self, brain: Any, state: AnyState, budget: Budget) -> dict[Any, float]:
         """Every legal move's exact score on :mod:`brains.perfect`'s scale (a win in N
-        plies ``WIN - N * EPS``); raises ``brains.minimax.Stopped`` when out of time."""
+        plies ``WIN - N * EPS``, or a finer score that :meth:`exact_of` reads, same sign,
+        beyond ``PROVEN``); raises ``brains.minimax.Stopped`` when out of time."""
         raise NotImplementedError
+
+    def exact_of(self, score: float) -> Exact | None:
+        """The :class:`Exact` a score of :meth:`scores` stands for where it is not a
+        distance to the end (Reversi's final disc difference); None where it is one
+        (``WIN - N * EPS``, as the hints read it)."""
+        return None
 
     def think(self, brain: Any, state: AnyState, budget: Budget) -> Iterator[Thought]:
         """The perfect brain's thoughts (``brain`` is the :class:`brains.perfect.PerfectBrain`

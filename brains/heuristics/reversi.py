@@ -21,12 +21,12 @@ squares change only which colour a placed disc ends up, so no heuristic needs th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
 from functools import cache
 from typing import Any
 
 from brains.exact import Exact, ExactSolver, PositionSolver, Say, Solved, SolveOptions, cut
-from brains.protocol import Budget
+from brains.protocol import Budget, Thought
 from engine.games.reversi import Geometry, ReversiState, geometry
 from engine.protocol import AnyState
 
@@ -296,8 +296,10 @@ def exact_outcomes(state: AnyState, stop: Callable[[], bool],
     if not result.exact or result.best_move is None or result.score is None:
         return None
     return {result.best_move: (result.score > 0) - (result.score < 0)}
-PERFECT: dict[str, Any] | None = None
-"""The ``perfect`` brain's options here (None: it does not play this game)."""
+PERFECT: dict[str, Any] | None = {"method": "endgame", "fallback": "patterns"}
+"""The ``perfect`` brain's options here (None: it does not play this game): the endgame
+solver with at most :data:`EXACT_EMPTIES` empty squares, the ``patterns`` brain before
+(on 8x8; on other boards it plays ``alphabeta`` itself)."""
 OPENING_PLIES = 4
 """Random plies the arena plays before the brains take over."""
 LEARNED: dict[str, dict[str, Any]] = {
@@ -327,9 +329,39 @@ SLOW_ABOVE = 24
 """Positions with more empty squares than this may take very long (``parlor solve`` warns)."""
 
 
+SOLVER_SHARE = 0.7
+"""Share of a timed budget the solver may use before the ``perfect`` brain falls back."""
+
+
+SCORE_SQUARES = 64
+"""The most squares of a board (8x8): :func:`perfect_score` counts a win's margin from it."""
+
+
+def perfect_score(difference: int) -> float:
+    """A final disc difference for the mover on :mod:`brains.perfect`'s scale: a win
+    ``WIN - EPS * (SCORE_SQUARES - difference)`` (bigger wins higher, every one past
+    ``PROVEN``), a loss its mirror image, a draw 0."""
+    from brains.minimax import EPS, WIN
+
+    if difference > 0:
+        return WIN - EPS * (SCORE_SQUARES - difference)
+    if difference < 0:
+        return -WIN + EPS * (SCORE_SQUARES + difference)
+    return 0.0
+
+
 class ReversiSolver(ExactSolver):
     """Late Reversi by the endgame solver (:mod:`brains.reversi_endgame`): every move
-    valued by the exact final disc difference with best play."""
+    valued by the exact final disc difference with best play.
+
+    As the ``perfect`` brain's method (``endgame``): with at most :data:`EXACT_EMPTIES`
+    empty squares every move's exact disc difference (:func:`perfect_score`), the brain
+    playing one of the largest; with more, or where the solver does not finish in
+    :data:`SOLVER_SHARE` of a timed budget, the brain says so in its thought and takes the
+    move from its ``fallback`` brain. Its ``teacher`` chooses among the moves of the
+    largest difference by the replies' exact outcomes (win, draw or loss)."""
+
+    method = "endgame"
 
     def outcomes(self, state: AnyState, stop: Callable[[], bool],
                  cache: dict[str, Any]) -> dict[Any, int] | None:
@@ -405,9 +437,53 @@ class ReversiSolver(ExactSolver):
             out[move] = Exact.of(score, score=score)
         return out
 
+    def scores(self, brain: Any, state: AnyState, budget: Budget) -> dict[Any, float]:
+        """Every move's exact final disc difference on :func:`perfect_score`'s scale;
+        ``Stopped`` with more than :data:`EXACT_EMPTIES` empty squares or out of time."""
+        return self._scores(state, budget)[0]
+
+    def _scores(self, state: AnyState, budget: Budget) -> tuple[dict[Any, float], int]:
+        """The scores and the solver's nodes."""
+        from brains import reversi_endgame
+        from brains.minimax import Stopped
+
+        assert isinstance(state, ReversiState)
+        if reversi_endgame.empties_of(state) > EXACT_EMPTIES or budget.expired():
+            raise Stopped
+        found = reversi_endgame.move_values(state, stop=budget.expired)
+        if found is None:
+            raise Stopped
+        return {m: perfect_score(v) for m, v in found[0].items()}, found[1]
+
+    def think(self, brain: Any, state: AnyState, budget: Budget) -> Iterator[Thought]:
+        from brains import reversi_endgame
+        from brains.minimax import Stopped
+
+        solver_budget = Budget(stop=budget.stop)
+        remaining = budget.remaining()
+        if remaining is not None:
+            solver_budget = Budget(seconds=SOLVER_SHARE * remaining, stop=budget.stop).start()
+        try:
+            scores, nodes = self._scores(state, solver_budget)
+        except Stopped:
+            yield from brain.fall_back(state, budget)
+            return
+        move, note = brain.best_move(state, scores, budget)
+        yield Thought(move, scores[move], reversi_endgame.empties_of(state), nodes, (move,),
+                      final=True, note=note)
+
+    def exact_of(self, score: float) -> Exact | None:
+        """The final disc difference a score of :meth:`scores` stands for."""
+        from brains.minimax import EPS, WIN
+
+        if not score:
+            return Exact(0, score=0)
+        difference = SCORE_SQUARES - round((WIN - abs(score)) / EPS)
+        return Exact(1 if score > 0 else -1, score=difference if score > 0 else -difference)
+
 
 EXACT = ReversiSolver()
-"""The exact hook (brains.exact): analysis, hints and ``parlor solve``."""
+"""The exact hook (brains.exact): analysis, hints, ``perfect`` and ``parlor solve``."""
 
 
 # --------------------------------------------------------------------------- puzzles

@@ -60,8 +60,8 @@ def test_connect4_plays_a_winning_move(line: str) -> None:
 
 
 def test_refuses_other_games() -> None:
-    with pytest.raises(ValueError, match="perfect play is not available for reversi"):
-        make_brain("perfect", "reversi")
+    with pytest.raises(ValueError, match="perfect play is not available for checkers"):
+        make_brain("perfect", "checkers")
 
 
 def test_connect4_without_a_deadline_never_falls_back() -> None:

@@ -219,8 +219,8 @@ def test_list_brains() -> None:
     everything = {info.name: info for info in list_brains()}
     assert set(everything) == set(BRAINS)
     assert everything["alphabeta"].description.startswith("Alpha-beta")
-    reversi = {info.name for info in list_brains("reversi")}
-    assert "perfect" not in reversi and "alphabeta" in reversi
+    checkers = {info.name for info in list_brains("checkers")}
+    assert "perfect" not in checkers and "alphabeta" in checkers
     tictactoe = {info.name: info for info in list_brains("tictactoe")}
     assert tictactoe["alphabeta"].levels["easy"]["depth"] == ALPHABETA_DEPTHS["tictactoe"][0]
     depth = next(o for o in tictactoe["alphabeta"].options if o["name"] == "depth")

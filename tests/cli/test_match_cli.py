@@ -76,7 +76,7 @@ def test_save_writes_records_that_load_and_replay(capsys: pytest.CaptureFixture[
     (["match", "chess", "greedy", "random"], "unknown game 'chess'"),
     (["match", "tictactoe", "greedy", "random", "-o", "size=4"], "unknown option 'size'"),
     (["match", "tictactoe", "greedy", "random", "--games", "0"], "--games"),
-    (["match", "reversi", "perfect", "random"], "perfect"),
+    (["match", "checkers", "perfect", "random"], "perfect"),
     (["tournament", "tictactoe", "random", "random"], "only once"),
     (["tournament", "tictactoe", "random", "greedy", "--variants"], "no variants"),
 ])

@@ -53,7 +53,8 @@ def test_a_late_reversi_hint_is_exact_and_a_morris_hint_comes_from_the_database(
     while reversi_endgame.empties_of(state) > 8 and state.outcome() is None:
         state = state.play(rng.choice(state.legal_moves()))
     hint = best_hint(state, threading.Event())
-    assert hint is not None and hint.exact and hint.source == "exact"
+    assert hint is not None and hint.exact and hint.source == "perfect"
+    assert hint.verdict.endswith("with best play on both sides") and "within" not in hint.verdict
     best = max(-reversi_endgame.solve(state.play(m)).score if state.play(m).to_move != state.to_move
                else reversi_endgame.solve(state.play(m)).score for m in state.legal_moves())
     child = state.play(hint.move)

@@ -72,7 +72,10 @@ def solved_hint(state: AnyState, stop: threading.Event, seed: int | None) -> Hin
         return None
     best = max(scores.values())
     move = next(m for m in state.legal_moves() if scores.get(m) == best)
-    return Hint(move, True, exact_verdict(best), "perfect")
+    exact = None if brain.solver is None else brain.solver.exact_of(best)
+    verdict = exact_verdict(best) if exact is None else \
+        f"{exact.words()} with best play on both sides"
+    return Hint(move, True, verdict, "perfect")
 
 
 def oracle_hint(state: AnyState, stop: threading.Event) -> Hint | None:
