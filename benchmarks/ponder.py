@@ -20,7 +20,11 @@ Parlor's rules end the game (threefold repetition, the 40-move rule; docs/RULES.
 Sides alternate (the Parlor brain has Black in games 1, 3, 5, ...), each pair of games
 after the same ``--opening`` random plies (seeded by ``--seed``), as ``parlor match``
 does. Prints each game, then a table (games, W/D/L, score with its 95 % interval,
-Parlor's CPU seconds a move, Ponder's seconds a move) and with ``--json`` one JSON line.
+Parlor's CPU seconds a move, Ponder's seconds a move and its CPU seconds, read from
+/proc) and with ``--json`` one JSON line. Ponder's limit is wall-clock time: on a loaded
+machine it searches less in its second than it would alone, and when its first
+iteration does not end in time it answers ``go`` without a move; it is then asked again
+(at most three times a move), and the table says how often that happened.
 If Ponder dies, refuses a move or gives no answer within ``--timeout`` seconds, one line
 says so, the process is killed and the games finished so far are reported (exit 1).
 """
@@ -30,6 +34,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import queue
 import random
 import re
@@ -47,6 +52,8 @@ from benchmarks.egaroucid import interval
 DEFAULT_ENGINE = Path("build") / "ponder" / "ponder"
 HOP = re.compile(r"\d{1,2}[-x]\d{1,2}")
 """One line of a move as Ponder writes it (a step, or one hop of a capture)."""
+SYNC_TIMEOUT = 30.0
+"""Seconds Ponder may take to answer ``ping`` (it answers at once unless stuck)."""
 PROMPT = re.compile(r"\*\*\* (Black|White) \*\*\*")
 WINNER = re.compile(r"\{(Black|White) win\}")
 
@@ -128,12 +135,13 @@ class Ponder:
             raise PonderError(f"Ponder exited (code {self._proc.poll()}) before {line!r}"
                               ) from None
 
-    def _line(self, deadline: float, waiting_for: str) -> str:
-        """The next line Ponder writes, before ``deadline`` (a perf_counter time)."""
+    def _line(self, deadline: float, waiting_for: str, limit: float) -> str:
+        """The next line Ponder writes, before ``deadline`` (a perf_counter time, ``limit``
+        seconds after the question)."""
         try:
             line = self._lines.get(timeout=max(0.0, deadline - time.perf_counter()))
         except queue.Empty:
-            raise PonderError(f"Ponder gave no answer within {self.timeout:g} s "
+            raise PonderError(f"Ponder gave no answer within {limit:g} s "
                               f"(waiting for {waiting_for})") from None
         if line is None:
             self._lines.put(None)
@@ -146,9 +154,9 @@ class Ponder:
         self._pings += 1
         pong = f"pong {self._pings}"
         self.send(f"ping {self._pings}")
-        deadline = time.perf_counter() + self.timeout
+        deadline = time.perf_counter() + SYNC_TIMEOUT
         lines = []
-        while (line := self._line(deadline, pong)) != pong:
+        while (line := self._line(deadline, pong, SYNC_TIMEOUT)) != pong:
             lines.append(line)
         return lines
 
@@ -168,16 +176,36 @@ class Ponder:
             raise PonderError(f"Ponder refused Parlor's move {' '.join(hops)}: {errors[0]}")
         return lines
 
+    def cpu_seconds(self) -> float | None:
+        """Ponder's CPU seconds so far (user and system; None where /proc cannot say)."""
+        try:
+            with open(f"/proc/{self._proc.pid}/stat", encoding="ascii") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def move(self, tries: int = 3) -> tuple[list[str], list[str], int]:
+        """Ponder's move as :meth:`go` gives it, and how many times it answered without
+        one before. Ponder answers without a move when its first iteration does not end
+        within its time (a starved process: the clock is the wall's); ``go`` is then
+        sent again, at most ``tries`` times in all."""
+        for empty in range(tries):
+            hops, after = self.go()
+            if hops:
+                return hops, after, empty
+        raise PonderError(f"Ponder answered go without a move {tries} times running")
+
     def go(self) -> tuple[list[str], list[str]]:
-        """Ponder's move (its hops) and the lines after it (a result, perhaps); Ponder is
-        back in force mode after it."""
+        """Ponder's move (its hops, none if it found none in time) and the lines after it
+        (a result, perhaps); Ponder is back in force mode after it."""
         self.send("go")
         deadline = time.perf_counter() + self.timeout
         thinking = False
         hops: list[str] = []
         after: list[str] = []
         while True:
-            line = self._line(deadline, "its move")
+            line = self._line(deadline, "its move", self.timeout)
             text = line.strip()
             if not thinking:
                 thinking = text == "Thinking ..."
@@ -191,8 +219,6 @@ class Ponder:
                 after.append(text)
         self.send("force")
         after += self.sync()
-        if not hops:
-            raise PonderError("Ponder answered go without a move")
         return hops, after
 
     def close(self) -> None:
@@ -255,6 +281,8 @@ def play_one(ponder: Ponder, spec: str, index: int, seed: int,
     moves: list[str] = []
     parlor_s: list[float] = []
     ponder_s: list[float] = []
+    ponder_cpu: list[float] = []
+    retries = 0
     said: int | None = None
     for move in opening(seed, index // 2, opening_plies):
         said = winner(ponder.play(to_ponder(state, move)))
@@ -270,9 +298,13 @@ def play_one(ponder: Ponder, spec: str, index: int, seed: int,
             parlor_s.append(time.thread_time() - started)
             said = winner(ponder.play(to_ponder(state, move)))
         else:
-            started = time.perf_counter()
-            hops, after = ponder.go()
+            started, cpu = time.perf_counter(), ponder.cpu_seconds()
+            hops, after, empty = ponder.move()
             ponder_s.append(time.perf_counter() - started)
+            cpu_after = ponder.cpu_seconds()
+            if cpu is not None and cpu_after is not None:
+                ponder_cpu.append(cpu_after - cpu)
+            retries += empty
             move = from_ponder(state, hops)
             said = winner(after)
         moves.append(state.format_move(move))
@@ -289,7 +321,8 @@ def play_one(ponder: Ponder, spec: str, index: int, seed: int,
     return {"index": index, "parlor": ("Black", "White")[ours],
             "points": {1: 1.0, 0: 0.5, -1: 0.0}[value], "reason": outcome.termination,
             "plies": len(moves), "moves": " ".join(moves),
-            "parlor_s": parlor_s, "ponder_s": ponder_s}
+            "parlor_s": parlor_s, "ponder_s": ponder_s, "ponder_cpu_s": ponder_cpu,
+            "empty_answers": retries}
 
 
 def warm_up(spec: str) -> None:
@@ -308,6 +341,7 @@ def summarize(spec: str, seconds: int, opening_plies: int, seed: int,
     lo, hi = interval(wins, draws, losses)
     ours = [t for r in rows for t in r["parlor_s"]]
     theirs = [t for r in rows for t in r["ponder_s"]]
+    theirs_cpu = [t for r in rows for t in r["ponder_cpu_s"]]
 
     def side(rows_: list[dict[str, Any]]) -> float | None:
         return round(sum(r["points"] for r in rows_) / len(rows_), 4) if rows_ else None
@@ -322,18 +356,27 @@ def summarize(spec: str, seconds: int, opening_plies: int, seed: int,
             "cpu_s_median": round(statistics.median(ours), 3) if ours else 0.0,
             "cpu_s_max": round(max(ours), 3) if ours else 0.0,
             "ponder_s_median": round(statistics.median(theirs), 3) if theirs else 0.0,
-            "ponder_s_max": round(max(theirs), 3) if theirs else 0.0}
+            "ponder_s_max": round(max(theirs), 3) if theirs else 0.0,
+            "ponder_cpu_s_median": round(statistics.median(theirs_cpu), 3) if theirs_cpu
+            else None,
+            "empty_answers": sum(r["empty_answers"] for r in rows)}
 
 
 def table(s: dict[str, Any]) -> str:
     """The summary as a table people read."""
     wdl = f"{s['wins']}/{s['draws']}/{s['losses']}"
-    return "\n".join([
+    cpu = s["ponder_cpu_s_median"]
+    lines = [
         "games  W/D/L     score  95 % interval  Parlor CPU s a move: median  max  "
-        "Ponder s a move: median  max",
+        "Ponder s a move: median  max  CPU median",
         f"{s['games']:>5}  {wdl:<8}  {s['score']:5.2f}  {s['ci95'][0]:.2f} - "
         f"{s['ci95'][1]:.2f}  {s['cpu_s_median']:27.2f}  {s['cpu_s_max']:4.2f}  "
-        f"{s['ponder_s_median']:23.2f}  {s['ponder_s_max']:4.2f}"])
+        f"{s['ponder_s_median']:23.2f}  {s['ponder_s_max']:4.2f}  "
+        f"{'?' if cpu is None else f'{cpu:.2f}':>10}"]
+    if s["empty_answers"]:
+        lines.append(f"(Ponder answered go without a move {s['empty_answers']} times, "
+                     "its first iteration not done in time; asked again)")
+    return "\n".join(lines)
 
 
 def run(engine: Sequence[str], spec: str, games: int, seconds: int, opening_plies: int,
@@ -368,7 +411,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="random plies before the engines play (default 2)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=None,
-                        help="seconds Ponder may take to answer (default 30 + 10 x seconds)")
+                        help="seconds Ponder may take for a move (default 30 + 10 x seconds)")
     parser.add_argument("--json", action="store_true", help="end with one line of JSON")
     args = parser.parse_args(argv)
     if not 1 <= args.games <= 10_000 or not 1 <= args.seconds <= 3600 or args.opening < 0:
