@@ -22,9 +22,10 @@ after the same ``--opening`` random plies (seeded by ``--seed``), as ``parlor ma
 does. Prints each game, then a table (games, W/D/L, score with its 95 % interval,
 Parlor's CPU seconds a move, Ponder's seconds a move and its CPU seconds, read from
 /proc) and with ``--json`` one JSON line. Ponder's limit is wall-clock time: on a loaded
-machine it searches less in its second than it would alone, and when its first
-iteration does not end in time it answers ``go`` without a move; it is then asked again
-(at most three times a move), and the table says how often that happened.
+machine it searches less in its second than it would alone. When Ponder answers ``go``
+without a move (its first iteration not done in time, or, in some lost positions, its
+hash table answering the root without a move), it is asked again, then restarted on the
+position (see ``Ponder.move``); the table says how often.
 If Ponder dies, refuses a move or gives no answer within ``--timeout`` seconds, one line
 says so, the process is killed and the games finished so far are reported (exit 1).
 """
@@ -104,11 +105,18 @@ class Ponder:
     """A Ponder process in force mode, driven line by line."""
 
     def __init__(self, command: Sequence[str], seconds: int, timeout: float) -> None:
+        self.command = list(command)
+        self.seconds = seconds
         self.timeout = timeout
+        self.restarts = 0
+        """Times the process was started afresh on a position (see :meth:`move`)."""
+        self._start()
+
+    def _start(self) -> None:
         self._pings = 0
         try:
             self._proc = subprocess.Popen(
-                list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT, text=True, bufsize=1)
         except OSError as exc:
             raise PonderError(f"Ponder did not start: {exc}") from None
@@ -116,8 +124,18 @@ class Ponder:
         self._reader = threading.Thread(target=self._read_all, daemon=True)
         self._reader.start()
         self.send("force")
-        self.send(f"st {seconds}")
+        self.send(f"st {self.seconds}")
         self.sync()
+
+    def restart(self, position: str) -> None:
+        """A fresh process (an empty hash table), in force mode at ``position`` (a PDN FEN)."""
+        self.close()
+        self._start()
+        self.send(f"setboard {position}")
+        errors = [line for line in self.sync() if line.startswith("Error")]
+        if errors:
+            raise PonderError(f"Ponder refused the position {position}: {errors[0]}")
+        self.restarts += 1
 
     def _read_all(self) -> None:
         assert self._proc.stdout is not None
@@ -185,16 +203,32 @@ class Ponder:
         except (OSError, ValueError, IndexError):
             return None
 
-    def move(self, tries: int = 3) -> tuple[list[str], list[str], int]:
-        """Ponder's move as :meth:`go` gives it, and how many times it answered without
-        one before. Ponder answers without a move when its first iteration does not end
-        within its time (a starved process: the clock is the wall's); ``go`` is then
-        sent again, at most ``tries`` times in all."""
-        for empty in range(tries):
+    def move(self, position: str) -> tuple[list[str], list[str], float | None, int]:
+        """Ponder's move at ``position`` (the position it holds, as a PDN FEN): its hops,
+        the lines after it, its CPU seconds (None where /proc cannot say) and how many
+        times it answered ``go`` without a move first.
+
+        Ponder answers without a move when its search keeps no move: when its first
+        iteration does not end within its (wall-clock) time, and in some positions where
+        its hash table answers the root without one, which asking again does not mend.
+        So ``go`` is sent a second time, then to a fresh process set up at ``position``;
+        a third answer without a move is a PonderError.
+        """
+        cpu: float | None = 0.0
+        for empty in range(3):
+            if empty == 2:
+                self.restart(position)
+            before = self.cpu_seconds()
             hops, after = self.go()
+            spent = self.cpu_seconds()
+            if cpu is not None and before is not None and spent is not None:
+                cpu += spent - before
+            else:
+                cpu = None
             if hops:
-                return hops, after, empty
-        raise PonderError(f"Ponder answered go without a move {tries} times running")
+                return hops, after, cpu, empty
+        raise PonderError("Ponder answered go without a move 3 times running, the last "
+                          f"time started afresh at {position}")
 
     def go(self) -> tuple[list[str], list[str]]:
         """Ponder's move (its hops, none if it found none in time) and the lines after it
@@ -282,7 +316,7 @@ def play_one(ponder: Ponder, spec: str, index: int, seed: int,
     parlor_s: list[float] = []
     ponder_s: list[float] = []
     ponder_cpu: list[float] = []
-    retries = 0
+    retries, restarts = 0, ponder.restarts
     said: int | None = None
     for move in opening(seed, index // 2, opening_plies):
         said = winner(ponder.play(to_ponder(state, move)))
@@ -298,12 +332,11 @@ def play_one(ponder: Ponder, spec: str, index: int, seed: int,
             parlor_s.append(time.thread_time() - started)
             said = winner(ponder.play(to_ponder(state, move)))
         else:
-            started, cpu = time.perf_counter(), ponder.cpu_seconds()
-            hops, after, empty = ponder.move()
+            started = time.perf_counter()
+            hops, after, cpu, empty = ponder.move(state.to_position())
             ponder_s.append(time.perf_counter() - started)
-            cpu_after = ponder.cpu_seconds()
-            if cpu is not None and cpu_after is not None:
-                ponder_cpu.append(cpu_after - cpu)
+            if cpu is not None:
+                ponder_cpu.append(cpu)
             retries += empty
             move = from_ponder(state, hops)
             said = winner(after)
@@ -322,7 +355,7 @@ def play_one(ponder: Ponder, spec: str, index: int, seed: int,
             "points": {1: 1.0, 0: 0.5, -1: 0.0}[value], "reason": outcome.termination,
             "plies": len(moves), "moves": " ".join(moves),
             "parlor_s": parlor_s, "ponder_s": ponder_s, "ponder_cpu_s": ponder_cpu,
-            "empty_answers": retries}
+            "empty_answers": retries, "restarts": ponder.restarts - restarts}
 
 
 def warm_up(spec: str) -> None:
@@ -359,7 +392,8 @@ def summarize(spec: str, seconds: int, opening_plies: int, seed: int,
             "ponder_s_max": round(max(theirs), 3) if theirs else 0.0,
             "ponder_cpu_s_median": round(statistics.median(theirs_cpu), 3) if theirs_cpu
             else None,
-            "empty_answers": sum(r["empty_answers"] for r in rows)}
+            "empty_answers": sum(r["empty_answers"] for r in rows),
+            "restarts": sum(r["restarts"] for r in rows)}
 
 
 def table(s: dict[str, Any]) -> str:
@@ -374,8 +408,9 @@ def table(s: dict[str, Any]) -> str:
         f"{s['ponder_s_median']:23.2f}  {s['ponder_s_max']:4.2f}  "
         f"{'?' if cpu is None else f'{cpu:.2f}':>10}"]
     if s["empty_answers"]:
-        lines.append(f"(Ponder answered go without a move {s['empty_answers']} times, "
-                     "its first iteration not done in time; asked again)")
+        lines.append(f"(Ponder answered go without a move {s['empty_answers']} times and "
+                     "was asked again; started afresh at the position "
+                     f"{s['restarts']} times)")
     return "\n".join(lines)
 
 

@@ -3,7 +3,8 @@ positions, the message without the binary, and whole games against a stand-in sp
 the part of Ponder's console protocol the driver uses (``force``, ``st``, ``new``,
 ``ping``, ``go``, ``quit``, moves one hop a line; board noise and prompts around them),
 which plays its first legal move, or dies, stalls, refuses moves, plays an illegal one or
-answers without a move, as Ponder does when its time ends before its first iteration."""
+answers without a move (as Ponder does when its time ends before its first iteration, and
+in some positions until it is started afresh, which ``setboard`` stands for here)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ game = get_game("checkers")
 state = game.initial()
 path = []
 gos = 0
+fresh = False
 
 
 def say(*lines):
@@ -76,13 +78,17 @@ for raw in sys.stdin:
     elif command == "new":
         state, path = game.initial(), []
         board()
+    elif command == "setboard":
+        state, path, fresh = game.from_position(words[1]), [], True
+        board()
     elif command == "go":
         if MODE == "die":
             sys.exit(3)
         if MODE == "stall":
             continue
         gos += 1
-        if MODE == "empty" or (MODE == "hesitant" and gos % 2):
+        if (MODE == "empty" or (MODE == "hesitant" and gos % 2)
+                or (MODE == "stuck" and not fresh)):
             say("  Thinking ...")  # Ponder when its first iteration did not end in time
             prompt()
             continue
@@ -192,6 +198,17 @@ def test_an_answer_without_a_move_is_asked_again(tmp_path: Path) -> None:
     summary = ponder.summarize("random", 1, 0, 4, rows)
     assert summary["empty_answers"] == sum(len(r["ponder_s"]) for r in rows) > 0
     assert "asked again" in ponder.table(summary)
+    assert summary["restarts"] == 0
+
+
+def test_an_engine_stuck_without_a_move_is_started_afresh(tmp_path: Path) -> None:
+    rows, failure = ponder.run([str(stand_in(tmp_path, "stuck"))], "random", games=2,
+                               seconds=1, opening_plies=2, seed=5, timeout=60)
+    assert failure == "" and len(rows) == 2
+    # the first Ponder move of the match restarts it; the fresh process then plays on
+    assert [r["restarts"] for r in rows] == [1, 0] and rows[0]["empty_answers"] == 2
+    assert "started afresh at the position 1 times" in ponder.table(
+        ponder.summarize("random", 1, 2, 5, rows))
 
 
 def test_the_command_line_prints_a_table_and_json(
