@@ -16,6 +16,11 @@ line (``15x24``, ``24x31``), as Ponder prints its own. Every Ponder move is chec
 in Parlor's engine, every Parlor move must be accepted by Ponder, and where Parlor's game
 ends with a win (no legal move) Ponder must name the same winner. Ponder knows no draw:
 Parlor's rules end the game (threefold repetition, the 40-move rule; docs/RULES.md).
+Ponder's board does not remember which piece is capturing, so now and then it goes on
+with a capture by another piece that can jump (``22x13`` then ``14x5``): an illegal move,
+and like any referee the benchmark scores the game as lost for Ponder (a forfeit, shown
+as such; the summary also gives the score over the games played out). Any other move
+that is not Parlor's stops the match as a mismatch.
 
 Sides alternate (the Parlor brain has Black in games 1, 3, 5, ...), each pair of games
 after the same ``--opening`` random plies (seeded by ``--seed``), as ``parlor match``
@@ -67,6 +72,11 @@ class MismatchError(RuntimeError):
     """The engines disagree (a move legal in one and not the other, or the result)."""
 
 
+class BrokenJumpError(MismatchError):
+    """Ponder went on with a capture by another piece than the one that jumped (its board
+    does not remember which piece jumped: a bug of its rules). The game is lost for it."""
+
+
 # --------------------------------------------------------------------------- notation
 
 
@@ -88,7 +98,7 @@ def from_ponder(state: Any, hops: Sequence[str]) -> Any:
             raise MismatchError(f"checkers: {hop!r} is not a move Ponder writes")
         a, b = re.split(r"[-x]", hop)
         if squares and squares[-1] != a:
-            raise MismatchError(f"checkers: Ponder's hops {' '.join(hops)} do not join up")
+            raise BrokenJumpError(f"checkers: Ponder's hops {' '.join(hops)} do not join up")
         squares += [b] if squares else [a, b]
     text = ("x" if any("x" in h for h in hops) else "-").join(squares)
     try:
@@ -317,6 +327,7 @@ def play_one(ponder: Ponder, spec: str, index: int, seed: int,
     ponder_s: list[float] = []
     ponder_cpu: list[float] = []
     retries, restarts = 0, ponder.restarts
+    forfeit = ""
     said: int | None = None
     for move in opening(seed, index // 2, opening_plies):
         said = winner(ponder.play(to_ponder(state, move)))
@@ -338,10 +349,21 @@ def play_one(ponder: Ponder, spec: str, index: int, seed: int,
             if cpu is not None:
                 ponder_cpu.append(cpu)
             retries += empty
-            move = from_ponder(state, hops)
+            try:
+                move = from_ponder(state, hops)
+            except BrokenJumpError:
+                forfeit = " ".join(hops)
+                break
             said = winner(after)
         moves.append(state.format_move(move))
         state = state.play(move)
+    if forfeit:
+        moves.append(f"{{Ponder: {forfeit}}}")
+        return {"index": index, "parlor": ("Black", "White")[ours], "points": 1.0,
+                "reason": f"forfeit: Ponder's capture {forfeit} goes on with another piece",
+                "plies": len(moves) - 1, "moves": " ".join(moves), "parlor_s": parlor_s,
+                "ponder_s": ponder_s, "ponder_cpu_s": ponder_cpu, "empty_answers": retries,
+                "restarts": ponder.restarts - restarts, "forfeit": True}
     outcome = state.outcome()
     assert outcome is not None
     value = outcome.value_for(ours)
@@ -355,7 +377,8 @@ def play_one(ponder: Ponder, spec: str, index: int, seed: int,
             "points": {1: 1.0, 0: 0.5, -1: 0.0}[value], "reason": outcome.termination,
             "plies": len(moves), "moves": " ".join(moves),
             "parlor_s": parlor_s, "ponder_s": ponder_s, "ponder_cpu_s": ponder_cpu,
-            "empty_answers": retries, "restarts": ponder.restarts - restarts}
+            "empty_answers": retries, "restarts": ponder.restarts - restarts,
+            "forfeit": False}
 
 
 def warm_up(spec: str) -> None:
@@ -393,7 +416,9 @@ def summarize(spec: str, seconds: int, opening_plies: int, seed: int,
             "ponder_cpu_s_median": round(statistics.median(theirs_cpu), 3) if theirs_cpu
             else None,
             "empty_answers": sum(r["empty_answers"] for r in rows),
-            "restarts": sum(r["restarts"] for r in rows)}
+            "restarts": sum(r["restarts"] for r in rows),
+            "forfeits": sum(r["forfeit"] for r in rows),
+            "score_played_out": side([r for r in rows if not r["forfeit"]])}
 
 
 def table(s: dict[str, Any]) -> str:
@@ -407,6 +432,10 @@ def table(s: dict[str, Any]) -> str:
         f"{s['ci95'][1]:.2f}  {s['cpu_s_median']:27.2f}  {s['cpu_s_max']:4.2f}  "
         f"{s['ponder_s_median']:23.2f}  {s['ponder_s_max']:4.2f}  "
         f"{'?' if cpu is None else f'{cpu:.2f}':>10}"]
+    if s["forfeits"]:
+        lines.append(f"({s['forfeits']} games won by forfeit: Ponder went on with a capture "
+                     "by another piece; score over the games played out: "
+                     f"{s['score_played_out']})")
     if s["empty_answers"]:
         lines.append(f"(Ponder answered go without a move {s['empty_answers']} times and "
                      "was asked again; started afresh at the position "

@@ -2,7 +2,8 @@
 positions, the message without the binary, and whole games against a stand-in speaking
 the part of Ponder's console protocol the driver uses (``force``, ``st``, ``new``,
 ``ping``, ``go``, ``quit``, moves one hop a line; board noise and prompts around them),
-which plays its first legal move, or dies, stalls, refuses moves, plays an illegal one or
+which plays its first legal move, or dies, stalls, refuses moves, plays an illegal one,
+goes on with a capture by another piece (a bug of Ponder's) or
 answers without a move (as Ponder does when its time ends before its first iteration, and
 in some positions until it is started afresh, which ``setboard`` stands for here)."""
 
@@ -92,8 +93,14 @@ for raw in sys.stdin:
             say("  Thinking ...")  # Ponder when its first iteration did not end in time
             prompt()
             continue
-        move = (1, 2) if MODE == "illegal" else state.legal_moves()[0]
         say("  Thinking ...")
+        if MODE == "broken":  # a capture going on with another piece
+            board()
+            say("22x13", "14x5")
+            result()
+            prompt()
+            continue
+        move = (1, 2) if MODE == "illegal" else state.legal_moves()[0]
         if MODE != "illegal":
             state = state.play(move)
         board()
@@ -188,6 +195,18 @@ def test_whole_games_against_a_stand_in(tmp_path: Path) -> None:
         assert outcome is not None and outcome.termination == r["reason"]
         assert r["points"] == {1: 1.0, 0: 0.5, -1: 0.0}[outcome.value_for(r["index"] % 2)]
         assert len(r["parlor_s"]) + len(r["ponder_s"]) + 2 == r["plies"]
+
+
+def test_a_capture_going_on_with_another_piece_forfeits(tmp_path: Path) -> None:
+    rows, failure = ponder.run([str(stand_in(tmp_path, "broken"))], "random", games=3,
+                               seconds=1, opening_plies=0, seed=1, timeout=60)
+    assert failure == "" and len(rows) == 3
+    assert all(r["forfeit"] and r["points"] == 1.0 for r in rows)
+    assert rows[0]["moves"].endswith("{Ponder: 22x13 14x5}") and rows[0]["plies"] == 1
+    assert rows[1]["plies"] == 0 and "another piece" in rows[1]["reason"]
+    summary = ponder.summarize("random", 1, 0, 1, rows)
+    assert summary["forfeits"] == 3 and summary["score_played_out"] is None
+    assert "3 games won by forfeit" in ponder.table(summary)
 
 
 def test_an_answer_without_a_move_is_asked_again(tmp_path: Path) -> None:
