@@ -10,7 +10,7 @@ MODULES = ["benchmarks.perft", "benchmarks.deep_perft", "benchmarks.c4solver",
            "benchmarks.tournaments", "benchmarks.reversi_endgame", "benchmarks.reversi_ffo",
            "benchmarks.budgets", "benchmarks.puzzles", "benchmarks.explorer",
            "benchmarks.library", "benchmarks.teacher", "benchmarks.pattern_search",
-           "benchmarks.egaroucid"]
+           "benchmarks.egaroucid", "benchmarks.ponder"]
 """Benchmark modules, each with ``main(argv)``, run in this order."""
 ARGV: dict[str, list[str]] = {
     "benchmarks.strength": ["--games", "10", "--jobs", "2"],
@@ -19,6 +19,7 @@ ARGV: dict[str, list[str]] = {
     "benchmarks.reversi_endgame": ["--games", "8", "--empties", "14-26", "--cap", "12"],
     "benchmarks.teacher": ["--games", "20", "--levels", "1,4,7"],
     "benchmarks.egaroucid": ["--games", "8"],
+    "benchmarks.ponder": ["--games", "4"],
 }
 """Arguments for modules whose defaults take too long for ``make bench`` (the figures in
 docs/STRENGTH-NOTEBOOK.md come from longer runs, with the commands given there)."""
