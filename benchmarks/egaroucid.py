@@ -15,8 +15,8 @@ plies first (Egaroucid plays its book otherwise, and every game would be the sam
 Egaroucid's level is its search depth (with its own endgame depth and selectivity); its
 moves do not depend on the clock, and Parlor's are bounded by depth where ``SPEC`` says so.
 Prints a table (level, games, W/D/L, score with its 95 % interval, Parlor's CPU seconds a
-move: median, max, and how many moves took over 3 s) and with ``--json`` one JSON line. Without node or the files it says
-what is missing and exits 0 (nothing measured).
+move: median, max, and how many moves took over 3 s) and with ``--json`` one JSON line.
+Without node or the files it says what is missing and exits 0 (nothing measured).
 """
 
 from __future__ import annotations
