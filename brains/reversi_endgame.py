@@ -13,10 +13,15 @@ empty squares, is available with ``empties_to_winner=True``; both conventions ag
 the sign, and differ only when a game ends with empty squares left.
 
 The search itself is compiled (brains/kernels/reversi.py: bitboards, fastest-first and
-parity ordering, stability cut-offs, a transposition table, unrolled code for the last
-four empties); this module converts states, drives it (the exact score by null-window
-searches: win, draw or loss first, then each bound the last search returned, until the
-bounds meet) and traces the principal variation. Boards of 8, 6 and
+parity ordering, on 8x8 the pattern evaluation's ordering where many squares are empty,
+stability cut-offs, a transposition table, unrolled code for the last four empties); this
+module converts states, drives it (the exact score by null-window searches: the first
+near a guess, each next one at the bound the last search returned, until the bounds meet)
+and traces the principal variation. On 8x8 (without drawn squares) the guess is a short
+midgame search of the shipped pattern evaluation (:meth:`_Driver.guess`), which also
+names the root move tried first; without the model file, or on other boards, the first
+window asks for a win, a draw or a loss and the ordering uses a cheap evaluation: the
+solver is exact either way. Boards of 8, 6 and
 4 and the FlipColor variant (a disc placed on a drawn square turns to the opponent) are
 supported. The stop (a deadline, or an event or callable) is polled every :data:`POLL`
 nodes: the compiled search gives up there and, when nothing asks it to stop, is called
@@ -135,7 +140,7 @@ class _Driver:
     """One solve's compiled search: its configuration, table, counters and stop."""
 
     def __init__(self, n: int, drawn: int, empties_to_winner: bool,
-                 must_stop: Callable[[], bool] | None) -> None:
+                 must_stop: Callable[[], bool] | None, empties: int = 64) -> None:
         import numpy as np
 
         from brains.kernels import reversi as kernel
@@ -150,9 +155,12 @@ class _Driver:
         self.stats[kernel.ROOT_BEST] = -1
         self.table = _table(kernel)
         self.buffers = _buffers(kernel)
-        self.ev = _patterns(kernel) if n == 8 and not drawn else kernel.no_patterns()
+        patterns = n == 8 and not drawn and empties >= kernel.EVAL_ORDER
+        self.ev = _patterns(kernel) if patterns else kernel.no_patterns()
         """The pattern tables (8x8 without drawn squares, when the model loads), else
-        empty ones: the kernel's move ordering and :meth:`guess` use them."""
+        empty ones: the kernel's move ordering and :meth:`guess` use them, only from
+        :data:`~brains.kernels.reversi.EVAL_ORDER` empties (so a later position does not
+        load the model)."""
         self.guess_nodes = 0
         self.must_stop = must_stop
         self.proven_best = -1
@@ -356,7 +364,7 @@ def _driver(state: Any, empties_to_winner: bool, budget_seconds: float | None,
     if n not in REACH or not isinstance(P, int) or not isinstance(O, int) or P & O:
         raise ValueError(f"not a Reversi state: {type(state).__name__}")
     must_stop = _stop_test(budget_seconds, stop)
-    driver = _Driver(n, drawn, empties_to_winner, must_stop)
+    driver = _Driver(n, drawn, empties_to_winner, must_stop, empties_of(state))
     k, np = driver.k, driver.np
     if not _compiled:  # compile (or load from the cache) with the listeners told
         from brains.kernels import preparing
@@ -369,11 +377,22 @@ def _driver(state: Any, empties_to_winner: bool, budget_seconds: float | None,
             k.play(one, one << np.uint64(1), 2, driver.drawn)
             k.legal_moves(one, one << np.uint64(1), driver.board)
         _compiled.append(True)
+    if driver.ev[0].shape[0] and not _guess_compiled:  # the guess's midgame search too
+        from brains.kernels import preparing
+
+        with preparing("the Reversi endgame solver"):
+            table, bufs = _mid_space(k)
+            stats = np.zeros(k.STATS, dtype=np.int64)
+            stats[k.LIMIT] = 1
+            k.mid_root(np.uint64(0x0000000810000000), np.uint64(0x0000001008000000), 1,
+                       np.array([19], dtype=np.int64), 1, *driver.ev, stats, *table, *bufs)
+        _guess_compiled.append(True)
     P8, O8 = np.uint64(k.embed(P, n)), np.uint64(k.embed(O, n))
     return driver, P8, O8
 
 
 _compiled: list[bool] = []
+_guess_compiled: list[bool] = []
 """Non-empty once the kernels have been compiled (or loaded) in this process."""
 
 

@@ -661,7 +661,10 @@ def _eval_search(P: Any, O: Any, depth: int, alpha: int, beta: int, cfg: Any) ->
 @njit(cache=True)
 def evaluate(P: Any, O: Any, weights: Any, numeric: Any, bias: Any, squares: Any,
              lengths: Any, offsets: Any) -> Any:
-    """The pattern evaluation of the position for the owner of ``P`` (1/UNIT discs)."""
+    """The pattern evaluation of the position for the owner of ``P`` (1/UNIT discs): the
+    phase's bias, the weight of every pattern image's configuration and the numeric
+    terms (the tables of brains.learned.pattern_features.playable; reversi_mid.py's
+    docstring has the details)."""
     discs = popcount(P | O)
     ph = (discs - 4) // PHASE_WIDTH
     if ph > PHASES - 1:
@@ -692,7 +695,9 @@ def evaluate(P: Any, O: Any, weights: Any, numeric: Any, bias: Any, squares: Any
 @njit(cache=True)
 def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any,
            tk2: Any, tv: Any, buf_p: Any, buf_o: Any, buf_w: Any, buf_s: Any, ev: Any) -> Any:
-    """Fail-soft value of the position for the owner of ``P`` within (alpha, beta)."""
+    """Fail-soft value of the position for the owner of ``P`` within (alpha, beta);
+    ``ev``: the pattern evaluation's tables, as :func:`evaluate` takes them, in a tuple
+    (:func:`no_patterns`: none)."""
     board = cfg[CFG_BOARD]
     E = board & ~(P | O)
     ne = popcount(E)
