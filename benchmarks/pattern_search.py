@@ -4,7 +4,7 @@ Usage: python -m benchmarks.pattern_search [--positions N] [--seconds T] [--json
 
 Over the same midgame 8x8 Reversi positions (from random games, 20 to 50 empties), each
 search thinks ``--seconds`` a move: ``patterns,endgame=false`` (the compiled negascout
-with the pattern evaluation, brains/kernels/reversi_mid.py) and ``alphabeta,eval=mlp``
+with the pattern evaluation, brains/kernels/reversi.py) and ``alphabeta,eval=mlp``
 and ``alphabeta`` (Python, the learned and the hand-written evaluation, without a depth
 cap). Reported: nodes a second (the nodes of the last thought over the time taken), the
 mean depth finished, and the time the longest move took past its budget. The kernel's

@@ -73,6 +73,7 @@ def run(size: int, games: int, low: int, high: int, seed: int, how: str, cap: fl
     # the first solve in a process compiles (or loads) the kernel: no figure counts it
     warm = [s for s in play_game(size, random.Random(seed), how) if s.outcome() is None]
     timed(warm[-1], cap)
+    solve(warm[0], budget_seconds=0)  # 8x8: loads the pattern model (stopped at once)
     rng = random.Random(seed)
     per_count: dict[int, list[float]] = {}
     capped: dict[int, int] = {}

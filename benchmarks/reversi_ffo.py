@@ -86,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     from engine.positions import parse_position
 
     reversi_endgame.solve(parse_position("reversi", "4/4/4/4 x"))  # compile first, untimed
+    # and load the pattern model the 8x8 solves sort by (stopped at once: nothing solved)
+    reversi_endgame.solve(parse_position("reversi", "8/8/8/3ox3/3xo3/8/8/8 x"), budget_seconds=0)
     rows = []
     if not args.json:
         print("FFO  empties  score  published  best  published   nodes        CPU s  "

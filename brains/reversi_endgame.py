@@ -13,10 +13,15 @@ empty squares, is available with ``empties_to_winner=True``; both conventions ag
 the sign, and differ only when a game ends with empty squares left.
 
 The search itself is compiled (brains/kernels/reversi.py: bitboards, fastest-first and
-parity ordering, stability cut-offs, a transposition table, unrolled code for the last
-four empties); this module converts states, drives it (the exact score by null-window
-searches: win, draw or loss first, then each bound the last search returned, until the
-bounds meet) and traces the principal variation. Boards of 8, 6 and
+parity ordering, on 8x8 the pattern evaluation's ordering where many squares are empty,
+stability cut-offs, a transposition table, unrolled code for the last four empties); this
+module converts states, drives it (the exact score by null-window searches: the first
+near a guess, each next one at the bound the last search returned, until the bounds meet)
+and traces the principal variation. On 8x8 (without drawn squares) the guess is a short
+midgame search of the shipped pattern evaluation (:meth:`_Driver.guess`), which also
+names the root move tried first; without the model file, or on other boards, the first
+window asks for a win, a draw or a loss and the ordering uses a cheap evaluation: the
+solver is exact either way. Boards of 8, 6 and
 4 and the FlipColor variant (a disc placed on a drawn square turns to the opponent) are
 supported. The stop (a deadline, or an event or callable) is polled every :data:`POLL`
 nodes: the compiled search gives up there and, when nothing asks it to stop, is called
@@ -33,12 +38,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.games.reversi import PASS
+from engine.protocol import ParlorError
 
 POLL = 1 << 16
 """Nodes between two checks of the clock and the stop signal (a few milliseconds)."""
 _NONE = 100
 """A bound past every score (scores lie within the number of squares, at most 64)."""
 _UNLIMITED = 1 << 62
+GUESS_EMPTIES = 16
+"""From this many empties (8x8), :meth:`_Driver.guess` searches the pattern evaluation."""
+GUESS_DEPTH = 10
+"""The deepest guess search, in plies."""
+GUESS_NODES = 300_000
+"""No deeper guess search once this many positions are searched."""
+GUESS_BELOW = 2
+"""Discs the first null window lies below the guess search's score."""
+GUESS_TABLE_BITS = 16
 
 REACH: dict[int, tuple[tuple[int, float], ...]] = {
     8: ((12, 0.05), (16, 0.1), (18, 0.3), (19, 0.6), (20, 2.0), (21, 5.0), (22, 10.0),
@@ -125,7 +140,7 @@ class _Driver:
     """One solve's compiled search: its configuration, table, counters and stop."""
 
     def __init__(self, n: int, drawn: int, empties_to_winner: bool,
-                 must_stop: Callable[[], bool] | None) -> None:
+                 must_stop: Callable[[], bool] | None, empties: int = 64) -> None:
         import numpy as np
 
         from brains.kernels import reversi as kernel
@@ -140,13 +155,20 @@ class _Driver:
         self.stats[kernel.ROOT_BEST] = -1
         self.table = _table(kernel)
         self.buffers = _buffers(kernel)
+        patterns = n == 8 and not drawn and empties >= kernel.EVAL_ORDER
+        self.ev = _patterns(kernel) if patterns else kernel.no_patterns()
+        """The pattern tables (8x8 without drawn squares, when the model loads), else
+        empty ones: the kernel's move ordering and :meth:`guess` use them, only from
+        :data:`~brains.kernels.reversi.EVAL_ORDER` empties (so a later position does not
+        load the model)."""
+        self.guess_nodes = 0
         self.must_stop = must_stop
         self.proven_best = -1
         """The root move of the last search that failed high (it reaches its lower bound)."""
 
     @property
     def nodes(self) -> int:
-        return int(self.stats[self.k.NODES])
+        return int(self.stats[self.k.NODES]) + self.guess_nodes
 
     def square(self, sq8: int) -> int:
         """The engine's square of a square of the 8x8 layout."""
@@ -160,7 +182,7 @@ class _Driver:
         while True:
             stats[k.LIMIT] = stats[k.NODES] + (_UNLIMITED if self.must_stop is None else POLL)
             stats[k.ABORTED] = 0
-            value = fn(P, O, alpha, beta, self.cfg, stats, *self.table, *self.buffers)
+            value = fn(P, O, alpha, beta, self.cfg, stats, *self.table, *self.buffers, self.ev)
             if not stats[k.ABORTED]:
                 return int(value)
             if self.must_stop is not None and self.must_stop():
@@ -187,7 +209,9 @@ class _Driver:
         null-window searches (MTD(f)): the first asks whether the mover wins (win, draw or
         loss), each next one tests the bound the last returned, until the lower and upper
         bounds meet; the table keeps what each search proved for the next."""
-        lo, hi, guess, best = -_NONE, _NONE, 0, -1
+        guess, first = self.guess(P, O)
+        lo, hi, best = -_NONE, _NONE, -1
+        self.cfg[self.k.CFG_FIRST] = first
         while lo < hi:
             beta = guess + 1 if guess == lo else guess
             guess = self.run(True, P, O, beta - 1, beta)
@@ -196,7 +220,54 @@ class _Driver:
             else:
                 lo = guess
                 best = self.proven_best = int(self.stats[self.k.ROOT_BEST])
+                self.cfg[self.k.CFG_FIRST] = best if 0 <= best < 64 else 64
         return lo, best
+
+    def guess(self, P: Any, O: Any) -> tuple[int, int]:
+        """(first null window, root move to try first: 64 for none) of :meth:`exact`.
+
+        On 8x8 with the pattern tables, from :data:`GUESS_EMPTIES` empties: the midgame
+        search of the pattern evaluation (the same kernel module), deepened one ply at a
+        time up to ``empties - 12`` plies (at most :data:`GUESS_DEPTH`) or until it has
+        searched :data:`GUESS_NODES` positions, its score rounded to an even number of
+        discs less :data:`GUESS_BELOW` (a search that fails high costs less than one
+        that fails low, so the null windows had better climb to the score); else 0.
+        """
+        ne = 64 - int(P | O).bit_count()
+        if not self.ev[0].shape[0] or ne < GUESS_EMPTIES:
+            return 0, 64
+        k, np = self.k, self.np
+        moves = int(k.legal(P, O))
+        order = np.array([s for s in range(64) if moves >> s & 1], dtype=np.int64)
+        if not len(order):
+            return 0, 64
+        table, bufs = _mid_space(k)
+        table[2].fill(-1)
+        stats = np.zeros(k.STATS, dtype=np.int64)
+        value, first = 0, 64
+        for depth in range(1, min(GUESS_DEPTH, ne - 12) + 1):
+            stats[k.ROOT_BEST] = -1
+            while True:
+                stats[k.LIMIT] = stats[k.NODES] + POLL
+                stats[k.ABORTED] = 0
+                v = int(k.mid_root(P, O, depth, order, len(order), *self.ev, stats, *table,
+                                   *bufs))
+                if not stats[k.ABORTED]:
+                    break
+                if self.must_stop is not None and self.must_stop():
+                    self.guess_nodes += int(stats[k.NODES])
+                    raise Stopped
+            value, first = v, int(stats[k.ROOT_BEST])
+            i = int(np.nonzero(order == first)[0][0])
+            order = np.concatenate([order[i:i + 1], order[:i], order[i + 1:]])
+            if stats[k.NODES] >= GUESS_NODES:
+                break
+        self.guess_nodes += int(stats[k.NODES])
+        if value >= k.WIN:
+            value -= k.WIN
+        elif value <= -k.WIN:
+            value += k.WIN
+        return round(value / k.UNIT / 2) * 2 - GUESS_BELOW, first
 
     def solve_root(self, P: Any, O: Any) -> tuple[int, int | None]:
         """(score, best 8x8-layout move or PASS or None) of the position."""
@@ -246,6 +317,34 @@ def _table(kernel: Any) -> tuple[Any, Any, Any]:
     return table  # type: ignore[no-any-return]
 
 
+_pattern_tables: list[Any] = []
+"""The shipped pattern model's tables, once loaded (or empty ones when it cannot be)."""
+
+
+def _patterns(kernel: Any) -> Any:
+    """The pattern evaluation's tables for the kernel, loaded once per process; empty
+    tables (ordering and guesses without the patterns) when the model is missing or does
+    not fit: the solver stays exact either way, only slower."""
+    if not _pattern_tables:
+        try:
+            from brains.learned.patterns import load_tables
+
+            t = load_tables()[0]
+            _pattern_tables.append((t["weights"], t["numeric"], t["bias"], t["squares"],
+                                    t["lengths"], t["offsets"]))
+        except (ParlorError, OSError, ValueError, KeyError):  # no model: no patterns
+            _pattern_tables.append(kernel.no_patterns())
+    return _pattern_tables[0]
+
+
+def _mid_space(kernel: Any) -> tuple[Any, Any]:
+    """This thread's small table and buffers for the midgame search of :meth:`_Driver.guess`."""
+    space = getattr(_local, "mid", None)
+    if space is None:
+        space = _local.mid = (kernel.mid_new_table(GUESS_TABLE_BITS), kernel.mid_buffers())
+    return space
+
+
 def _buffers(kernel: Any) -> tuple[Any, Any, Any, Any]:
     buffers = getattr(_local, "buffers", None)
     if buffers is None:
@@ -265,7 +364,7 @@ def _driver(state: Any, empties_to_winner: bool, budget_seconds: float | None,
     if n not in REACH or not isinstance(P, int) or not isinstance(O, int) or P & O:
         raise ValueError(f"not a Reversi state: {type(state).__name__}")
     must_stop = _stop_test(budget_seconds, stop)
-    driver = _Driver(n, drawn, empties_to_winner, must_stop)
+    driver = _Driver(n, drawn, empties_to_winner, must_stop, empties_of(state))
     k, np = driver.k, driver.np
     if not _compiled:  # compile (or load from the cache) with the listeners told
         from brains.kernels import preparing
@@ -273,15 +372,27 @@ def _driver(state: Any, empties_to_winner: bool, budget_seconds: float | None,
         with preparing("the Reversi endgame solver"):
             one = np.uint64(1)
             k.root(one, one << np.uint64(1), -_NONE, _NONE, driver.cfg,
-                   np.array([0, 1, 0, -1], dtype=np.int64), *driver.table, *driver.buffers)
+                   np.array([0, 1, 0, -1], dtype=np.int64), *driver.table, *driver.buffers,
+                   driver.ev)
             k.play(one, one << np.uint64(1), 2, driver.drawn)
             k.legal_moves(one, one << np.uint64(1), driver.board)
         _compiled.append(True)
+    if driver.ev[0].shape[0] and not _guess_compiled:  # the guess's midgame search too
+        from brains.kernels import preparing
+
+        with preparing("the Reversi endgame solver"):
+            table, bufs = _mid_space(k)
+            stats = np.zeros(k.STATS, dtype=np.int64)
+            stats[k.LIMIT] = 1
+            k.mid_root(np.uint64(0x0000000810000000), np.uint64(0x0000001008000000), 1,
+                       np.array([19], dtype=np.int64), 1, *driver.ev, stats, *table, *bufs)
+        _guess_compiled.append(True)
     P8, O8 = np.uint64(k.embed(P, n)), np.uint64(k.embed(O, n))
     return driver, P8, O8
 
 
 _compiled: list[bool] = []
+_guess_compiled: list[bool] = []
 """Non-empty once the kernels have been compiled (or loaded) in this process."""
 
 

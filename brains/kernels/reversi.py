@@ -1,5 +1,14 @@
 # ruff: noqa: E741  (P and O: the mover's and the opponent's discs, as in the literature)
-"""Compiled Reversi kernels: move generation and the exact endgame search on raw bitboards.
+"""Compiled Reversi kernels on raw bitboards: move generation, the pattern evaluation, the
+exact endgame search and the midgame search of the ``patterns`` brain.
+
+Why one module: the endgame search sorts its moves by the pattern evaluation, which the
+midgame search reads too, and both use the same move generation. numba's disk cache is
+checked against the defining file only, so a cached kernel calling compiled code of
+another module would keep running that code's old version after the other module
+changed; so everything compiled that the two searches share is defined here, once, and
+brains/kernels/reversi_mid.py only gives the midgame functions (``mid_*`` here) the names
+its callers use.
 
 Every board size the endgame solver handles (8, 6 and 4) is searched on the 8x8 layout:
 square ``row * 8 + column`` (a1 = 0, rows from the top, as the engine numbers 8x8) in
@@ -15,17 +24,22 @@ by the number of empty squares:
   mover's score: :func:`stable`); the transposition table (bounds and best move, in numpy
   arrays: :func:`new_table`); from :data:`ETC` empties, an enhanced transposition cut-off
   (a child whose stored upper bound refutes the node); moves sorted fastest-first (fewest
-  replies for the opponent, corners weighing double, a bonus for a square in a region
-  with an odd number of empties; from :data:`STABLE_ORDER` empties the mover's stable
-  discs after the move, from :data:`EVAL_ORDER` a one-ply search of a cheap evaluation),
-  the table's move first;
+  replies for the opponent, corners weighing double; less weight: the empty squares next
+  to the mover's discs, the opponent's potential mobility; a bonus for a square in a
+  region with an odd number of empties; from :data:`STABLE_ORDER` empties the mover's
+  stable discs after the move; from :data:`EVAL_ORDER` the pattern evaluation of the
+  position after the move (8x8, the shipped model's tables in the ``ev`` argument), or
+  where there are no tables (other boards, FlipColor, no model: :func:`no_patterns`) a
+  one-ply search of a cheap evaluation), the table's move first;
 - 5 to :data:`SHALLOW`: the stability cut-off, no sorting and no table, empties tried in
   a fixed order (odd regions first; corners, then edges, then inner squares, squares
   next to corners last);
 - 4, 3, 2 and 1 empties: a solver for each count, without move generation, odd regions
   first (the last move only counts the flips).
 
-The caller finds the exact score by null-window searches (brains/reversi_endgame.py).
+The caller finds the exact score by null-window searches (brains/reversi_endgame.py),
+the first one near a guess of the midgame search; :func:`root` sorts as :func:`search`
+does, the caller's move (``cfg[CFG_FIRST]``) first.
 
 A search call counts its nodes in ``stats[NODES]`` and gives up once that reaches
 ``stats[LIMIT]``: it then sets ``stats[ABORTED]`` and returns a meaningless value, having
@@ -51,8 +65,9 @@ SHALLOW = 7
 STABLE_ORDER = 12
 """From this many empties, moves are also sorted by the mover's stable discs after them."""
 EVAL_ORDER = 14
-"""From this many empties, moves are also sorted by a one-ply search of a cheap
-evaluation (:func:`_eval`) of the position after them; ``cfg[CFG_EVAL]`` holds it."""
+"""From this many empties, moves are also sorted by the pattern evaluation of the position
+after them (:func:`evaluate`; without pattern tables, a one-ply search of a cheap
+evaluation, :func:`_eval`); ``cfg[CFG_EVAL]`` holds it."""
 ETC = 12
 """From this many empties, the children are looked up in the table before any is searched
 (enhanced transposition cut-off); ``cfg[CFG_ETC]`` holds it."""
@@ -62,15 +77,32 @@ in buckets of two: one kept for the deepest position (most empties) stored there
 replaced always."""
 MAX_MOVES = 40
 """More legal moves than any Reversi position has (33 at most on 8x8)."""
-NODES, LIMIT, ABORTED, ROOT_BEST = 0, 1, 2, 3
-"""Indices into the ``stats`` array."""
+NODES, LIMIT, ABORTED, ROOT_BEST, ROOT_SCORE, ROOT_DONE = 0, 1, 2, 3, 4, 5
+"""Indices into the ``stats`` array (the endgame search uses the first four, the midgame
+search all :data:`STATS`)."""
+STATS = 6
+UNIT = 64
+"""Evaluation units per disc (as brains.learned.patterns.UNIT)."""
+WIN = 64 * UNIT
+"""What a won finished game scores beyond its disc difference in the midgame search."""
+INF = 1 << 30
+"""A bound past every midgame score."""
+MAX_PLY = 64
+PHASES = 12
+PHASE_WIDTH = 5
+"""The pattern evaluation's phases: :data:`PHASE_WIDTH` plies each, by disc count."""
+SORT_DEPTH = 3
+"""From this many plies left, the midgame search sorts children by their evaluation."""
+MID_TT_BITS = 20
+"""The midgame search's table holds ``2 ** MID_TT_BITS`` entries (one a slot)."""
 CFG_BOARD, CFG_DRAWN, CFG_ETW, CFG_QUAD, CFG_CLASS = 0, 1, 2, 3, 7
-CFG_SQUARES, CFG_ETC, CFG_EVAL = 11, 12, 13
+CFG_SQUARES, CFG_ETC, CFG_EVAL, CFG_FIRST = 11, 12, 13, 14
 """Indices into the ``cfg`` array: the board's squares, FlipColor's drawn squares, empties
 to winner (0 or 1), the four quadrants (parity regions), the four square classes, the
 number of squares, the empties from which :data:`ETC` and :data:`EVAL_ORDER` apply (tests
-lower them to check them on small positions)."""
-CFG_SIZE = 14
+lower them to check them on small positions), the root move :func:`root` tries first (64:
+none; the caller's guess)."""
+CFG_SIZE = 15
 NONE = 100
 """A bound past every score."""
 
@@ -79,6 +111,8 @@ ZERO = np.uint64(0)
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 NOT_EDGE = np.uint64(0x7E7E7E7E7E7E7E7E)
 """Squares off the a- and h-files: horizontal and diagonal lines do not wrap."""
+CORNERS = np.uint64(0x8100000000000081)
+"""The corners of the 8x8 board."""
 U1, U7, U8, U9, U63 = np.uint64(1), np.uint64(7), np.uint64(8), np.uint64(9), np.uint64(63)
 HASH1 = np.uint64(0x9E3779B97F4A7C15)
 HASH2 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -623,11 +657,47 @@ def _eval_search(P: Any, O: Any, depth: int, alpha: int, beta: int, cfg: Any) ->
     return best
 
 
+# -- the pattern evaluation (8x8) --------------------------------------------------------
+@njit(cache=True)
+def evaluate(P: Any, O: Any, weights: Any, numeric: Any, bias: Any, squares: Any,
+             lengths: Any, offsets: Any) -> Any:
+    """The pattern evaluation of the position for the owner of ``P`` (1/UNIT discs): the
+    phase's bias, the weight of every pattern image's configuration and the numeric
+    terms (the tables of brains.learned.pattern_features.playable; reversi_mid.py's
+    docstring has the details)."""
+    discs = popcount(P | O)
+    ph = (discs - 4) // PHASE_WIDTH
+    if ph > PHASES - 1:
+        ph = PHASES - 1
+    if ph < 0:
+        ph = 0
+    v = bias[ph]
+    row = weights[ph]
+    for i in range(squares.shape[0]):
+        idx: Any = 0
+        for k in range(lengths[i] - 1, -1, -1):
+            sq = np.uint64(squares[i, k])
+            idx = idx * 3 + np.int64((P >> sq) & ONE) + 2 * np.int64((O >> sq) & ONE)
+        v += row[offsets[i] + idx]
+    E = ~(P | O)
+    nw = numeric[ph]
+    v += nw[0] * popcount(mobility(P, O, ALL)) + nw[1] * popcount(mobility(O, P, ALL))
+    v += nw[2] * popcount(_around(O) & E) + nw[3] * popcount(_around(P) & E)
+    v += nw[4] * (popcount(E) & 1)
+    if v > WIN - 1:
+        return WIN - 1
+    if v < 1 - WIN:
+        return 1 - WIN
+    return v
+
+
 # -- the search --------------------------------------------------------------------------
 @njit(cache=True)
 def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any,
-           tk2: Any, tv: Any, buf_p: Any, buf_o: Any, buf_w: Any, buf_s: Any) -> Any:
-    """Fail-soft value of the position for the owner of ``P`` within (alpha, beta)."""
+           tk2: Any, tv: Any, buf_p: Any, buf_o: Any, buf_w: Any, buf_s: Any, ev: Any) -> Any:
+    """Fail-soft value of the position for the owner of ``P`` within (alpha, beta);
+    ``ev``: the pattern evaluation's tables, as :func:`evaluate` takes them, in a tuple
+    (:func:`no_patterns`: none)."""
     board = cfg[CFG_BOARD]
     E = board & ~(P | O)
     ne = popcount(E)
@@ -662,7 +732,7 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any
     if not moves:
         if mobility(O, P, board):
             v = -search(O, P, -beta, -alpha, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
-                        buf_w, buf_s)
+                        buf_w, buf_s, ev)
             return v
         return final(P, O, cfg)
     # the children, sorted fastest-first (insertion sort, ascending weight)
@@ -671,6 +741,7 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any
     corners = cfg[CFG_CLASS]
     etc = ne >= np.int64(cfg[CFG_ETC])
     eval_order = np.int64(cfg[CFG_EVAL])
+    patterns = ev[0].shape[0] != 0
     count = 0
     while moves:
         sq = lowest(moves)
@@ -692,12 +763,16 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any
         else:
             reply = mobility(o2, p2, board)
             w = 64 * (popcount(reply) + popcount(reply & corners))
+            w += 8 * popcount(_around(p2) & E & ~bit)
             if ne >= STABLE_ORDER:
                 w -= 16 * popcount(stable(p2, o2, board))
             if bit & odd:
                 w -= 32
             if ne >= eval_order:
-                w += 8 * _eval_search(o2, p2, EVAL_DEPTH, -EVAL_INF, EVAL_INF, cfg)
+                if patterns:  # the opponent's view: a low value is a good move
+                    w += evaluate(o2, p2, ev[0], ev[1], ev[2], ev[3], ev[4], ev[5]) // 8
+                else:
+                    w += 8 * _eval_search(o2, p2, EVAL_DEPTH, -EVAL_INF, EVAL_INF, cfg)
         i = count
         while i > 0 and buf_w[ne, i - 1] > w:
             buf_w[ne, i] = buf_w[ne, i - 1]
@@ -717,13 +792,13 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any
         o2 = buf_o[ne, i]
         if i == 0:
             v = -search(o2, p2, -beta, -alpha, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
-                        buf_w, buf_s)
+                        buf_w, buf_s, ev)
         else:
             v = -search(o2, p2, -alpha - 1, -alpha, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
-                        buf_w, buf_s)
+                        buf_w, buf_s, ev)
             if alpha < v < beta and not stats[ABORTED]:
                 v = -search(o2, p2, -beta, -v, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
-                            buf_w, buf_s)
+                            buf_w, buf_s, ev)
         if stats[ABORTED]:
             return 0
         if v > best:
@@ -748,7 +823,7 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any
 
 @njit(cache=True)
 def root(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any, tk2: Any,
-         tv: Any, buf_p: Any, buf_o: Any, buf_w: Any, buf_s: Any) -> Any:
+         tv: Any, buf_p: Any, buf_o: Any, buf_w: Any, buf_s: Any, ev: Any) -> Any:
     """:func:`search` of a position, recording in ``stats[ROOT_BEST]`` its best move as
     soon as one is found (-1: none yet; 64: a pass)."""
     board = cfg[CFG_BOARD]
@@ -757,19 +832,25 @@ def root(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any, 
         if mobility(O, P, board):
             stats[ROOT_BEST] = 64
             return -search(O, P, -beta, -alpha, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
-                           buf_w, buf_s)
+                           buf_w, buf_s, ev)
         return final(P, O, cfg)
-    # fastest-first (the same order at every call, so that a search given up and
-    # called again retraces its steps through the table)
+    # the caller's move first, then fastest-first and by the pattern evaluation, as in
+    # search (the same order at every call, so that a search given up and called again
+    # retraces its steps through the table)
     sqs = np.empty(MAX_MOVES, dtype=np.int64)
     ws = np.empty(MAX_MOVES, dtype=np.int64)
+    patterns = ev[0].shape[0] != 0
     count = 0
     while moves:
         sq = lowest(moves)
         moves &= moves - ONE
         p2, o2 = play(P, O, sq, cfg[CFG_DRAWN])
         reply = mobility(o2, p2, board)
-        w = 4 * (popcount(reply) + popcount(reply & cfg[CFG_CLASS]))
+        w = 64 * (popcount(reply) + popcount(reply & cfg[CFG_CLASS]))
+        if patterns:
+            w += evaluate(o2, p2, ev[0], ev[1], ev[2], ev[3], ev[4], ev[5]) // 8
+        if sq == np.int64(cfg[CFG_FIRST]):
+            w = -1000000000
         i = count
         while i > 0 and ws[i - 1] > w:
             ws[i] = ws[i - 1]
@@ -784,13 +865,13 @@ def root(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any, 
         p2, o2 = play(P, O, sq, cfg[CFG_DRAWN])
         if i == 0:
             v = -search(o2, p2, -beta, -alpha, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
-                        buf_w, buf_s)
+                        buf_w, buf_s, ev)
         else:
             v = -search(o2, p2, -alpha - 1, -alpha, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
-                        buf_w, buf_s)
+                        buf_w, buf_s, ev)
             if alpha < v < beta and not stats[ABORTED]:
                 v = -search(o2, p2, -beta, -v, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
-                            buf_w, buf_s)
+                            buf_w, buf_s, ev)
         if stats[ABORTED]:
             return 0
         if v > best:
@@ -801,6 +882,230 @@ def root(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any, 
                 if v >= beta:
                     break
     return best
+
+
+# -- the midgame search (8x8, the pattern evaluation) ---------------------------------
+@njit(cache=True)
+def mid_final(P: Any, O: Any) -> Any:
+    """Score of a finished game for the owner of ``P``."""
+    p = popcount(P)
+    o = popcount(O)
+    e = 64 - p - o
+    if p > o:
+        return WIN + (p - o + e) * UNIT
+    if o > p:
+        return -WIN - (o - p + e) * UNIT
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _mid_slot(P: Any, O: Any, size: int) -> Any:
+    """The table slot of a position (``size``: a power of two, at most 2 ** 24): high
+    bits of a multiplicative hash."""
+    h = P * HASH1 + (O ^ (O >> np.uint64(31))) * HASH2
+    return np.int64(h >> np.uint64(40)) & (size - 1)
+
+
+def mid_new_table(bits: int = MID_TT_BITS) -> tuple[np.ndarray, ...]:
+    """An empty table of ``2 ** bits`` entries: keys (mover's, opponent's discs), depth
+    (-1: empty), lower bound, upper bound, best move."""
+    size = 1 << bits
+    return (np.zeros(size, dtype=np.uint64), np.zeros(size, dtype=np.uint64),
+            np.full(size, -1, dtype=np.int8), np.zeros(size, dtype=np.int32),
+            np.zeros(size, dtype=np.int32), np.zeros(size, dtype=np.int8))
+
+
+def mid_buffers() -> tuple[np.ndarray, ...]:
+    """The move lists of :func:`mid_search`, one row per ply."""
+    return (np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.uint64),
+            np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.uint64),
+            np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64),
+            np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64))
+
+
+_ARGS = (types.int32[:, ::1], types.int32[:, ::1], types.int64[::1], types.int64[:, ::1],
+         types.int64[::1], types.int64[::1], types.int64[::1], types.uint64[::1],
+         types.uint64[::1], types.int8[::1], types.int32[::1], types.int32[::1],
+         types.int8[::1], types.uint64[:, ::1], types.uint64[:, ::1], types.int64[:, ::1],
+         types.int64[:, ::1])
+"""The types of the evaluation tables, the stats, the table and the buffers: the
+recursive kernels are compiled for these types only (an explicit signature; a cached
+recursive kernel compiled by inference crashed when loaded back)."""
+
+
+@njit(types.int64(types.uint64, types.uint64, types.int64, types.int64, types.int64,
+                  types.int64, *_ARGS), cache=True)
+def mid_search(P: Any, O: Any, depth: int, alpha: int, beta: int, ply: int, weights: Any,
+           numeric: Any, bias: Any, squares: Any, lengths: Any, offsets: Any, stats: Any,
+           tk1: Any, tk2: Any, td: Any, tlo: Any, thi: Any, tmv: Any, bp: Any, bo: Any,
+           bw: Any, bs: Any) -> Any:
+    """Fail-soft negascout value of the position for the owner of ``P``, ``depth``
+    plies deep, within (alpha, beta)."""
+    stats[NODES] += 1
+    if stats[NODES] >= stats[LIMIT]:
+        stats[ABORTED] = 1
+        return 0
+    moves = mobility(P, O, ALL)
+    if not moves:
+        if not mobility(O, P, ALL):
+            return mid_final(P, O)
+        v = -mid_search(O, P, depth, -beta, -alpha, ply + 1, weights, numeric, bias, squares,
+                    lengths, offsets, stats, tk1, tk2, td, tlo, thi, tmv, bp, bo, bw, bs)
+        return v
+    if depth <= 0:
+        return evaluate(P, O, weights, numeric, bias, squares, lengths, offsets)
+    slot = _mid_slot(P, O, td.shape[0])
+    first: Any = -1
+    lo: Any = -INF
+    hi: Any = INF
+    if td[slot] >= 0 and tk1[slot] == P and tk2[slot] == O:
+        first = np.int64(tmv[slot])
+        if td[slot] == depth:
+            lo, hi = np.int64(tlo[slot]), np.int64(thi[slot])
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+    a0 = alpha
+    count = 0
+    row = ply if ply < MAX_PLY else MAX_PLY
+    while moves:
+        sq = lowest(moves)
+        moves &= moves - ONE
+        f = flips(P, O, sq)
+        bit = ONE << np.uint64(sq)
+        p2 = P | f | bit
+        o2 = O ^ f
+        if sq == first:
+            w = -INF
+        elif depth >= SORT_DEPTH:
+            w = evaluate(o2, p2, weights, numeric, bias, squares, lengths, offsets)
+        else:
+            reply = mobility(o2, p2, ALL)
+            w = popcount(reply) + popcount(reply & CORNERS)
+        i = count
+        while i > 0 and bw[row, i - 1] > w:
+            bw[row, i] = bw[row, i - 1]
+            bs[row, i] = bs[row, i - 1]
+            bp[row, i] = bp[row, i - 1]
+            bo[row, i] = bo[row, i - 1]
+            i -= 1
+        bw[row, i] = w
+        bs[row, i] = sq
+        bp[row, i] = p2
+        bo[row, i] = o2
+        count += 1
+    best = -INF
+    best_move = -1
+    for i in range(count):
+        p2 = bp[row, i]
+        o2 = bo[row, i]
+        if i == 0:
+            v = -mid_search(o2, p2, depth - 1, -beta, -alpha, ply + 1, weights, numeric, bias,
+                        squares, lengths, offsets, stats, tk1, tk2, td, tlo, thi, tmv, bp,
+                        bo, bw, bs)
+        else:
+            v = -mid_search(o2, p2, depth - 1, -alpha - 1, -alpha, ply + 1, weights, numeric,
+                        bias, squares, lengths, offsets, stats, tk1, tk2, td, tlo, thi, tmv,
+                        bp, bo, bw, bs)
+            if alpha < v < beta and not stats[ABORTED]:
+                v = -mid_search(o2, p2, depth - 1, -beta, -v, ply + 1, weights, numeric, bias,
+                            squares, lengths, offsets, stats, tk1, tk2, td, tlo, thi, tmv,
+                            bp, bo, bw, bs)
+        if stats[ABORTED]:
+            return 0
+        if v > best:
+            best = v
+            best_move = bs[row, i]
+            if v > alpha:
+                alpha = v
+                if v >= beta:
+                    break
+    if best <= a0:
+        if best < hi:
+            hi = best
+    elif best >= beta:
+        if best > lo:
+            lo = best
+    else:
+        lo = best
+        hi = best
+    tk1[slot] = P
+    tk2[slot] = O
+    td[slot] = depth
+    tlo[slot] = lo
+    thi[slot] = hi
+    tmv[slot] = best_move
+    return best
+
+
+@njit(types.int64(types.uint64, types.uint64, types.int64, types.int64[::1], types.int64,
+                  *_ARGS), cache=True)
+def mid_root(P: Any, O: Any, depth: int, order: Any, count: int, weights: Any, numeric: Any,
+         bias: Any, squares: Any, lengths: Any, offsets: Any, stats: Any, tk1: Any, tk2: Any,
+         td: Any, tlo: Any, thi: Any, tmv: Any, bp: Any, bo: Any, bw: Any, bs: Any) -> Any:
+    """The best of the root moves ``order[:count]`` (squares, tried in that order)
+    searched ``depth`` plies deep (at least 1): its score; ``stats[ROOT_BEST]`` and
+    ``stats[ROOT_SCORE]`` hold the best move and score found so far and
+    ``stats[ROOT_DONE]`` the moves finished."""
+    alpha = -INF
+    beta = INF
+    best = -INF
+    for i in range(count):
+        sq = order[i]
+        f = flips(P, O, sq)
+        bit = ONE << np.uint64(sq)
+        p2 = P | f | bit
+        o2 = O ^ f
+        if i == 0:
+            v = -mid_search(o2, p2, depth - 1, -beta, -alpha, 1, weights, numeric, bias, squares,
+                        lengths, offsets, stats, tk1, tk2, td, tlo, thi, tmv, bp, bo, bw, bs)
+        else:
+            v = -mid_search(o2, p2, depth - 1, -alpha - 1, -alpha, 1, weights, numeric, bias,
+                        squares, lengths, offsets, stats, tk1, tk2, td, tlo, thi, tmv, bp, bo,
+                        bw, bs)
+            if v > alpha and not stats[ABORTED]:
+                v = -mid_search(o2, p2, depth - 1, -beta, -v, 1, weights, numeric, bias, squares,
+                            lengths, offsets, stats, tk1, tk2, td, tlo, thi, tmv, bp, bo, bw,
+                            bs)
+        if stats[ABORTED]:
+            return 0
+        stats[ROOT_DONE] = i + 1
+        if v > best:
+            best = v
+            alpha = v
+            stats[ROOT_BEST] = sq
+            stats[ROOT_SCORE] = v
+    return best
+
+
+@njit(cache=True)
+def evaluate_many(P: Any, O: Any, weights: Any, numeric: Any, bias: Any, squares: Any,
+                  lengths: Any, offsets: Any) -> Any:
+    """:func:`evaluate` of each position of two arrays (for tests and benchmarks)."""
+    out = np.empty(P.shape[0], dtype=np.int64)
+    for i in range(P.shape[0]):
+        out[i] = evaluate(P[i], O[i], weights, numeric, bias, squares, lengths, offsets)
+    return out
+
+
+@njit(cache=True)
+def legal(P: Any, O: Any) -> Any:
+    """The mover's legal squares (for tests)."""
+    return mobility(P, O, ALL)
+
+
+@njit(cache=True)
+def mid_play(P: Any, O: Any, sq: int) -> Any:
+    """(mover's, opponent's discs) after a legal placement on ``sq``, from the mover's
+    side."""
+    f = flips(P, O, sq)
+    bit = ONE << np.uint64(sq)
+    return P | f | bit, O ^ f
 
 
 # -- layout ------------------------------------------------------------------------------
@@ -839,6 +1144,7 @@ def config(n: int, drawn: int, empties_to_winner: bool) -> np.ndarray:
     cfg[CFG_SQUARES] = n * n
     cfg[CFG_ETC] = ETC
     cfg[CFG_EVAL] = EVAL_ORDER
+    cfg[CFG_FIRST] = 64
     h = n // 2
     corners = {0, n - 1, n * (n - 1), n * n - 1}
     near = set()
@@ -868,6 +1174,13 @@ def config(n: int, drawn: int, empties_to_winner: bool) -> np.ndarray:
         cfg[CFG_QUAD + q] = quads[q]
         cfg[CFG_CLASS + q] = classes[q]
     return cfg
+
+
+def no_patterns() -> tuple[np.ndarray, ...]:
+    """The evaluation argument without pattern tables (boards other than 8x8)."""
+    return (np.zeros((0, 1), dtype=np.int32), np.zeros((0, 5), dtype=np.int32),
+            np.zeros(0, dtype=np.int64), np.zeros((0, 1), dtype=np.int64),
+            np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
 
 
 def buffers() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -3,7 +3,7 @@ images, the features of positions (vectorised over arrays of bitboards), the ref
 evaluation, WTHOR positions and their labels, and the Ridge fit of every phase
 (docs/LEARNING.md, "Reversi pattern evaluation"). The ``patterns`` brain and its
 training command are in :mod:`brains.learned.patterns`; the compiled evaluation and
-search in :mod:`brains.kernels.reversi_mid`.
+search in :mod:`brains.kernels.reversi` (named by :mod:`brains.kernels.reversi_mid`).
 """
 
 from __future__ import annotations

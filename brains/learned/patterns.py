@@ -24,9 +24,10 @@ subsamples making it reproducible. The model is a dict of plain numpy arrays (th
 weights quantised to int16) and goes through the model store like every model.
 
 **Play** (:class:`PatternsBrain`): on the standard 8x8 board the compiled midgame
-search of :mod:`brains.kernels.reversi_mid` with this evaluation inlined, and the exact
-endgame solver once it is expected to finish within the move's time; other sizes and
-FlipColor play ``alphabeta`` on the hand-written evaluation.
+search of :mod:`brains.kernels.reversi_mid` (compiled in :mod:`brains.kernels.reversi`)
+with this evaluation inlined, and the exact endgame solver once it is expected to finish
+within the move's time; other sizes and FlipColor play ``alphabeta`` on the hand-written
+evaluation.
 """
 
 from __future__ import annotations

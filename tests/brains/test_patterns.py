@@ -1,7 +1,7 @@
 # ruff: noqa: E741  (P and O: the mover's and the opponent's discs, as in the kernels)
 """The pattern evaluation (brains/learned/pattern_features.py), its compiled evaluation
-and midgame search (brains/kernels/reversi_mid.py, brains/pattern_search.py) and the
-``patterns`` brain.
+and midgame search (brains/kernels/reversi.py through reversi_mid.py,
+brains/pattern_search.py) and the ``patterns`` brain.
 
 The compiled parts are checked against the numpy reference and the engine on random
 positions; the search at small depths against a plain minimax of the engine's states

@@ -210,3 +210,26 @@ def test_the_stop_is_asked_every_poll_interval() -> None:
     assert result.exact and result.nodes > 8 * POLL
     # a node count jumps by at most a shallow subtree between two checks
     assert len(calls) >= result.nodes // (2 * POLL)
+
+
+def test_the_pattern_guess_and_ordering_change_no_score(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On 8x8 the driver guesses the first window by the pattern evaluation's midgame
+    search and the kernel sorts moves by it; without the model (empty tables: what the
+    driver falls back to) the scores, and the lines' values, are the same."""
+    from brains import reversi_endgame
+    from brains.kernels import reversi as K
+
+    rng = random.Random(12)
+    states = [random_position(rng, 8, empties) for empties in (16, 17, 18)]
+    with_patterns = [solve(s, empties_to_winner=True) for s in states]
+    monkeypatch.setattr(reversi_endgame, "_pattern_tables", [K.no_patterns()])
+    without = [solve(s, empties_to_winner=True) for s in states]
+    for state, a, b in zip(states, with_patterns, without, strict=True):
+        assert a.exact and b.exact and a.score == b.score
+        for result in (a, b):  # each line reaches its score
+            end = state
+            for move in result.pv:
+                end = end.play(move)
+            assert end.outcome() is not None
+            d = final_difference(end, True)
+            assert (d if state.to_move == 0 else -d) == result.score

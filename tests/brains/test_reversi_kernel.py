@@ -93,21 +93,33 @@ def test_moves_and_flips_agree_with_the_reference(size: int, variant: str) -> No
     assert checked > 100
 
 
+def pattern_tables() -> tuple[Any, ...]:
+    """The shipped pattern model's tables, as the solver's driver passes them."""
+    from brains.reversi_endgame import _patterns
+
+    tables = _patterns(K)
+    assert tables[0].shape[0], "the shipped pattern model did not load"
+    return tables  # type: ignore[no-any-return]
+
+
 def kernel_value(state: Any, empties_to_winner: bool = False, limit: int = 1 << 62,
                  window: tuple[int, int] = (-K.NONE, K.NONE), every_pruning: bool = False,
-                 table: Any = None) -> int:
+                 table: Any = None, patterns: bool = False, first: int = 64) -> int:
     """The kernel's value of a state for its side to move (exact within ``window``; with
     ``every_pruning``, the enhanced transposition cut-off and the evaluation's ordering
-    from the fewest empties the table is used at)."""
+    from the fewest empties the table is used at; with ``patterns``, that evaluation is
+    the shipped pattern model's; ``first``: the root move tried first)."""
     n = state.size
     cfg = K.config(n, sum(1 << s for s in state.drawn_squares), empties_to_winner)
     if every_pruning:
         cfg[K.CFG_ETC] = cfg[K.CFG_EVAL] = K.SHALLOW + 1
+    cfg[K.CFG_FIRST] = first
     stats = np.zeros(4, dtype=np.int64)
     stats[K.LIMIT], stats[K.ROOT_BEST] = limit, -1
     table = K.new_table(12) if table is None else table
     P, O = np.uint64(K.embed(state.me, n)), np.uint64(K.embed(state.them, n))
-    value = K.root(P, O, window[0], window[1], cfg, stats, *table, *K.buffers())
+    ev = pattern_tables() if patterns else K.no_patterns()
+    value = K.root(P, O, window[0], window[1], cfg, stats, *table, *K.buffers(), ev)
     assert not stats[K.ABORTED]
     return int(value)
 
@@ -133,19 +145,24 @@ def test_null_windows_with_every_pruning_agree_with_minimax(size: int, empties: 
                                                             variant: str, etw: bool) -> None:
     """Each null window around every score up to the true one and past it, one table kept
     through them all (as the solver's driver keeps it): the stability cut-offs (high
-    windows), the enhanced transposition cut-offs and the evaluation's ordering (lowered
-    to the table's smallest positions) keep every bound true."""
+    windows), the enhanced transposition cut-offs, the evaluation's ordering (lowered
+    to the table's smallest positions; the pattern evaluation's on 8x8) and a root move
+    tried first keep every bound true."""
     rng = random.Random(size * 7 + empties + len(variant) + etw)
     for _ in range(2):
         state = new_game("reversi", size=size, variant=variant, seed=rng.randrange(1000))
         while state.outcome() is None and empties_of(state) > empties:
             state = state.play(rng.choice(state.legal_moves()))
         exact = minimax(state, {}, etw)
+        patterns = size == 8 and variant != "flipcolor"
+        moves = [square8(state, m) for m in state.legal_moves() if m in range(size * size)]
         table = K.new_table(12)
-        assert kernel_value(state, etw, every_pruning=True, table=table) == exact
-        for beta in range(exact - 6, exact + 7, 3):
+        assert kernel_value(state, etw, every_pruning=True, table=table,
+                            patterns=patterns) == exact
+        for i, beta in enumerate(range(exact - 6, exact + 7, 3)):
+            first = moves[i % len(moves)] if moves else 64
             value = kernel_value(state, etw, window=(beta - 1, beta), every_pruning=True,
-                                 table=table)
+                                 table=table, patterns=patterns, first=first)
             assert (value >= beta) == (exact >= beta)
             assert exact <= value if value < beta else exact >= value
 
@@ -201,7 +218,7 @@ def test_a_search_given_up_goes_on_where_it_stopped() -> None:
     while True:
         stats[K.LIMIT] = stats[K.NODES] + 5000
         stats[K.ABORTED] = 0
-        value = K.root(P, O, -K.NONE, K.NONE, cfg, stats, *table, *bufs)
+        value = K.root(P, O, -K.NONE, K.NONE, cfg, stats, *table, *bufs, K.no_patterns())
         calls += 1
         if not stats[K.ABORTED]:
             break
