@@ -27,7 +27,8 @@ weights quantised to int16) and goes through the model store like every model.
 search of :mod:`brains.kernels.reversi_mid` (compiled in :mod:`brains.kernels.reversi`)
 with this evaluation inlined, and the exact endgame solver once it is expected to finish
 within the move's time; other sizes and FlipColor play ``alphabeta`` on the hand-written
-evaluation.
+evaluation, no deeper than :data:`OTHER_DEPTH` plies (Python's search is about fifty
+times slower, so a depth meant for the compiled search would take minutes a move there).
 """
 
 from __future__ import annotations
@@ -51,6 +52,9 @@ shipped model as it is."""
 
 N = 8
 """The board side the patterns read."""
+OTHER_DEPTH = 6
+"""The deepest ``alphabeta`` plays for this brain where the patterns do not fit (the
+depth of the hand-written evaluation's strongest rated level)."""
 
 
 def load_tables(option: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -120,12 +124,14 @@ class PatternsBrain(Brain):
                       nodes=self.options["nodes"])
 
     def _other(self) -> Brain:
-        """alphabeta on the hand-written evaluation, for boards the patterns do not fit."""
+        """alphabeta on the hand-written evaluation, for boards the patterns do not fit
+        (at most :data:`OTHER_DEPTH` plies deep)."""
         if self._fallback is None:
             from brains.alphabeta import AlphaBetaBrain
 
             self._fallback = AlphaBetaBrain(self.game, seed=self.rng.getrandbits(32),
-                                            depth=self.options["depth"],
+                                            depth=None if self.options["depth"] is None
+                                            else min(self.options["depth"], OTHER_DEPTH),
                                             seconds=self.options["seconds"],
                                             nodes=self.options["nodes"])
         return self._fallback

@@ -252,6 +252,22 @@ def test_brain_plays_legal_moves_and_falls_back_off_the_standard_board() -> None
         make_brain("patterns", "connect4")
 
 
+def test_off_the_standard_board_the_depth_is_python_sized() -> None:
+    """A depth meant for the compiled search (the top rated level's 10 plies) is cut to
+    OTHER_DEPTH where the patterns do not fit: Python's search at 10 plies on 10x10 would
+    take minutes a move."""
+    from brains.learned.patterns import OTHER_DEPTH
+    from brains.registry import make_brain
+
+    brain = make_brain("patterns,depth=10,seconds=none", "reversi", seed=0)
+    small = new_game("reversi", size=6)
+    rng = random.Random(3)
+    while len(small.legal_moves()) and (small.black | small.white).bit_count() < 26:
+        small = small.play(rng.choice(small.legal_moves()))
+    thoughts = list(brain.think(small, brain.default_budget()))
+    assert thoughts and thoughts[-1].move in small.legal_moves()
+    assert max(t.depth for t in thoughts) == OTHER_DEPTH
+
 def test_analyse_gives_every_move_its_search_value(tables: dict[str, Any]) -> None:
     from brains.pattern_search import MidgameSearch
 
