@@ -318,8 +318,12 @@ LADDER: tuple[str, ...] = (
     "alphabeta,depth=5,temperature=0.013,seconds=none",
     "alphabeta,depth=5,seconds=none",
     "alphabeta,depth=6,seconds=none",
+    "patterns,depth=4,seconds=none",
+    "patterns,depth=10,seconds=none",
 )
-"""The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/reversi.json)."""
+"""The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/reversi.json).
+The top two play the compiled search on the pattern evaluation on the 8x8 board (off it,
+``alphabeta`` at most 6 plies deep: :data:`brains.learned.patterns.OTHER_DEPTH`)."""
 
 
 # --------------------------------------------------------------------------- exact solver

@@ -123,6 +123,13 @@ class PatternsBrain(Brain):
         return Budget(seconds=self.options["seconds"], depth=self.options["depth"],
                       nodes=self.options["nodes"])
 
+    @property
+    def endgame_timed(self) -> bool:
+        """Whether its exact endgame depends on the clock: only with a time a move (its
+        share then decides whether the solver starts); without one the solver plays from
+        ``EXACT_EMPTIES`` (14) empty squares on, the same on any machine."""
+        return bool(self.options["endgame"]) and self.options["seconds"] is not None
+
     def _other(self) -> Brain:
         """alphabeta on the hand-written evaluation, for boards the patterns do not fit
         (at most :data:`OTHER_DEPTH` plies deep)."""
@@ -190,10 +197,11 @@ class PatternsBrain(Brain):
 
     def _endgame(self, state: Any, budget: Budget, limit: float | None) -> Thought | None:
         from brains import reversi_endgame
+        from brains.heuristics.reversi import EXACT_EMPTIES
 
         share = None if limit is None else 0.5 * limit
         if share is None:
-            if reversi_endgame.empties_of(state) > 14:
+            if reversi_endgame.empties_of(state) > EXACT_EMPTIES:
                 return None
         elif not reversi_endgame.can_settle(state, share):
             return None

@@ -465,8 +465,11 @@ def time_limits(brain) -> list[str]:
     (its share of time), or a default budget with seconds."""
     found = [f"{brain.spec}: {key}={brain.options[key]}" for key in ("seconds", "clock")
              if brain.options.get(key) is not None]
-    if brain.options.get("endgame"):
-        found.append(f"{brain.spec}: endgame (timed by ENDGAME_SECONDS)")
+    timed_endgame = getattr(brain, "endgame_timed", None)  # a brain that says (patterns)
+    if timed_endgame is None:
+        timed_endgame = bool(brain.options.get("endgame"))  # alphabeta's: ENDGAME_SECONDS
+    if timed_endgame:
+        found.append(f"{brain.spec}: endgame (timed)")
     if brain.default_budget().seconds is not None:
         found.append(f"{brain.spec}: its default budget has seconds")
     inner = getattr(brain, "inner", None)

@@ -315,3 +315,28 @@ def test_importing_the_brain_does_not_import_numba() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT)
     assert out.stdout.strip() == "False"
+
+
+def test_without_a_time_a_move_the_endgame_never_reads_the_clock(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rated rungs (``seconds=none``) solve from EXACT_EMPTIES empty squares on without
+    asking the clock-based estimate (so they play alike on any machine); with a time a
+    move the estimate decides, and ``endgame_timed`` says which."""
+    from brains import reversi_endgame
+    from brains.heuristics.reversi import EXACT_EMPTIES
+    from brains.registry import make_brain
+
+    def estimate(*_args: Any, **_kwargs: Any) -> bool:
+        raise AssertionError("the clock-based estimate was asked")
+
+    monkeypatch.setattr(reversi_endgame, "can_settle", estimate)
+    late = next(s for s in states(4, 40, 46, 52)
+                if reversi_endgame.empties_of(s) <= EXACT_EMPTIES and len(s.legal_moves()) > 1)
+    untimed = make_brain("patterns,depth=2,seconds=none", "reversi", seed=0)
+    assert not untimed.endgame_timed
+    [*_, last] = untimed.think(late, untimed.default_budget())
+    assert last.note.startswith("exact:") and last.move in late.legal_moves()
+    timed = make_brain("patterns,depth=2,seconds=1", "reversi", seed=0)
+    assert timed.endgame_timed
+    with pytest.raises(AssertionError, match="estimate was asked"):
+        list(timed.think(late, timed.default_budget()))

@@ -53,7 +53,7 @@ A compound move is entered one point at a time; only legal continuations
 are offered. Every game is kept after each move, in its own file: quit any
 time; Home lists the unfinished games and resumes any of them.
 
-A game of yours against a rated level (level:1 to level:8) from the usual
+A game of yours against a rated level (level:1 up to level:hard) from the usual
 start moves your rating for that game; Home shows it (a: a fair opponent).
 An undo, a hint or a change of players makes the game unrated (it says so).
 """
