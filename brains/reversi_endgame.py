@@ -327,7 +327,7 @@ def _patterns(kernel: Any) -> Any:
     not fit: the solver stays exact either way, only slower."""
     if not _pattern_tables:
         try:
-            from brains.learned.patterns import load_tables
+            from brains.learned.pattern_features import load_tables
 
             t = load_tables()[0]
             _pattern_tables.append((t["weights"], t["numeric"], t["bias"], t["squares"],

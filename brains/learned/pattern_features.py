@@ -351,26 +351,35 @@ def state_of(me: int, them: int) -> Any:
     return setup("\n".join(rows), 0)
 
 
-def exact_labels(me: np.ndarray, them: np.ndarray, label: np.ndarray, seed: int = 0,
-                 empties: int = EXACT_EMPTIES, most: int = EXACT_MAX) -> np.ndarray:
+def exact_labels(me: np.ndarray, them: np.ndarray, label: np.ndarray,
+                 solve: Callable[..., Any], seed: int = 0, empties: int = EXACT_EMPTIES,
+                 most: int = EXACT_MAX) -> np.ndarray:
     """Label, in place, a seeded sample of at most ``most`` of the positions with at most
-    ``empties`` empty squares with their exact value (the endgame solver's final disc
-    difference for the mover, empties to the winner); the mask of the positions so
-    labelled."""
-    from brains import reversi_endgame
-
+    ``empties`` empty squares with their exact value (``solve``, the endgame solver's
+    :func:`brains.reversi_endgame.solve`: its final disc difference for the mover,
+    empties to the winner); the mask of the positions so labelled. The solver is passed
+    in because it imports this module (its move ordering reads the pattern tables)."""
     exact = np.zeros(len(me), dtype=bool)
     late = np.nonzero(popcount(me | them) >= 64 - empties)[0]
     if len(late) > most:
         late = np.sort(np.random.default_rng(seed).choice(late, most, replace=False))
     for i in late:
-        result = reversi_endgame.solve(state_of(int(me[i]), int(them[i])),
-                                       empties_to_winner=True)
+        result = solve(state_of(int(me[i]), int(them[i])), empties_to_winner=True)
         if result.score is not None:
             label[i] = result.score
             exact[i] = True
     return exact
 
+
+
+def load_tables(option: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(playable tables, manifest entry) of the shipped model or the ``model`` option
+    (through the safe model store), for the ``patterns`` brain and the endgame solver's
+    move ordering."""
+    from brains.learned import store
+
+    tables, entry = store.load(GAME, KIND, option, prepare=playable)
+    return tables, entry
 
 # -- fitting ------------------------------------------------------------------------------
 def design(me: np.ndarray, them: np.ndarray) -> Any:

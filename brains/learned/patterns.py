@@ -52,18 +52,12 @@ shipped model as it is."""
 
 N = 8
 """The board side the patterns read."""
+UNTIMED_EMPTIES = 14
+"""Without a time a move, the exact solver plays from this many empty squares on (the
+search brains' ``EXACT_EMPTIES`` of :mod:`brains.heuristics.reversi`)."""
 OTHER_DEPTH = 6
 """The deepest ``alphabeta`` plays for this brain where the patterns do not fit (the
 depth of the hand-written evaluation's strongest rated level)."""
-
-
-def load_tables(option: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(playable tables, manifest entry) of the shipped model or the ``model`` option."""
-    from brains.learned import store
-    from brains.learned.pattern_features import playable
-
-    tables, entry = store.load(GAMES[0], KIND, option, prepare=playable)
-    return tables, entry
 
 
 def train(game: str, *, games: int, seed: int = 0, jobs: int = 1,
@@ -82,11 +76,12 @@ def train(game: str, *, games: int, seed: int = 0, jobs: int = 1,
         fit,
         positions,
     )
+    from brains.reversi_endgame import solve
 
     start = time.perf_counter()
     me, them, label, used = positions(data, games)
     read_seconds = time.perf_counter() - start
-    exact = exact_labels(me, them, label, seed=seed)
+    exact = exact_labels(me, them, label, solve, seed=seed)
     exact_seconds = time.perf_counter() - start - read_seconds
     model, meta = fit(me, them, label, seed=seed, exact=exact, progress=progress)
     meta.update(data=len(me), games_used=used, exact_labels=int(exact.sum()),
@@ -115,6 +110,8 @@ class PatternsBrain(Brain):
 
     def __init__(self, game: str, *, seed: int | None = None, spec: str = "", **options: Any):
         super().__init__(game, seed=seed, spec=spec, **options)
+        from brains.learned.pattern_features import load_tables
+
         self.tables, self.entry = load_tables(self.options["model"])
         self._fallback: Brain | None = None
         self._search: Any = None
@@ -127,7 +124,7 @@ class PatternsBrain(Brain):
     def endgame_timed(self) -> bool:
         """Whether its exact endgame depends on the clock: only with a time a move (its
         share then decides whether the solver starts); without one the solver plays from
-        ``EXACT_EMPTIES`` (14) empty squares on, the same on any machine."""
+        :data:`UNTIMED_EMPTIES` empty squares on, the same on any machine."""
         return bool(self.options["endgame"]) and self.options["seconds"] is not None
 
     def _other(self) -> Brain:
@@ -197,11 +194,10 @@ class PatternsBrain(Brain):
 
     def _endgame(self, state: Any, budget: Budget, limit: float | None) -> Thought | None:
         from brains import reversi_endgame
-        from brains.heuristics.reversi import EXACT_EMPTIES
 
         share = None if limit is None else 0.5 * limit
         if share is None:
-            if reversi_endgame.empties_of(state) > EXACT_EMPTIES:
+            if reversi_endgame.empties_of(state) > UNTIMED_EMPTIES:
                 return None
         elif not reversi_endgame.can_settle(state, share):
             return None

@@ -134,12 +134,13 @@ def test_design_counts_every_image_once() -> None:
 
 @pytest.mark.slow
 def test_fit_exact_labels_and_store_round_trip(tmp_path: Path) -> None:
+    from brains import reversi_endgame
     from brains.learned import store
 
     me, them, label, _ = F.positions(str(DATA / "formats"))
     keep = F.popcount(me | them) >= 64 - 6  # a few quick exact solves
     label = label.copy()
-    exact = F.exact_labels(me, them, label, empties=6, most=20)
+    exact = F.exact_labels(me, them, label, reversi_endgame.solve, empties=6, most=20)
     assert int(exact.sum()) == 20 and (exact <= keep).all()
     model, meta = F.fit(me, them, label, seed=0, max_rows=200, exact=exact, phases=(0, 11))
     assert meta["rows"][0] == min(200, int((F.phase_of(F.popcount(me | them)) == 0).sum()))
