@@ -294,21 +294,11 @@ def winner(lines: Sequence[str]) -> int | None:
 def opening(seed: int, pair: int, plies: int) -> list[Any]:
     """The random opening of games ``2 * pair`` and ``2 * pair + 1`` (as parlor match
     plays them: no move that ends the game)."""
-    from brains.arena import derive_seed
+    from brains.arena import derive_seed, random_opening
     from engine.registry import get_game
 
-    state = get_game("checkers").initial()
     rng = random.Random(derive_seed(seed, "opening", pair))
-    moves = []
-    for _ in range(plies):
-        legal = state.legal_moves()
-        if not legal:
-            break
-        going_on = [m for m in legal if not state.play(m).is_terminal()]
-        move = rng.choice(going_on or legal)
-        moves.append(move)
-        state = state.play(move)
-    return moves
+    return random_opening(get_game("checkers").initial(), plies, rng)[1]
 
 
 def play_one(ponder: Ponder, spec: str, index: int, seed: int,

@@ -24,7 +24,7 @@ from typing import Any
 from brains.heuristics import check_games, game_module
 from brains.protocol import Brain, Budget
 from brains.ratings import EloEstimate, Rating, bradley_terry, elo_estimate
-from engine.protocol import ParlorError
+from engine.protocol import AnyState, ParlorError
 from engine.record import GameRecord
 from engine.registry import get_game
 
@@ -139,13 +139,12 @@ def _start_options(task: GameTask) -> dict[str, Any]:
     return options
 
 
-def run_task(task: GameTask, brain_factory: BrainFactory | None = None) -> GameResult:
-    """Play the game ``task`` describes (a pure function of the task, time limits aside)."""
-    make = _factory(brain_factory)
-    state = get_game(task.game).initial(**_start_options(task))
-    start, moves = state, []
-    rng = random.Random(derive_seed(task.opening_seed, "opening"))
-    for _ in range(task.opening_plies):
+def random_opening(state: AnyState, plies: int,
+                   rng: random.Random) -> tuple[AnyState, list[Any]]:
+    """Up to ``plies`` random moves from ``state`` drawn from ``rng``, none that ends the
+    game where another does not: the arena's openings. (The position reached, the moves.)"""
+    moves: list[Any] = []
+    for _ in range(plies):
         legal = state.legal_moves()
         if not legal:
             break
@@ -153,6 +152,15 @@ def run_task(task: GameTask, brain_factory: BrainFactory | None = None) -> GameR
         move = rng.choice(going_on or legal)
         moves.append(move)
         state = state.play(move)
+    return state, moves
+
+
+def run_task(task: GameTask, brain_factory: BrainFactory | None = None) -> GameResult:
+    """Play the game ``task`` describes (a pure function of the task, time limits aside)."""
+    make = _factory(brain_factory)
+    start = get_game(task.game).initial(**_start_options(task))
+    state, moves = random_opening(start, task.opening_plies,
+                                  random.Random(derive_seed(task.opening_seed, "opening")))
     opening = len(moves)
     brains = (make(task.first, task.game, seed=derive_seed(task.seed, "first")),
               make(task.second, task.game, seed=derive_seed(task.seed, "second")))

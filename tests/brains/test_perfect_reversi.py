@@ -14,6 +14,7 @@ from brains.minimax import PROVEN
 from brains.perfect import teaching_key
 from engine import new_game
 from engine.protocol import AnyState
+from tests.brains.test_reversi_exact_play import exact_scores  # the oracle: a solve a child
 
 
 def late_position(seed: int, empties: int, size: int = 8) -> AnyState:
@@ -26,18 +27,6 @@ def late_position(seed: int, empties: int, size: int = 8) -> AnyState:
             state = state.play(rng.choice(state.legal_moves()))
         if state.outcome() is None and state.legal_moves():
             return state
-
-
-def exact_scores(state: AnyState) -> dict[object, int]:
-    """The oracle: every move's exact final disc difference for the mover, one full solve
-    of each child."""
-    out = {}
-    for move in state.legal_moves():
-        child = state.play(move)
-        result = reversi_endgame.solve(child)
-        assert result.exact and result.score is not None
-        out[move] = result.score if child.to_move == state.to_move else -result.score
-    return out
 
 
 @pytest.mark.parametrize("size, empties, seeds", [(8, 10, range(4)), (6, 10, range(4, 8))])
