@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import shutil
 import statistics
@@ -65,14 +64,11 @@ class TimedBrains:
 
 
 def interval(wins: int, draws: int, losses: int) -> tuple[float, float]:
-    """The Wilson 95 % interval of the score (a draw counted as half a win)."""
-    n = wins + draws + losses
-    if not n:
-        return 0.0, 1.0
-    p, z = (wins + draws / 2) / n, 1.96
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    """The 95 % Wilson interval of the score (a draw counted as half a win), as
+    :func:`brains.ratings.wilson_interval` gives it; (0, 1) for no games."""
+    from brains.ratings import wilson_interval
+
+    return wilson_interval(wins + draws / 2, wins + draws + losses)
 
 
 def warm_up(spec: str) -> None:
