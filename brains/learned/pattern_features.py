@@ -396,6 +396,19 @@ def design(me: np.ndarray, them: np.ndarray) -> Any:
     return sparse.hstack([onehot, numeric], format="csr")
 
 
+def _subsample(rows: np.ndarray, exact: np.ndarray | None, most: int,
+               rng: np.random.Generator) -> np.ndarray:
+    """A seeded sample of ``most`` of ``rows`` keeping every exactly labelled one (a
+    sample of those when they alone are more)."""
+    sure = rows[exact[rows]] if exact is not None else rows[:0]
+    if len(sure) == 0:
+        return np.sort(rng.choice(rows, most, replace=False))
+    if len(sure) >= most:
+        return np.sort(rng.choice(sure, most, replace=False))
+    others = rows[~exact[rows]] if exact is not None else rows
+    return np.sort(np.concatenate([sure, rng.choice(others, most - len(sure), replace=False)]))
+
+
 def fit(me: np.ndarray, them: np.ndarray, label: np.ndarray, seed: int = 0,
         alpha: float = ALPHA, max_rows: int = MAX_ROWS, exact: np.ndarray | None = None,
         phases: tuple[int, ...] | None = None,
@@ -403,7 +416,8 @@ def fit(me: np.ndarray, them: np.ndarray, label: np.ndarray, seed: int = 0,
                                                                       dict[str, Any]]:
     """Fit every phase (Ridge on :func:`design`, scikit-learn's lsqr solver); (model,
     meta). ``exact`` marks the positions labelled by the exact solver (see
-    :data:`MIN_EXACT`). ``phases``: fit only these (the others' weights stay 0)."""
+    :data:`MIN_EXACT`; a phase subsampled to ``max_rows`` keeps them all). ``phases``:
+    fit only these (the others' weights stay 0)."""
     from sklearn.linear_model import Ridge
 
     rng = np.random.default_rng(seed)
@@ -419,7 +433,7 @@ def fit(me: np.ndarray, them: np.ndarray, label: np.ndarray, seed: int = 0,
         if exact is not None and late and int(exact[rows].sum()) >= MIN_EXACT:
             rows = rows[exact[rows]]
         if len(rows) > max_rows:
-            rows = np.sort(rng.choice(rows, max_rows, replace=False))
+            rows = _subsample(rows, exact, max_rows, rng)
         if len(rows) == 0:
             meta["rows"].append(0)
             meta["rmse"].append(None)

@@ -17,7 +17,10 @@ unit is 1/:data:`UNIT` disc of the final disc difference for the side to move.
 position of the WTHOR games in DIR (``*.wtb`` files; the French federation's database)
 is labelled with its game's final disc difference for the side to move (the empties to
 the winner, as WTHOR counts), and positions with at most :data:`EXACT_EMPTIES` empty
-squares with their exact value by the endgame solver instead. Each phase is fitted
+squares with their exact value by the endgame solver instead; to them are added the
+positions of 13 to 18 empty squares of self-play games (``selfplay`` of them, played by a
+first, quicker fit), each labelled with its exact value
+(:mod:`brains.learned.pattern_selfplay`). Each phase is fitted
 apart by scikit-learn's Ridge regression on a sparse one-hot matrix (one column per
 pattern configuration; an image adds one to its configuration's column), seeded
 subsamples making it reproducible. The model is a dict of plain numpy arrays (the
@@ -44,8 +47,10 @@ from engine.protocol import AnyState, ParlorError
 
 KIND = "patterns"
 GAMES: tuple[str, ...] = ("reversi",)
-DEFAULTS: dict[str, dict[str, Any]] = {"reversi": {"games": 130_000}}
-"""Training arguments: ``games`` is the most WTHOR games read from the data folder."""
+DEFAULTS: dict[str, dict[str, Any]] = {"reversi": {"games": 130_000, "selfplay": 4000}}
+"""Training arguments: ``games`` is the most WTHOR games read from the data folder,
+``selfplay`` the self-play games whose late positions the exact solver labels
+(:mod:`brains.learned.pattern_selfplay`)."""
 NEEDS_DATA = True
 """Trained from a folder of game files (``--data``), so ``parlor train --all`` leaves the
 shipped model as it is."""
@@ -62,18 +67,22 @@ depth of the hand-written evaluation's strongest rated level)."""
 
 def train(game: str, *, games: int, seed: int = 0, jobs: int = 1,
           progress: Callable[[int, int], None] | None = None,
-          data: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+          data: str | None = None, selfplay: int = 0) -> tuple[dict[str, Any], dict[str, Any]]:
     """Fit the pattern evaluation on the WTHOR games in the folder ``data`` (at most
-    ``games`` of them); (model, meta)."""
+    ``games`` of them) and on the late positions of ``selfplay`` games of a first fit,
+    labelled by the exact solver; (model, meta)."""
     if data is None:
         raise ParlorError("the patterns evaluation learns from real games: give --data DIR, "
                           "a folder of WTHOR *.wtb files")
+    import numpy as np
+
     from brains.learned.pattern_features import (
         ALPHA,
         EXACT_EMPTIES,
         MAX_ROWS,
         exact_labels,
         fit,
+        playable,
         positions,
     )
     from brains.reversi_endgame import solve
@@ -83,11 +92,28 @@ def train(game: str, *, games: int, seed: int = 0, jobs: int = 1,
     read_seconds = time.perf_counter() - start
     exact = exact_labels(me, them, label, solve, seed=seed)
     exact_seconds = time.perf_counter() - start - read_seconds
+    extra: dict[str, Any] = {}
+    if selfplay:
+        from brains.learned import pattern_selfplay as sp
+
+        start = time.perf_counter()
+        first, _ = fit(me, them, label, seed=seed, exact=exact, max_rows=sp.FIRST_FIT_ROWS)
+        sp_me, sp_them = sp.play(playable(first), selfplay, seed=seed)
+        played = time.perf_counter() - start
+        sp_label = sp.label(sp_me, sp_them, solve)
+        extra = dict(selfplay_games=selfplay, selfplay_positions=len(sp_me),
+                     selfplay_empties=list(sp.EMPTIES), selfplay_depth=sp.DEPTH,
+                     selfplay_seconds=round(played, 1),
+                     selfplay_label_seconds=round(time.perf_counter() - start - played, 1))
+        me, them = np.concatenate([me, sp_me]), np.concatenate([them, sp_them])
+        label = np.concatenate([label, sp_label])
+        exact = np.concatenate([exact, np.ones(len(sp_me), dtype=bool)])
     model, meta = fit(me, them, label, seed=seed, exact=exact, progress=progress)
     meta.update(data=len(me), games_used=used, exact_labels=int(exact.sum()),
                 exact_empties=EXACT_EMPTIES, alpha=ALPHA, max_rows=MAX_ROWS,
                 read_seconds=round(read_seconds, 1), exact_seconds=round(exact_seconds, 1),
-                source="WTHOR .wtb files (--data)")
+                source="WTHOR .wtb files (--data)"
+                + (" and exactly labelled self-play positions" if selfplay else ""), **extra)
     return model, meta
 
 

@@ -297,9 +297,12 @@ def test_training_needs_data_and_all_takes_none(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_train_command_from_a_folder_of_wthor_files(tmp_path: Path) -> None:
+def test_train_command_from_a_folder_of_wthor_files(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from brains.learned import patterns
     from brains.train import train_and_save
 
+    monkeypatch.setitem(patterns.DEFAULTS["reversi"], "selfplay", 2)  # 4000 by default
     folder = tmp_path / "games"
     folder.mkdir()
     shutil.copy(DATA / "formats" / "WTH_1977.wtb", folder)
@@ -308,6 +311,7 @@ def test_train_command_from_a_folder_of_wthor_files(tmp_path: Path) -> None:
     assert entry["command"] == ("parlor train reversi patterns --games 5 --seed 0 --data games "
                                 f"--out {tmp_path / 'models'}")
     assert entry["train_meta"]["games_used"] == 5 and path.exists()
+    assert 0 < entry["train_meta"]["selfplay_positions"] <= 4
 
 
 def test_importing_the_brain_does_not_import_numba() -> None:
