@@ -294,7 +294,8 @@ def winner(lines: Sequence[str]) -> int | None:
 def opening(seed: int, pair: int, plies: int) -> list[Any]:
     """The random opening of games ``2 * pair`` and ``2 * pair + 1`` (as parlor match
     plays them: no move that ends the game)."""
-    from brains.arena import derive_seed, random_opening
+    from brains.arena import derive_seed
+    from brains.openings import random_opening
     from engine.registry import get_game
 
     rng = random.Random(derive_seed(seed, "opening", pair))

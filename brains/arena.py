@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from brains.heuristics import check_games, game_module
+from brains.openings import random_opening
 from brains.protocol import Brain, Budget
 from brains.ratings import EloEstimate, Rating, bradley_terry, elo_estimate
-from engine.protocol import AnyState, ParlorError
+from engine.protocol import ParlorError
 from engine.record import GameRecord
 from engine.registry import get_game
 
@@ -137,22 +138,6 @@ def _start_options(task: GameTask) -> dict[str, Any]:
     if "seed" in names and "seed" not in options:
         options["seed"] = derive_seed(task.opening_seed, "start")
     return options
-
-
-def random_opening(state: AnyState, plies: int,
-                   rng: random.Random) -> tuple[AnyState, list[Any]]:
-    """Up to ``plies`` random moves from ``state`` drawn from ``rng``, none that ends the
-    game where another does not: the arena's openings. (The position reached, the moves.)"""
-    moves: list[Any] = []
-    for _ in range(plies):
-        legal = state.legal_moves()
-        if not legal:
-            break
-        going_on = [m for m in legal if not state.play(m).is_terminal()]
-        move = rng.choice(going_on or legal)
-        moves.append(move)
-        state = state.play(move)
-    return state, moves
 
 
 def run_task(task: GameTask, brain_factory: BrainFactory | None = None) -> GameResult:

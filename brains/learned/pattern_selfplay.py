@@ -40,7 +40,7 @@ def play(tables: dict[str, Any], games: int, seed: int = 0,
     """(mover's discs, opponent's discs) of the positions kept from ``games`` seeded
     self-play games of the midgame search on ``tables`` (playable tables of
     :func:`brains.learned.pattern_features.playable`)."""
-    from brains.arena import random_opening
+    from brains.openings import random_opening
     from brains.pattern_search import MidgameSearch
     from brains.protocol import Budget
     from engine.registry import new_game
