@@ -23,10 +23,11 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
-__all__ = ["cache_dir", "listen", "preparing"]
+__all__ = ["cache_dir", "listen", "no_refcount", "preparing"]
 
 
 def cache_dir() -> Path | None:
@@ -75,3 +76,17 @@ def preparing(what: str) -> Iterator[None]:
     for callback in listeners:
         callback(f"preparing {what}…")
     yield
+
+
+def no_refcount(fn: Callable[..., Any], signature: Any = None) -> Any:
+    """``numba.njit(cache=True)`` without numba's reference counting (``_nrt=False``),
+    optionally for one explicit ``signature``: for the recursive searches, which allocate
+    nothing and use only arrays their callers hold, and would otherwise count the
+    references of every array argument (atomic increments and decrements) on every call.
+    (Imports numba: only a kernel module calls it.)"""
+    from numba import njit
+
+    options: dict[str, Any] = {"cache": True, "_nrt": False}
+    if signature is None:
+        return njit(**options)(fn)
+    return njit(signature, **options)(fn)

@@ -19,6 +19,12 @@ give up at (0: none), ``work[STOP]`` written by another thread (non-zero asks th
 to give up; read every 1,024 nodes, and the entry points release the GIL); from
 ``SCRATCH`` on, 24 words a ply for move ordering.
 
+The recursive search (:func:`_negamax`, :func:`_solve`) is compiled without numba's
+reference counting (``_nrt=False``): it allocates nothing and its arrays are held by the
+entry points' callers, while counting the references of its three array arguments on
+every call (atomic increments and decrements) took about a sixth of the search's time
+(12 positions of 10 stones, 22.4 M nodes: 3.20 -> 2.66 CPU s).
+
 The opening book, when given, is ``book`` (int64, sorted): ``key << 7 | (64 + score)``
 for each position of ``bdepth`` stones, ``key`` the smaller of the position's key and
 its mirror image's; a search reaching that many stones looks the position up before
@@ -29,6 +35,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from brains.kernels import no_refcount
 
 WIDTH = 7
 HEIGHT = 6
@@ -94,7 +102,7 @@ def _mirror(x: int) -> int:
     return r
 
 
-@njit(cache=True)
+@no_refcount
 def _negamax(cur, mask, moves, alpha, beta, threats,  # type: ignore[no-untyped-def]
              table, work, book, bdepth):
     """Negamax with alpha-beta (``alpha < beta``); the side to move cannot win at once
@@ -191,7 +199,7 @@ def _can_win_next(cur: int, mask: int) -> bool:
     return (winning_cells(cur, mask) & (mask + BOTTOM) & BOARD) != 0
 
 
-@njit(cache=True)
+@no_refcount
 def _solve(cur, mask, moves, weak, table, work, book, bdepth):  # type: ignore[no-untyped-def]
     if _can_win_next(cur, mask):
         return 1 if weak else (CELLS + 1 - moves) // 2
