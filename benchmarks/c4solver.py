@@ -3,7 +3,7 @@ on Pons' end-game positions and middle-game positions; then exact analysis of ra
 positions of the opening and middle game.
 
 Usage: python -m benchmarks.c4solver [--file PATH ...] [--middle N] [--stones A-B]
-    [--seed S] [--p95 N] [--cap T] [--no-python] [--json]
+    [--seed S] [--p95 N] [--cap T] [--no-python] [--pons PATH] [--json]
 Part 1 solves every line of each end-game set (a fresh table per position, as in Pons'
 benchmark, no opening book): by default the repository's sample of his ``Test_L3_R1``
 (every tenth of its 1,000 positions); ``--file`` takes whole sets, or any ``MOVES
@@ -13,6 +13,12 @@ not in this repository). It prints how many scores are exact, CPU seconds per po
 ``--no-python``) for the pure-Python oracle of tests/brains/c4_oracle.py ("before").
 Part 2 plays N seeded random games to A..B stones (never into an immediate win) and
 solves each position with both, printing CPU seconds and nodes per second.
+With ``--pons PATH`` (Pascal Pons' own solver, ``c4solver`` built with make from his
+public repository, PascalPons/connect4; by default ``build/pons/c4solver``) the same
+middle-game positions are also solved by it, one process a position (so a fresh table,
+as ours; its start-up, the CPU time of a one-move position, is taken off), without its
+opening book: the CPU time of the two solvers on the same positions, their ratio, and
+whether every score agrees. Without the program it says so and measures nothing more.
 Part 3 analyses (every column's exact score) N seeded random positions of 0..20 stones,
 the number of stones drawn uniformly, as the app does: the opening book where it settles
 a position, else the compiled search, given up after T CPU seconds. It prints the median,
@@ -24,8 +30,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -36,6 +44,8 @@ from brains.c4solver import Position, Solver, SolverStopped
 DEEP = 10
 """The opening analysis also reports positions of at least this many stones on their own
 (what the search alone must answer, beyond an opening book of up to 9 stones)."""
+PONS = Path("build/pons/c4solver")
+"""Where ``make bench`` looks for Pons' compiled solver."""
 SAMPLE = Path(__file__).resolve().parent.parent / "tests" / "data" / "c4" / "end_easy_sample.txt"
 """Every tenth position of Pons' ``Test_L3_R1``, with its exact score."""
 
@@ -122,6 +132,49 @@ def middle_game(count: int, low: int, high: int, seed: int, python: bool,
     return report
 
 
+def _child_cpu() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+QUICK = "121212"
+"""A position Pons' solver answers at once (the mover wins now): its start-up time."""
+
+
+def pons_time(program: Path, line: str) -> tuple[int, float]:
+    """(score, CPU seconds) of Pons' solver on one position (``line``: the columns played,
+    1 to 7, his format and ours), in a process of its own, without its opening book."""
+    begun = _child_cpu()
+    out = subprocess.run([str(program), "-b", os.devnull], input=line + "\n",
+                         capture_output=True, text=True, timeout=3600, check=True).stdout
+    spent = _child_cpu() - begun
+    fields = out.split()
+    if len(fields) != 2 or fields[0] != line:
+        raise ValueError(f"Pons' solver answered {out[:60]!r} to {line!r}")
+    return int(fields[1]), spent
+
+
+def against_pons(program: Path, middle: dict[str, Any]) -> dict[str, Any]:
+    """Pons' solver on the middle-game positions ours solved: CPU seconds, the ratio of
+    the totals (ours / his) and whether the scores agree."""
+    start_up = statistics.median(pons_time(program, QUICK)[1] for _ in range(5))
+    rows = []
+    for row in middle["compiled"]["positions"]:
+        score, spent = pons_time(program, row["moves"])
+        rows.append({"moves": row["moves"], "score": score,
+                     "cpu_s": round(max(0.0, spent - start_up), 4)})
+    ours = [float(r["cpu_s"]) for r in middle["compiled"]["positions"]]
+    his = [float(r["cpu_s"]) for r in rows]
+    return {"start_up_s": round(start_up, 4), "positions": rows,
+            "median_s": round(statistics.median(his), 4), "cpu_s": round(sum(his), 3),
+            "ours_cpu_s": round(sum(ours), 3),
+            "ratio": round(sum(ours) / max(sum(his), 1e-9), 2),
+            "same_scores": all(a["score"] == b["score"] for a, b in
+                               zip(middle["compiled"]["positions"], rows, strict=True))}
+
+
 def opening_analysis(count: int, cap: float, seed: int, verbose: bool) -> dict[str, Any]:
     """Analyse ``count`` random positions of 0..20 stones (uniform), each given up after
     ``cap`` CPU seconds; CPU seconds a position, a given-up one counted as infinite."""
@@ -191,6 +244,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="CPU seconds before a position of --p95 is given up (default 2)")
     parser.add_argument("--no-python", action="store_true",
                         help="skip the pure-Python solver (the 'before' figures)")
+    parser.add_argument("--pons", type=Path, default=PONS, metavar="PATH",
+                        help="Pons' compiled solver, to time on the middle-game positions "
+                             "(default build/pons/c4solver)")
     parser.add_argument("-v", "--verbose", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -233,6 +289,19 @@ def main(argv: list[str] | None = None) -> int:
                          / max(1, report["middle_game"]["python"]["nodes_per_s"]))
                 print(f"  nodes/s compiled / python: {speed:.1f}x; same scores: "
                       f"{middle['same_scores']}")
+        if not args.pons.is_file():
+            if not args.json:
+                print(f"  Pons' solver not measured: no program at {args.pons} (build "
+                      "c4solver from his public repository, PascalPons/connect4, with make, "
+                      "and pass --pons PATH)")
+        else:
+            peer = against_pons(args.pons, middle)
+            report["pons"] = peer
+            status |= not peer["same_scores"]
+            if not args.json:
+                print(f"  Pons' solver (C++, start-up {peer['start_up_s']:.3f} s taken off): "
+                      f"median {peer['median_s']:.4f} s, {peer['cpu_s']:.3f} CPU s in all; "
+                      f"ours / his: {peer['ratio']:.2f}; same scores: {peer['same_scores']}")
     if args.p95 > 0:
         if not args.json:
             print(f"analysis of {args.p95} random positions of 0-20 stones (seed {args.seed}, "
