@@ -93,6 +93,32 @@ def test_moves_and_flips_agree_with_the_reference(size: int, variant: str) -> No
     assert checked > 100
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_last_square_flip_counts_agree_with_the_flips(size: int) -> None:
+    """With one empty square left (every other square of the board the mover's or the
+    opponent's, at random), the counted flips of either side equal the reference's."""
+    rng = random.Random(size * 5 + 1)
+    board = int(K.config(size, 0, False)[K.CFG_BOARD])
+    squares = [s for s in range(64) if board >> s & 1]
+    flipping = 0
+    for _ in range(400):
+        empty = rng.choice(squares)
+        rows: list[list[str | None]] = [[None] * size for _ in range(size)]
+        P = O = 0
+        for s in squares:
+            if s != empty:
+                mine = rng.random() < 0.5
+                P |= mine << s
+                O |= (not mine) << s
+                rows[s // 8][s % 8] = "B" if mine else "W"
+        r, c = divmod(empty, 8)
+        for mover, me in (("B", P), ("W", O)):
+            want = len(RefPosition(rows, mover, frozenset()).flips(r, c, mover))
+            assert int(K._count_last(np.uint64(me), empty)) == want
+            flipping += want > 0
+    assert flipping > 100
+
+
 def pattern_tables() -> tuple[Any, ...]:
     """The shipped pattern model's tables, as the solver's driver passes them."""
     from brains.reversi_endgame import _patterns
