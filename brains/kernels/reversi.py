@@ -258,7 +258,7 @@ def _line_moves(P: Any, mask: Any, d: Any) -> Any:
     return (fl << d) | (fr >> d)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def mobility(P: Any, O: Any, board: Any) -> Any:
     """The empty squares of ``board`` where the owner of ``P`` may place a disc."""
     inner = O & NOT_EDGE
@@ -267,7 +267,7 @@ def mobility(P: Any, O: Any, board: Any) -> Any:
     return m & ~(P | O) & board
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def flips(P: Any, O: Any, sq: int) -> Any:
     """The opponent discs a disc of ``P``'s owner on the empty square ``sq`` flips (0: the
     move is not legal). Without branches: per direction, the first square of the ray that
@@ -306,7 +306,7 @@ def play(P: Any, O: Any, sq: int, drawn: Any) -> Any:
 
 
 # -- scoring -----------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def final(P: Any, O: Any, cfg: Any) -> Any:
     """Score of a finished game for the owner of ``P``."""
     d = popcount(P) - popcount(O)
@@ -333,7 +333,7 @@ def _count_last(X: Any, sq: int) -> Any:
             + LINE_COUNTS[c, np.int64(d9)] + LINE_COUNTS[c, np.int64(d7)])
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _last1(P: Any, O: Any, sq: int, cfg: Any) -> Any:
     """Score with one empty square ``sq`` left, ``P``'s owner to move (the flips
     counted by :func:`_count_last`)."""
@@ -457,7 +457,7 @@ def _solve4(P: Any, O: Any, alpha: int, beta: int, x1: int, x2: int, x3: int, x4
     return final(P, O, cfg)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _odd_regions(E: Any, cfg: Any) -> Any:
     """The squares of the quadrants holding an odd number of the empties ``E``."""
     odd = ZERO
