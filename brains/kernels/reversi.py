@@ -66,6 +66,7 @@ from typing import Any, TypeVar, cast
 import numpy as np
 from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
+from numba.core import cgutils as _cgutils
 from numba.extending import intrinsic
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -226,6 +227,23 @@ def _leading_zeros(typingctx: Any, x: Any) -> Any:
     return types.int64(types.uint64), codegen
 
 
+def _prefetch_row(typingctx: Any, table: Any, row: Any) -> Any:
+    """Ask the processor to fetch a row of a 2-D array into the cache (no effect on the
+    program's values; a hint that lets the memory latency overlap other work)."""
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        ary = context.make_array(sig.args[0])(context, builder, args[0])
+        zero = ir.Constant(ir.IntType(64), 0)
+        ptr = cgutils.get_item_pointer(context, builder, sig.args[0], ary, [args[1], zero])
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3),
+                          ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+    return types.void(table, types.int64), codegen
+
+
 def no_refcount(fn: _F) -> _F:
     """``njit(cache=True)`` without numba's reference counting (``_nrt=False``), for the
     functions that allocate nothing and use only arrays their caller holds (the module
@@ -234,9 +252,11 @@ def no_refcount(fn: _F) -> _F:
     return cast(_F, njit(**options)(fn))
 
 
+cgutils: Any = _cgutils  # (untyped)
 popcount: Any = intrinsic(_popcount)
 lowest: Any = intrinsic(_lowest)
 leading_zeros: Any = intrinsic(_leading_zeros)
+prefetch_row: Any = intrinsic(_prefetch_row)
 
 
 # -- move generation ---------------------------------------------------------------------
@@ -790,13 +810,16 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tt: Any,
                         buf_w, buf_s, ev)
             return v
         return final(P, O, cfg)
-    # the children, sorted fastest-first (insertion sort, ascending weight)
     odd = _odd_regions(E, cfg)
     drawn = cfg[CFG_DRAWN]
     corners = cfg[CFG_CLASS]
     etc = ne >= np.int64(cfg[CFG_ETC])
     eval_order = np.int64(cfg[CFG_EVAL])
     patterns = ev[0].shape[0] != 0
+    # the children, their table entries fetched ahead (the probes of the enhanced
+    # transposition cut-off below and the children's own come later)
+    buckets = tt.shape[0]
+    probed = ne - 1 > SHALLOW
     count = 0
     while moves:
         sq = lowest(moves)
@@ -807,12 +830,25 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tt: Any,
             p2, o2 = P | f, O ^ f | bit
         else:
             p2, o2 = P | f | bit, O ^ f
-        if etc:  # a child whose upper bound already refutes it fails this node high
-            child = _probe(o2, p2, tt)
+        if probed:
+            prefetch_row(tt, _bucket(o2, p2, buckets))
+        buf_s[ne, count] = sq
+        buf_p[ne, count] = p2
+        buf_o[ne, count] = o2
+        count += 1
+    if etc:  # a child whose upper bound already refutes it fails this node high
+        for i in range(count):
+            child = _probe(buf_o[ne, i], buf_p[ne, i], tt)
             if child:
                 v = 128 - ((child >> 8) & 255)
                 if v >= beta:
                     return v
+    # sorted fastest-first (insertion sort, ascending weight)
+    for k in range(count):
+        sq = buf_s[ne, k]
+        p2 = buf_p[ne, k]
+        o2 = buf_o[ne, k]
+        bit = ONE << np.uint64(sq)
         if sq == first:
             w = -1000000000
         else:
@@ -828,7 +864,7 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tt: Any,
                     w += evaluate(o2, p2, ev[0], ev[1], ev[2], ev[3], ev[4], ev[5]) // 8
                 else:
                     w += 8 * _eval_search(o2, p2, EVAL_DEPTH, -EVAL_INF, EVAL_INF, cfg)
-        i = count
+        i = k
         while i > 0 and buf_w[ne, i - 1] > w:
             buf_w[ne, i] = buf_w[ne, i - 1]
             buf_s[ne, i] = buf_s[ne, i - 1]
@@ -839,7 +875,6 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tt: Any,
         buf_s[ne, i] = sq
         buf_p[ne, i] = p2
         buf_o[ne, i] = o2
-        count += 1
     best = -NONE
     best_move = -1
     for i in range(count):
