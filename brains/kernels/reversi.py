@@ -47,12 +47,12 @@ stored nothing unproven in the table, so calling it again with a higher limit go
 where it stopped (the finished subtrees are found in the table). That is how the caller
 polls a clock or a stop signal between calls (brains/reversi_endgame.py).
 
-The recursive search functions and the pattern evaluation are compiled without numba's
-reference counting (``_nrt=False``): they allocate nothing and every
-array they get is held by their caller (:func:`root`, called from Python), while counting
-the references of each array argument on entry and exit of every call (atomic
-increments and decrements: 4 for a leaf solver, 26 for :func:`search`) took about 30 %
-of the endgame search's time.
+The recursive search functions (the midgame search's too) and the pattern evaluation are
+compiled without numba's reference counting (``_nrt=False``): they allocate nothing and
+every array they get is held by their caller (:func:`root`, called from Python), while
+counting the references of each array argument on entry and exit of every call (atomic
+increments and decrements: 4 for a leaf solver, 26 for :func:`search`, 34 for
+:func:`mid_search`) took about 30 % of the endgame search's time.
 
 The score of a finished game is the mover's discs minus the opponent's; with
 ``etw`` (empties to winner) the empty squares are added to the winner's count.
@@ -250,6 +250,14 @@ def no_refcount(fn: _F) -> _F:
     docstring says why)."""
     options: dict[str, Any] = {"cache": True, "_nrt": False}
     return cast(_F, njit(**options)(fn))
+
+
+def no_refcount_typed(signature: Any) -> Callable[[_F], _F]:
+    """:func:`no_refcount` compiled for one explicit signature."""
+    def wrap(fn: _F) -> _F:
+        options: dict[str, Any] = {"cache": True, "_nrt": False}
+        return cast(_F, njit(signature, **options)(fn))
+    return wrap
 
 
 cgutils: Any = _cgutils  # (untyped)
@@ -1023,8 +1031,8 @@ recursive kernels are compiled for these types only (an explicit signature; a ca
 recursive kernel compiled by inference crashed when loaded back)."""
 
 
-@njit(types.int64(types.uint64, types.uint64, types.int64, types.int64, types.int64,
-                  types.int64, *_ARGS), cache=True)
+@no_refcount_typed(types.int64(types.uint64, types.uint64, types.int64, types.int64,
+                                types.int64, types.int64, *_ARGS))
 def mid_search(P: Any, O: Any, depth: int, alpha: int, beta: int, ply: int, weights: Any,
            numeric: Any, bias: Any, squares: Any, lengths: Any, offsets: Any, stats: Any,
            tk1: Any, tk2: Any, td: Any, tlo: Any, thi: Any, tmv: Any, bp: Any, bo: Any,
