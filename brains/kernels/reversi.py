@@ -244,6 +244,14 @@ def _prefetch_row(typingctx: Any, table: Any, row: Any) -> Any:
     return types.void(table, types.int64), codegen
 
 
+def _address(typingctx: Any, arr: Any) -> Any:
+    """A pointer to a contiguous array's first element (indexed like the array): one
+    word to pass on a call, where numba passes an array as seven."""
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        return context.make_array(sig.args[0])(context, builder, args[0]).data
+    return types.CPointer(arr.dtype)(arr), codegen
+
+
 def no_refcount(fn: _F) -> _F:
     """``njit(cache=True)`` without numba's reference counting (``_nrt=False``), for the
     functions that allocate nothing and use only arrays their caller holds (the module
@@ -265,6 +273,7 @@ popcount: Any = intrinsic(_popcount)
 lowest: Any = intrinsic(_lowest)
 leading_zeros: Any = intrinsic(_leading_zeros)
 prefetch_row: Any = intrinsic(_prefetch_row)
+address: Any = intrinsic(_address)
 
 
 # -- move generation ---------------------------------------------------------------------
@@ -786,7 +795,7 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tt: Any,
     E = board & ~(P | O)
     ne = popcount(E)
     if ne <= SHALLOW:
-        return _shallow(P, O, alpha, beta, cfg, stats)
+        return _shallow(P, O, alpha, beta, address(cfg), address(stats))
     stats[NODES] += 1
     if stats[NODES] >= stats[LIMIT]:
         stats[ABORTED] = 1
