@@ -132,6 +132,13 @@ FILE_H = np.uint64(0x8080808080808080)
 ROW_1 = np.uint64(0x00000000000000FF)
 ROW_8 = np.uint64(0xFF00000000000000)
 BORDER = FILE_A | FILE_H | ROW_1 | ROW_8
+NOT_AB = ~(FILE_A | (FILE_A << U1))
+NOT_AD = ~(FILE_A * np.uint64(15))
+NOT_GH = ~(FILE_H | (FILE_H >> U1))
+NOT_EH = ~(FILE_A * np.uint64(0xF0))
+"""Squares off the a- and b-files, a- to d-files, g- and h-files, e- to h-files."""
+U2, U4, U14, U16, U18 = np.uint64(2), np.uint64(4), np.uint64(14), np.uint64(16), np.uint64(18)
+U28, U32, U36 = np.uint64(28), np.uint64(32), np.uint64(36)
 
 
 def _rays() -> np.ndarray:
@@ -590,31 +597,37 @@ def _shallow(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any) -> Any
 
 
 # -- stability ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _full_lines(filled: Any) -> Any:
     """(horizontal, vertical, diagonal, anti-diagonal): the squares whose line in that
-    direction is all ``filled``."""
-    h = ZERO
-    for r in range(8):
-        row = ROW_1 << np.uint64(8 * r)
-        if filled & row == row:
-            h |= row
-    col = filled
-    for _ in range(7):
-        col &= (col >> U8) | ROW_8
-    v = ZERO
-    for c in range(8):
-        if col & (ONE << np.uint64(c)):
-            v |= FILE_A << np.uint64(c)
-    d9 = ZERO
-    d7 = ZERO
-    for k in range(15):
-        m = DIAGONALS[k]
-        if filled & m == m:
-            d9 |= m
-        m = DIAGONALS[15 + k]
-        if filled & m == m:
-            d7 |= m
+    direction is all ``filled``. Without loops: a row is full where its eight bits,
+    folded onto its first by shifts of 4, 2 and 1, all survive (a file likewise, by
+    shifts of 32, 16 and 8 rows' worth); a diagonal where no empty square reaches it, the
+    empty squares spread along it both ways by doubling shifts (1, 2, then 4 steps, the
+    squares that wrapped round the board masked off)."""
+    t = filled & (filled >> U4)
+    t &= t >> U2
+    t &= t >> U1
+    h = (t & FILE_A) * ROW_1
+    t = filled & (filled >> U32)
+    t &= t >> U16
+    t &= t >> U8
+    v = (t & ROW_1) * FILE_A
+    e = ~filled
+    up = e | ((e << U9) & ~FILE_A)
+    up |= (up << U18) & NOT_AB
+    up |= (up << U36) & NOT_AD
+    down = e | ((e >> U9) & ~FILE_H)
+    down |= (down >> U18) & NOT_GH
+    down |= (down >> U36) & NOT_EH
+    d9 = ~(up | down)
+    up = e | ((e << U7) & ~FILE_H)
+    up |= (up << U14) & NOT_GH
+    up |= (up << U28) & NOT_EH
+    down = e | ((e >> U7) & ~FILE_A)
+    down |= (down >> U14) & NOT_AB
+    down |= (down >> U28) & NOT_AD
+    d7 = ~(up | down)
     return h, v, d9, d7
 
 

@@ -119,6 +119,27 @@ def test_last_square_flip_counts_agree_with_the_flips(size: int) -> None:
     assert flipping > 100
 
 
+def test_full_lines_agree_with_a_walk_along_each_line() -> None:
+    """The squares whose row, file, diagonal or anti-diagonal is all filled, as
+    :func:`K.stable` reads them, for random fillings (sparse to nearly full)."""
+    rng = random.Random(4)
+    steps = ((0, 1), (1, 0), (1, 1), (1, -1))
+    for i in range(600):
+        density = 0.5 + 0.5 * (i % 6) / 5
+        filled = sum(1 << s for s in range(64) if rng.random() < density)
+        got = [int(m) for m in K._full_lines(np.uint64(filled))]
+        for s in range(64):
+            r0, c0 = divmod(s, 8)
+            for k, (dr, dc) in enumerate(steps):
+                full = True
+                for sign in (1, -1):
+                    r, c = r0, c0
+                    while 0 <= r < 8 and 0 <= c < 8:
+                        full = full and bool(filled >> (r * 8 + c) & 1)
+                        r, c = r + sign * dr, c + sign * dc
+                assert bool(got[k] >> s & 1) == full, (hex(filled), s, k)
+
+
 def pattern_tables() -> tuple[Any, ...]:
     """The shipped pattern model's tables, as the solver's driver passes them."""
     from brains.reversi_endgame import _patterns
