@@ -256,7 +256,8 @@ def _address(typingctx: Any, arr: Any) -> Any:
     word to pass on a call, where numba passes an array as seven."""
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
         return context.make_array(sig.args[0])(context, builder, args[0]).data
-    return types.CPointer(arr.dtype)(arr), codegen
+    pointer: Any = types.CPointer  # (untyped)
+    return pointer(arr.dtype)(arr), codegen
 
 
 def no_refcount(fn: _F) -> _F:
