@@ -401,10 +401,10 @@ def _last1(P: Any, O: Any, sq: int, cfg: Any) -> Any:
     return n
 
 
-@no_refcount
-def _solve2(P: Any, O: Any, alpha: int, beta: int, x1: int, x2: int, cfg: Any,
-            stats: Any) -> Any:
-    stats[NODES] += 1
+@njit(cache=True, forceinline=True)
+def _moves2(P: Any, O: Any, beta: int, x1: int, x2: int, cfg: Any) -> Any:
+    """The best of the mover's placements on ``x1`` and ``x2`` (the last square then
+    counted), stopping at one reaching ``beta``; -:data:`NONE` when neither is legal."""
     drawn = cfg[CFG_DRAWN]
     best = -NONE
     if O & NEIGHBOURS[x1]:
@@ -426,10 +426,22 @@ def _solve2(P: Any, O: Any, alpha: int, beta: int, x1: int, x2: int, cfg: Any,
             else:
                 v = -_last1(O ^ f, P | f | bit, x1, cfg)
             return v if v > best else best
+    return best
+
+
+@njit(cache=True, forceinline=True)
+def _solve2(P: Any, O: Any, alpha: int, beta: int, x1: int, x2: int, cfg: Any,
+            stats: Any) -> Any:
+    """Value with the two empties ``x1`` and ``x2``; not recursive (a pass is the
+    opponent's :func:`_moves2`, a node of its own), so inlined into its callers."""
+    stats[NODES] += 1
+    best = _moves2(P, O, beta, x1, x2, cfg)
     if best > -NONE:
         return best
-    if (P & NEIGHBOURS[x1] and flips(O, P, x1)) or (P & NEIGHBOURS[x2] and flips(O, P, x2)):
-        return -_solve2(O, P, -beta, -alpha, x1, x2, cfg, stats)
+    v = _moves2(O, P, -alpha, x1, x2, cfg)
+    if v > -NONE:
+        stats[NODES] += 1
+        return -v
     return final(P, O, cfg)
 
 
