@@ -21,9 +21,11 @@ The search (negamax alpha-beta, fail-soft, principal-variation windows) has thre
 by the number of empty squares:
 
 - more than :data:`SHALLOW`: a stability cut-off (the opponent's stable discs bound the
-  mover's score: :func:`stable`); the transposition table (bounds and best move, in numpy
-  arrays: :func:`new_table`); from :data:`ETC` empties, an enhanced transposition cut-off
-  (a child whose stored upper bound refutes the node); moves sorted fastest-first (fewest
+  mover's score: :func:`stable`); the transposition table (bounds and best move, a bucket
+  of two entries a row of one numpy array: :func:`new_table`; a node asks the processor to
+  fetch its children's buckets, :func:`prefetch_row`, before it probes or searches them);
+  from :data:`ETC` empties, an enhanced transposition cut-off (a child whose stored upper
+  bound refutes the node); moves sorted fastest-first (fewest
   replies for the opponent, corners weighing double; less weight: the empty squares next
   to the mover's discs, the opponent's potential mobility; a bonus for a square in a
   region with an odd number of empties; from :data:`STABLE_ORDER` empties the mover's
@@ -32,11 +34,11 @@ by the number of empty squares:
   where there are no tables (other boards, FlipColor, no model: :func:`no_patterns`) a
   one-ply search of a cheap evaluation), the table's move first;
 - 5 to :data:`SHALLOW`: the stability cut-off (where it may well cut:
-  :data:`SHALLOW_SLACK`), no sorting and no table, empties tried in
-  a fixed order (odd regions first; corners, then edges, then inner squares, squares
-  next to corners last);
+  :data:`SHALLOW_SLACK`), no sorting and no table, empties tried in a fixed order (odd
+  regions first; corners, then edges, then inner squares, squares next to corners last);
 - 4, 3, 2 and 1 empties: a solver for each count, without move generation, odd regions
-  first (the last move only counts the flips).
+  first (the two-empties one inlined into its callers; the last move only counts the
+  flips, from tables of the lines through its square: :func:`_count_last`).
 
 The caller finds the exact score by null-window searches (brains/reversi_endgame.py),
 the first one near a guess of the midgame search; :func:`root` sorts as :func:`search`
@@ -89,7 +91,7 @@ ETC = 12
 """From this many empties, the children are looked up in the table before any is searched
 (enhanced transposition cut-off); ``cfg[CFG_ETC]`` holds it."""
 TT_BITS = 21
-"""The transposition table holds ``2 ** TT_BITS`` entries (20 bytes each: about 42 MB),
+"""The transposition table holds ``2 ** TT_BITS`` entries (20 bytes each: 40 MB),
 in buckets of two: one kept for the deepest position (most empties) stored there, one
 replaced always."""
 MAX_MOVES = 40

@@ -119,6 +119,41 @@ def test_last_square_flip_counts_agree_with_the_flips(size: int) -> None:
     assert flipping > 100
 
 
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("etw", [False, True])
+def test_the_last_square_scores_as_the_reference_plays_it(size: int, etw: bool) -> None:
+    """One empty square left, FlipColor's drawn squares at random (the disc placed on one
+    turns to the opponent): the score equals the reference's game played to the end (the
+    mover places if it can, else the opponent, else nobody)."""
+    rng = random.Random(size * 9 + etw)
+    n = size
+    squares = [r * 8 + c for r in range(n) for c in range(n)]
+    for _ in range(300):
+        empty = rng.choice(squares)
+        rows: list[list[str | None]] = [[None] * n for _ in range(n)]
+        P = O = 0
+        for s in squares:
+            if s != empty:
+                mine = rng.random() < 0.5
+                P |= mine << s
+                O |= (not mine) << s
+                rows[s // 8][s % 8] = "B" if mine else "W"
+        drawn = {(r, c) for r in range(n) for c in range(n) if rng.random() < 0.3}
+        names = frozenset("abcdefgh"[c] + str(r + 1) for r, c in drawn)
+        r, c = divmod(empty, 8)
+        ref = RefPosition(rows, "B", names)
+        for mover in ("B", "W"):
+            if ref.flips(r, c, mover):
+                ref = RefPosition(rows, mover, names).play(ref.name(r, c))
+                break
+        black, white = ref.counts()
+        want = black - white
+        if etw and want and black + white < n * n:
+            want += 1 if want > 0 else -1
+        cfg = K.config(n, sum(1 << (rr * n + cc) for rr, cc in drawn), etw)
+        assert int(K._last1(np.uint64(P), np.uint64(O), empty, cfg)) == want
+
+
 def test_full_lines_agree_with_a_walk_along_each_line() -> None:
     """The squares whose row, file, diagonal or anti-diagonal is all filled, as
     :func:`K.stable` reads them, for random fillings (sparse to nearly full)."""
