@@ -307,13 +307,13 @@ class _Driver:
 _local = threading.local()
 
 
-def _table(kernel: Any) -> tuple[Any, Any, Any]:
+def _table(kernel: Any) -> tuple[Any]:
     """This thread's transposition table, emptied (one per thread: solves may run side by
     side in workers)."""
     table = getattr(_local, "table", None)
     if table is None:
         table = _local.table = kernel.new_table()
-    table[2].fill(0)
+    table[0].fill(0)
     return table  # type: ignore[no-any-return]
 
 

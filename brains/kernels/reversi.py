@@ -21,9 +21,11 @@ The search (negamax alpha-beta, fail-soft, principal-variation windows) has thre
 by the number of empty squares:
 
 - more than :data:`SHALLOW`: a stability cut-off (the opponent's stable discs bound the
-  mover's score: :func:`stable`); the transposition table (bounds and best move, in numpy
-  arrays: :func:`new_table`); from :data:`ETC` empties, an enhanced transposition cut-off
-  (a child whose stored upper bound refutes the node); moves sorted fastest-first (fewest
+  mover's score: :func:`stable`); the transposition table (bounds and best move, a bucket
+  of two entries a row of one numpy array: :func:`new_table`; a node asks the processor to
+  fetch its children's buckets, :func:`prefetch_row`, before it probes or searches them);
+  from :data:`ETC` empties, an enhanced transposition cut-off (a child whose stored upper
+  bound refutes the node); moves sorted fastest-first (fewest
   replies for the opponent, corners weighing double; less weight: the empty squares next
   to the mover's discs, the opponent's potential mobility; a bonus for a square in a
   region with an odd number of empties; from :data:`STABLE_ORDER` empties the mover's
@@ -31,11 +33,12 @@ by the number of empty squares:
   position after the move (8x8, the shipped model's tables in the ``ev`` argument), or
   where there are no tables (other boards, FlipColor, no model: :func:`no_patterns`) a
   one-ply search of a cheap evaluation), the table's move first;
-- 5 to :data:`SHALLOW`: the stability cut-off, no sorting and no table, empties tried in
-  a fixed order (odd regions first; corners, then edges, then inner squares, squares
-  next to corners last);
+- 5 to :data:`SHALLOW`: the stability cut-off (where it may well cut:
+  :data:`SHALLOW_SLACK`), no sorting and no table, empties tried in a fixed order (odd
+  regions first; corners, then edges, then inner squares, squares next to corners last);
 - 4, 3, 2 and 1 empties: a solver for each count, without move generation, odd regions
-  first (the last move only counts the flips).
+  first (the two-empties one inlined into its callers; the last move only counts the
+  flips, from tables of the lines through its square: :func:`_count_last`).
 
 The caller finds the exact score by null-window searches (brains/reversi_endgame.py),
 the first one near a guess of the midgame search; :func:`root` sorts as :func:`search`
@@ -47,21 +50,37 @@ stored nothing unproven in the table, so calling it again with a higher limit go
 where it stopped (the finished subtrees are found in the table). That is how the caller
 polls a clock or a stop signal between calls (brains/reversi_endgame.py).
 
+The recursive search functions (the midgame search's too) and the pattern evaluation are
+compiled without numba's reference counting (``_nrt=False``): they allocate nothing and
+every array they get is held by their caller (:func:`root`, called from Python), while
+counting the references of each array argument on entry and exit of every call (atomic
+increments and decrements: 4 for a leaf solver, 26 for :func:`search`, 34 for
+:func:`mid_search`) took about 30 % of the endgame search's time.
+
 The score of a finished game is the mover's discs minus the opponent's; with
 ``etw`` (empties to winner) the empty squares are added to the winner's count.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 from llvmlite import ir  # type: ignore[import-untyped]
 from numba import njit, types
+from numba.core import cgutils as _cgutils
 from numba.extending import intrinsic
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 SHALLOW = 7
 """At or below this many empties: fixed order, no table."""
+SHALLOW_SLACK = 4
+"""The shallow tier tries the stability cut-off only where it would still cut with this
+many of the opponent's discs unstable (on FFO #40 and #43, nearer the bound it cut at
+under 1 % of the tries at a cost of finding the stable discs each time: 2.5 % of the
+time)."""
 STABLE_ORDER = 12
 """From this many empties, moves are also sorted by the mover's stable discs after them."""
 EVAL_ORDER = 14
@@ -72,7 +91,7 @@ ETC = 12
 """From this many empties, the children are looked up in the table before any is searched
 (enhanced transposition cut-off); ``cfg[CFG_ETC]`` holds it."""
 TT_BITS = 21
-"""The transposition table holds ``2 ** TT_BITS`` entries (20 bytes each: about 42 MB),
+"""The transposition table holds ``2 ** TT_BITS`` entries (20 bytes each: 40 MB),
 in buckets of two: one kept for the deepest position (most empties) stored there, one
 replaced always."""
 MAX_MOVES = 40
@@ -121,6 +140,13 @@ FILE_H = np.uint64(0x8080808080808080)
 ROW_1 = np.uint64(0x00000000000000FF)
 ROW_8 = np.uint64(0xFF00000000000000)
 BORDER = FILE_A | FILE_H | ROW_1 | ROW_8
+NOT_AB = ~(FILE_A | (FILE_A << U1))
+NOT_AD = ~(FILE_A * np.uint64(15))
+NOT_GH = ~(FILE_H | (FILE_H >> U1))
+NOT_EH = ~(FILE_A * np.uint64(0xF0))
+"""Squares off the a- and b-files, a- to d-files, g- and h-files, e- to h-files."""
+U2, U4, U14, U16, U18 = np.uint64(2), np.uint64(4), np.uint64(14), np.uint64(16), np.uint64(18)
+U28, U32, U36 = np.uint64(28), np.uint64(32), np.uint64(36)
 
 
 def _rays() -> np.ndarray:
@@ -163,9 +189,37 @@ def _diagonals() -> np.ndarray:
     return out
 
 
+def _line_counts() -> np.ndarray:
+    """Per square of a line of eight (its index along the line) and content of the line
+    (bit ``i``: the mover holds the line's ``i``-th square), how many discs a move there
+    flips on that line when every other square of it holds an opponent's disc: the run of
+    unset bits on each side, counted where a set bit ends it."""
+    out = np.zeros((8, 256), dtype=np.int64)
+    for pos in range(8):
+        for line in range(256):
+            n = 0
+            for step in (-1, 1):
+                k, j = 0, pos + step
+                while 0 <= j < 8 and not line >> j & 1:
+                    k, j = k + 1, j + step
+                if 0 <= j < 8:
+                    n += k
+            out[pos, line] = n
+    return out
+
+
 RAYS = _rays()
+POW3 = np.array([3 ** k for k in range(20)], dtype=np.int64)
+"""Powers of 3: a pattern's k-th square weighs 3 ** k in its configuration's index."""
 NEIGHBOURS = _neighbours()
 DIAGONALS = _diagonals()
+LINE_COUNTS = _line_counts()
+DIAG9 = np.array([DIAGONALS[s // 8 - s % 8 + 7] for s in range(64)], dtype=np.uint64)
+DIAG7 = np.array([DIAGONALS[15 + s // 8 + s % 8] for s in range(64)], dtype=np.uint64)
+"""Per square, its diagonal (a1-h8 direction) and its anti-diagonal."""
+TO_ROW = np.uint64(0x0102040810204080)
+"""Times a file moved to the a-file: that file's squares as the top byte (bit ``r``: row
+``r``)."""
 
 
 # -- bit intrinsics ----------------------------------------------------------------------
@@ -190,9 +244,54 @@ def _leading_zeros(typingctx: Any, x: Any) -> Any:
     return types.int64(types.uint64), codegen
 
 
+def _prefetch_row(typingctx: Any, table: Any, row: Any) -> Any:
+    """Ask the processor to fetch a row of a 2-D array into the cache (no effect on the
+    program's values; a hint that lets the memory latency overlap other work)."""
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        ary = context.make_array(sig.args[0])(context, builder, args[0])
+        zero = ir.Constant(ir.IntType(64), 0)
+        ptr = cgutils.get_item_pointer(context, builder, sig.args[0], ary, [args[1], zero])
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3),
+                          ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+    return types.void(table, types.int64), codegen
+
+
+def _address(typingctx: Any, arr: Any) -> Any:
+    """A pointer to a contiguous array's first element (indexed like the array): one
+    word to pass on a call, where numba passes an array as seven."""
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        return context.make_array(sig.args[0])(context, builder, args[0]).data
+    pointer: Any = types.CPointer  # (untyped)
+    return pointer(arr.dtype)(arr), codegen
+
+
+def no_refcount(fn: _F) -> _F:
+    """``njit(cache=True)`` without numba's reference counting (``_nrt=False``), for the
+    functions that allocate nothing and use only arrays their caller holds (the module
+    docstring says why)."""
+    options: dict[str, Any] = {"cache": True, "_nrt": False}
+    return cast(_F, njit(**options)(fn))
+
+
+def no_refcount_typed(signature: Any) -> Callable[[_F], _F]:
+    """:func:`no_refcount` compiled for one explicit signature."""
+    def wrap(fn: _F) -> _F:
+        options: dict[str, Any] = {"cache": True, "_nrt": False}
+        return cast(_F, njit(signature, **options)(fn))
+    return wrap
+
+
+cgutils: Any = _cgutils  # (untyped)
 popcount: Any = intrinsic(_popcount)
 lowest: Any = intrinsic(_lowest)
 leading_zeros: Any = intrinsic(_leading_zeros)
+prefetch_row: Any = intrinsic(_prefetch_row)
+address: Any = intrinsic(_address)
 
 
 # -- move generation ---------------------------------------------------------------------
@@ -214,7 +313,7 @@ def _line_moves(P: Any, mask: Any, d: Any) -> Any:
     return (fl << d) | (fr >> d)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def mobility(P: Any, O: Any, board: Any) -> Any:
     """The empty squares of ``board`` where the owner of ``P`` may place a disc."""
     inner = O & NOT_EDGE
@@ -223,25 +322,24 @@ def mobility(P: Any, O: Any, board: Any) -> Any:
     return m & ~(P | O) & board
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def flips(P: Any, O: Any, sq: int) -> Any:
     """The opponent discs a disc of ``P``'s owner on the empty square ``sq`` flips (0: the
-    move is not legal)."""
+    move is not legal). Without branches: per direction, the first square of the ray that
+    is not the opponent's (the lowest or the highest bit) outflanks the discs before it if
+    it is the mover's; a mask made of that test keeps or drops them (branches on it were
+    mispredicted often: three times slower)."""
     f = ZERO
     for d in range(4):
         ray = RAYS[sq, d]
         b = ray & ~O
-        if b:
-            low = b & (~b + ONE)
-            if low & P:
-                f |= ray & (low - ONE)
+        low = b & (ZERO - b)
+        f |= (low - ONE) & ray & (ZERO - np.uint64((low & P) != ZERO))
     for d in range(4, 8):
         ray = RAYS[sq, d]
         b = ray & ~O
-        if b:
-            high = ONE << np.uint64(63 - leading_zeros(b))
-            if high & P:
-                f |= ray & ~(high | (high - ONE))
+        high = ONE << np.uint64(63 - leading_zeros(b | ONE))  # b = 0: bit 0, not in b
+        f |= ray & ~(high | (high - ONE)) & (ZERO - np.uint64((high & b & P) != ZERO))
     return f
 
 
@@ -263,7 +361,7 @@ def play(P: Any, O: Any, sq: int, drawn: Any) -> Any:
 
 
 # -- scoring -----------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def final(P: Any, O: Any, cfg: Any) -> Any:
     """Score of a finished game for the owner of ``P``."""
     d = popcount(P) - popcount(O)
@@ -273,32 +371,44 @@ def final(P: Any, O: Any, cfg: Any) -> Any:
     return d
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _count_last(X: Any, sq: int) -> Any:
+    """How many discs a disc of ``X``'s owner on ``sq`` flips when every square but
+    ``sq`` is either ``X``'s or the opponent's or off the board (the last empty square:
+    every square not ``X``'s on a line counts as the opponent's; off the board, a line
+    never reaches one of ``X`` again). Each of the four lines through ``sq`` is gathered
+    into a byte and looked up in :data:`LINE_COUNTS`; no flip mask is built."""
+    r = sq >> 3
+    c = sq & 7
+    h = (X >> np.uint64(sq - c)) & np.uint64(255)
+    v = (((X >> np.uint64(c)) & FILE_A) * TO_ROW) >> np.uint64(56)
+    d9 = ((X & DIAG9[sq]) * FILE_A) >> np.uint64(56)
+    d7 = ((X & DIAG7[sq]) * FILE_A) >> np.uint64(56)
+    return (LINE_COUNTS[c, np.int64(h)] + LINE_COUNTS[r, np.int64(v)]
+            + LINE_COUNTS[c, np.int64(d9)] + LINE_COUNTS[c, np.int64(d7)])
+
+
+@njit(cache=True, forceinline=True)
 def _last1(P: Any, O: Any, sq: int, cfg: Any) -> Any:
-    """Score with one empty square ``sq`` left, ``P``'s owner to move."""
-    bit = ONE << np.uint64(sq)
+    """Score with one empty square ``sq`` left, ``P``'s owner to move (the flips
+    counted by :func:`_count_last`)."""
     n = popcount(P) - popcount(O)
-    if O & NEIGHBOURS[sq]:
-        f = flips(P, O, sq)
-        if f:
-            if bit & cfg[CFG_DRAWN]:
-                return n + 2 * popcount(f) - 1
-            return n + 2 * popcount(f) + 1
-    if P & NEIGHBOURS[sq]:
-        f = flips(O, P, sq)
-        if f:
-            if bit & cfg[CFG_DRAWN]:
-                return n - 2 * popcount(f) + 1
-            return n - 2 * popcount(f) - 1
+    drawn = (ONE << np.uint64(sq)) & cfg[CFG_DRAWN]
+    k = _count_last(P, sq)
+    if k:
+        return n + 2 * k - 1 if drawn else n + 2 * k + 1
+    k = _count_last(O, sq)
+    if k:
+        return n - 2 * k + 1 if drawn else n - 2 * k - 1
     if cfg[CFG_ETW] and n != 0:
         return n + 1 if n > 0 else n - 1
     return n
 
 
-@njit(cache=True)
-def _solve2(P: Any, O: Any, alpha: int, beta: int, x1: int, x2: int, cfg: Any,
-            stats: Any) -> Any:
-    stats[NODES] += 1
+@njit(cache=True, forceinline=True)
+def _moves2(P: Any, O: Any, beta: int, x1: int, x2: int, cfg: Any) -> Any:
+    """The best of the mover's placements on ``x1`` and ``x2`` (the last square then
+    counted), stopping at one reaching ``beta``; -:data:`NONE` when neither is legal."""
     drawn = cfg[CFG_DRAWN]
     best = -NONE
     if O & NEIGHBOURS[x1]:
@@ -320,14 +430,26 @@ def _solve2(P: Any, O: Any, alpha: int, beta: int, x1: int, x2: int, cfg: Any,
             else:
                 v = -_last1(O ^ f, P | f | bit, x1, cfg)
             return v if v > best else best
+    return best
+
+
+@njit(cache=True, forceinline=True)
+def _solve2(P: Any, O: Any, alpha: int, beta: int, x1: int, x2: int, cfg: Any,
+            stats: Any) -> Any:
+    """Value with the two empties ``x1`` and ``x2``; not recursive (a pass is the
+    opponent's :func:`_moves2`, a node of its own), so inlined into its callers."""
+    stats[NODES] += 1
+    best = _moves2(P, O, beta, x1, x2, cfg)
     if best > -NONE:
         return best
-    if (P & NEIGHBOURS[x1] and flips(O, P, x1)) or (P & NEIGHBOURS[x2] and flips(O, P, x2)):
-        return -_solve2(O, P, -beta, -alpha, x1, x2, cfg, stats)
+    v = _moves2(O, P, -alpha, x1, x2, cfg)
+    if v > -NONE:
+        stats[NODES] += 1
+        return -v
     return final(P, O, cfg)
 
 
-@njit(cache=True)
+@no_refcount
 def _solve3(P: Any, O: Any, alpha: int, beta: int, x1: int, x2: int, x3: int, cfg: Any,
             stats: Any) -> Any:
     stats[NODES] += 1
@@ -362,7 +484,7 @@ def _solve3(P: Any, O: Any, alpha: int, beta: int, x1: int, x2: int, x3: int, cf
     return final(P, O, cfg)
 
 
-@njit(cache=True)
+@no_refcount
 def _solve4(P: Any, O: Any, alpha: int, beta: int, x1: int, x2: int, x3: int, x4: int,
             cfg: Any, stats: Any) -> Any:
     """Value with the four empties ``x1`` to ``x4``, tried in that order (the caller puts
@@ -402,7 +524,7 @@ def _solve4(P: Any, O: Any, alpha: int, beta: int, x1: int, x2: int, x3: int, x4
     return final(P, O, cfg)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _odd_regions(E: Any, cfg: Any) -> Any:
     """The squares of the quadrants holding an odd number of the empties ``E``."""
     odd = ZERO
@@ -413,7 +535,7 @@ def _odd_regions(E: Any, cfg: Any) -> Any:
     return odd
 
 
-@njit(cache=True)
+@no_refcount
 def _shallow(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any) -> Any:
     """Value with at most :data:`SHALLOW` empties: fixed order, no table."""
     E = cfg[CFG_BOARD] & ~(P | O)
@@ -440,7 +562,7 @@ def _shallow(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any) -> Any
         return _solve3(P, O, alpha, beta, x1, x2, x3, cfg, stats)
     board = cfg[CFG_BOARD]
     squares = np.int64(cfg[CFG_SQUARES])
-    if alpha >= squares - 2 * popcount(O):  # stability cut-off, as in search
+    if alpha >= squares - 2 * popcount(O) + 2 * SHALLOW_SLACK:  # stability cut-off
         top = squares - 2 * popcount(stable(O, P, board))
         if top <= alpha:
             stats[NODES] += 1
@@ -498,31 +620,37 @@ def _shallow(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any) -> Any
 
 
 # -- stability ---------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _full_lines(filled: Any) -> Any:
     """(horizontal, vertical, diagonal, anti-diagonal): the squares whose line in that
-    direction is all ``filled``."""
-    h = ZERO
-    for r in range(8):
-        row = ROW_1 << np.uint64(8 * r)
-        if filled & row == row:
-            h |= row
-    col = filled
-    for _ in range(7):
-        col &= (col >> U8) | ROW_8
-    v = ZERO
-    for c in range(8):
-        if col & (ONE << np.uint64(c)):
-            v |= FILE_A << np.uint64(c)
-    d9 = ZERO
-    d7 = ZERO
-    for k in range(15):
-        m = DIAGONALS[k]
-        if filled & m == m:
-            d9 |= m
-        m = DIAGONALS[15 + k]
-        if filled & m == m:
-            d7 |= m
+    direction is all ``filled``. Without loops: a row is full where its eight bits,
+    folded onto its first by shifts of 4, 2 and 1, all survive (a file likewise, by
+    shifts of 32, 16 and 8 rows' worth); a diagonal where no empty square reaches it, the
+    empty squares spread along it both ways by doubling shifts (1, 2, then 4 steps, the
+    squares that wrapped round the board masked off)."""
+    t = filled & (filled >> U4)
+    t &= t >> U2
+    t &= t >> U1
+    h = (t & FILE_A) * ROW_1
+    t = filled & (filled >> U32)
+    t &= t >> U16
+    t &= t >> U8
+    v = (t & ROW_1) * FILE_A
+    e = ~filled
+    up = e | ((e << U9) & ~FILE_A)
+    up |= (up << U18) & NOT_AB
+    up |= (up << U36) & NOT_AD
+    down = e | ((e >> U9) & ~FILE_H)
+    down |= (down >> U18) & NOT_GH
+    down |= (down >> U36) & NOT_EH
+    d9 = ~(up | down)
+    up = e | ((e << U7) & ~FILE_H)
+    up |= (up << U14) & NOT_GH
+    up |= (up << U28) & NOT_EH
+    down = e | ((e >> U7) & ~FILE_A)
+    down |= (down >> U14) & NOT_AB
+    down |= (down >> U28) & NOT_AD
+    d7 = ~(up | down)
     return h, v, d9, d7
 
 
@@ -550,57 +678,58 @@ def stable(O: Any, P: Any, board: Any) -> Any:
 
 
 # -- the transposition table -------------------------------------------------------------
-def new_table(bits: int = TT_BITS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """An empty table of ``2 ** bits`` entries: the mover's and the opponent's discs
-    (keys) and a packed int32 per entry (empties << 24 | lower bound + 128 << 16 | upper
-    bound + 128 << 8 | best move + 1; 0: an empty entry)."""
-    size = 1 << bits
-    return (np.zeros(size, dtype=np.uint64), np.zeros(size, dtype=np.uint64),
-            np.zeros(size, dtype=np.int32))
+def new_table(bits: int = TT_BITS) -> tuple[np.ndarray]:
+    """An empty table of ``2 ** bits`` entries, in a tuple: one row of five words per
+    bucket of two entries, so that a probe reads one or two cache lines, not one in each
+    of three arrays (that cost a fifth of the search's time): the first entry's mover's
+    and opponent's discs (the key), the second's, then both entries' packed values (the
+    first in the low 32 bits: empties << 24 | lower bound + 128 << 16 | upper bound + 128
+    << 8 | best move + 1; 0: an empty entry)."""
+    return (np.zeros((1 << (bits - 1), 5), dtype=np.uint64),)
 
 
 @njit(cache=True, inline="always")
-def _slot(P: Any, O: Any, size: int) -> Any:
-    """The first slot of a position's bucket of two: the high bits of a multiplicative
-    hash (the low bits of a product depend only on the low bits of the discs, which late in
-    the game are the same for many positions)."""
+def _bucket(P: Any, O: Any, buckets: int) -> Any:
+    """A position's bucket: the high bits of a multiplicative hash (the low bits of a
+    product depend only on the low bits of the discs, which late in the game are the same
+    for many positions)."""
     h = P * HASH1 + (O ^ (O >> np.uint64(31))) * HASH2
-    bits = 63 - leading_zeros(np.uint64(size))
-    return np.int64(h >> np.uint64(64 - bits)) & ~np.int64(1)
+    bits = 63 - leading_zeros(np.uint64(buckets))
+    return np.int64(h >> np.uint64(64 - bits))
 
 
 @njit(cache=True, inline="always")
-def _probe(P: Any, O: Any, tk1: Any, tk2: Any, tv: Any) -> Any:
-    """The slot holding the position, or -1."""
-    slot = _slot(P, O, tv.shape[0])
-    if tk1[slot] == P and tk2[slot] == O and tv[slot] != 0:
-        return slot
-    slot += 1
-    if tk1[slot] == P and tk2[slot] == O and tv[slot] != 0:
-        return slot
-    return -1
+def _probe(P: Any, O: Any, tt: Any) -> Any:
+    """The packed value stored for the position, or 0."""
+    b = _bucket(P, O, tt.shape[0])
+    if tt[b, 0] == P and tt[b, 1] == O:
+        return np.int64(tt[b, 4] & np.uint64(0xFFFFFFFF))
+    if tt[b, 2] == P and tt[b, 3] == O:
+        return np.int64(tt[b, 4] >> np.uint64(32))
+    return 0
 
 
 @njit(cache=True, inline="always")
-def _store(P: Any, O: Any, ne: int, lo: int, hi: int, move: int, tk1: Any, tk2: Any,
-           tv: Any) -> None:
+def _store(P: Any, O: Any, ne: int, lo: int, hi: int, move: int, tt: Any) -> None:
     """Keep the bounds of a position: in its own entry if it has one, else in the
-    bucket's first slot if it is at least as deep as what is there (which moves to the
+    bucket's first entry if it is at least as deep as what is there (which moves to the
     second), else in the second."""
-    slot = _slot(P, O, tv.shape[0])
-    value = np.int32((ne << 24) | ((lo + 128) << 16) | ((hi + 128) << 8) | (move + 1))
-    if not (tk1[slot] == P and tk2[slot] == O):
-        if tk1[slot + 1] == P and tk2[slot + 1] == O:
-            slot += 1
-        elif (tv[slot] >> 24) <= ne:
-            tk1[slot + 1] = tk1[slot]
-            tk2[slot + 1] = tk2[slot]
-            tv[slot + 1] = tv[slot]
-        else:
-            slot += 1
-    tk1[slot] = P
-    tk2[slot] = O
-    tv[slot] = value
+    b = _bucket(P, O, tt.shape[0])
+    value = np.uint64((ne << 24) | ((lo + 128) << 16) | ((hi + 128) << 8) | (move + 1))
+    both = tt[b, 4]
+    low = both & np.uint64(0xFFFFFFFF)
+    if tt[b, 0] == P and tt[b, 1] == O:
+        tt[b, 4] = (both ^ low) | value
+    elif (tt[b, 2] == P and tt[b, 3] == O) or np.int64(low >> np.uint64(24)) > ne:
+        tt[b, 2] = P
+        tt[b, 3] = O
+        tt[b, 4] = low | (value << np.uint64(32))
+    else:
+        tt[b, 2] = tt[b, 0]
+        tt[b, 3] = tt[b, 1]
+        tt[b, 0] = P
+        tt[b, 1] = O
+        tt[b, 4] = (low << np.uint64(32)) | value
 
 
 @njit(cache=True, inline="always")
@@ -630,7 +759,7 @@ EVAL_DEPTH: Any = np.int64(1)
 literal-typed signature, which numba's disk cache does not load back safely.)"""
 
 
-@njit(cache=True)
+@no_refcount
 def _eval_search(P: Any, O: Any, depth: int, alpha: int, beta: int, cfg: Any) -> Any:
     """Alpha-beta of :func:`_eval` to ``depth``."""
     if depth == 0:
@@ -658,7 +787,7 @@ def _eval_search(P: Any, O: Any, depth: int, alpha: int, beta: int, cfg: Any) ->
 
 
 # -- the pattern evaluation (8x8) --------------------------------------------------------
-@njit(cache=True)
+@no_refcount
 def evaluate(P: Any, O: Any, weights: Any, numeric: Any, bias: Any, squares: Any,
              lengths: Any, offsets: Any) -> Any:
     """The pattern evaluation of the position for the owner of ``P`` (1/UNIT discs): the
@@ -674,10 +803,12 @@ def evaluate(P: Any, O: Any, weights: Any, numeric: Any, bias: Any, squares: Any
     v = bias[ph]
     row = weights[ph]
     for i in range(squares.shape[0]):
+        # the base-3 index as a sum of independent terms (square k counts 3 ** k), not by
+        # Horner's rule, whose chain of dependent steps made it three times slower
         idx: Any = 0
-        for k in range(lengths[i] - 1, -1, -1):
+        for k in range(lengths[i]):
             sq = np.uint64(squares[i, k])
-            idx = idx * 3 + np.int64((P >> sq) & ONE) + 2 * np.int64((O >> sq) & ONE)
+            idx += POW3[k] * (np.int64((P >> sq) & ONE) + 2 * np.int64((O >> sq) & ONE))
         v += row[offsets[i] + idx]
     E = ~(P | O)
     nw = numeric[ph]
@@ -692,9 +823,9 @@ def evaluate(P: Any, O: Any, weights: Any, numeric: Any, bias: Any, squares: Any
 
 
 # -- the search --------------------------------------------------------------------------
-@njit(cache=True)
-def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any,
-           tk2: Any, tv: Any, buf_p: Any, buf_o: Any, buf_w: Any, buf_s: Any, ev: Any) -> Any:
+@no_refcount
+def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tt: Any,
+           buf_p: Any, buf_o: Any, buf_w: Any, buf_s: Any, ev: Any) -> Any:
     """Fail-soft value of the position for the owner of ``P`` within (alpha, beta);
     ``ev``: the pattern evaluation's tables, as :func:`evaluate` takes them, in a tuple
     (:func:`no_patterns`: none)."""
@@ -702,7 +833,7 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any
     E = board & ~(P | O)
     ne = popcount(E)
     if ne <= SHALLOW:
-        return _shallow(P, O, alpha, beta, cfg, stats)
+        return _shallow(P, O, alpha, beta, address(cfg), address(stats))
     stats[NODES] += 1
     if stats[NODES] >= stats[LIMIT]:
         stats[ABORTED] = 1
@@ -713,11 +844,10 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any
         top = squares - 2 * popcount(stable(O, P, board))
         if top <= alpha:
             return top
-    slot = _probe(P, O, tk1, tk2, tv)
+    e = _probe(P, O, tt)
     first = -1
     lo, hi = -NONE, NONE
-    if slot >= 0:
-        e = tv[slot]
+    if e:
         lo, hi, first = ((e >> 16) & 255) - 128, ((e >> 8) & 255) - 128, (e & 255) - 1
         if lo >= beta or lo == hi:
             return lo
@@ -731,17 +861,20 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any
     moves = mobility(P, O, board)
     if not moves:
         if mobility(O, P, board):
-            v = -search(O, P, -beta, -alpha, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
+            v = -search(O, P, -beta, -alpha, cfg, stats, tt, buf_p, buf_o,
                         buf_w, buf_s, ev)
             return v
         return final(P, O, cfg)
-    # the children, sorted fastest-first (insertion sort, ascending weight)
     odd = _odd_regions(E, cfg)
     drawn = cfg[CFG_DRAWN]
     corners = cfg[CFG_CLASS]
     etc = ne >= np.int64(cfg[CFG_ETC])
     eval_order = np.int64(cfg[CFG_EVAL])
     patterns = ev[0].shape[0] != 0
+    # the children, their table entries fetched ahead (the probes of the enhanced
+    # transposition cut-off below and the children's own come later)
+    buckets = tt.shape[0]
+    probed = ne - 1 > SHALLOW
     count = 0
     while moves:
         sq = lowest(moves)
@@ -752,12 +885,25 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any
             p2, o2 = P | f, O ^ f | bit
         else:
             p2, o2 = P | f | bit, O ^ f
-        if etc:  # a child whose upper bound already refutes it fails this node high
-            child = _probe(o2, p2, tk1, tk2, tv)
-            if child >= 0:
-                v = 128 - ((tv[child] >> 8) & 255)
+        if probed:
+            prefetch_row(tt, _bucket(o2, p2, buckets))
+        buf_s[ne, count] = sq
+        buf_p[ne, count] = p2
+        buf_o[ne, count] = o2
+        count += 1
+    if etc:  # a child whose upper bound already refutes it fails this node high
+        for i in range(count):
+            child = _probe(buf_o[ne, i], buf_p[ne, i], tt)
+            if child:
+                v = 128 - ((child >> 8) & 255)
                 if v >= beta:
                     return v
+    # sorted fastest-first (insertion sort, ascending weight)
+    for k in range(count):
+        sq = buf_s[ne, k]
+        p2 = buf_p[ne, k]
+        o2 = buf_o[ne, k]
+        bit = ONE << np.uint64(sq)
         if sq == first:
             w = -1000000000
         else:
@@ -773,7 +919,7 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any
                     w += evaluate(o2, p2, ev[0], ev[1], ev[2], ev[3], ev[4], ev[5]) // 8
                 else:
                     w += 8 * _eval_search(o2, p2, EVAL_DEPTH, -EVAL_INF, EVAL_INF, cfg)
-        i = count
+        i = k
         while i > 0 and buf_w[ne, i - 1] > w:
             buf_w[ne, i] = buf_w[ne, i - 1]
             buf_s[ne, i] = buf_s[ne, i - 1]
@@ -784,20 +930,19 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any
         buf_s[ne, i] = sq
         buf_p[ne, i] = p2
         buf_o[ne, i] = o2
-        count += 1
     best = -NONE
     best_move = -1
     for i in range(count):
         p2 = buf_p[ne, i]
         o2 = buf_o[ne, i]
         if i == 0:
-            v = -search(o2, p2, -beta, -alpha, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
+            v = -search(o2, p2, -beta, -alpha, cfg, stats, tt, buf_p, buf_o,
                         buf_w, buf_s, ev)
         else:
-            v = -search(o2, p2, -alpha - 1, -alpha, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
+            v = -search(o2, p2, -alpha - 1, -alpha, cfg, stats, tt, buf_p, buf_o,
                         buf_w, buf_s, ev)
             if alpha < v < beta and not stats[ABORTED]:
-                v = -search(o2, p2, -beta, -v, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
+                v = -search(o2, p2, -beta, -v, cfg, stats, tt, buf_p, buf_o,
                             buf_w, buf_s, ev)
         if stats[ABORTED]:
             return 0
@@ -817,13 +962,13 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any
     else:
         lo = best
         hi = best
-    _store(P, O, ne, lo, hi, best_move, tk1, tk2, tv)
+    _store(P, O, ne, lo, hi, best_move, tt)
     return best
 
 
 @njit(cache=True)
-def root(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any, tk2: Any,
-         tv: Any, buf_p: Any, buf_o: Any, buf_w: Any, buf_s: Any, ev: Any) -> Any:
+def root(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tt: Any,
+         buf_p: Any, buf_o: Any, buf_w: Any, buf_s: Any, ev: Any) -> Any:
     """:func:`search` of a position, recording in ``stats[ROOT_BEST]`` its best move as
     soon as one is found (-1: none yet; 64: a pass)."""
     board = cfg[CFG_BOARD]
@@ -831,7 +976,7 @@ def root(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any, 
     if not moves:
         if mobility(O, P, board):
             stats[ROOT_BEST] = 64
-            return -search(O, P, -beta, -alpha, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
+            return -search(O, P, -beta, -alpha, cfg, stats, tt, buf_p, buf_o,
                            buf_w, buf_s, ev)
         return final(P, O, cfg)
     # the caller's move first, then fastest-first and by the pattern evaluation, as in
@@ -864,13 +1009,13 @@ def root(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tk1: Any, 
         sq = sqs[i]
         p2, o2 = play(P, O, sq, cfg[CFG_DRAWN])
         if i == 0:
-            v = -search(o2, p2, -beta, -alpha, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
+            v = -search(o2, p2, -beta, -alpha, cfg, stats, tt, buf_p, buf_o,
                         buf_w, buf_s, ev)
         else:
-            v = -search(o2, p2, -alpha - 1, -alpha, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
+            v = -search(o2, p2, -alpha - 1, -alpha, cfg, stats, tt, buf_p, buf_o,
                         buf_w, buf_s, ev)
             if alpha < v < beta and not stats[ABORTED]:
-                v = -search(o2, p2, -beta, -v, cfg, stats, tk1, tk2, tv, buf_p, buf_o,
+                v = -search(o2, p2, -beta, -v, cfg, stats, tt, buf_p, buf_o,
                             buf_w, buf_s, ev)
         if stats[ABORTED]:
             return 0
@@ -933,8 +1078,8 @@ recursive kernels are compiled for these types only (an explicit signature; a ca
 recursive kernel compiled by inference crashed when loaded back)."""
 
 
-@njit(types.int64(types.uint64, types.uint64, types.int64, types.int64, types.int64,
-                  types.int64, *_ARGS), cache=True)
+@no_refcount_typed(types.int64(types.uint64, types.uint64, types.int64, types.int64,
+                                types.int64, types.int64, *_ARGS))
 def mid_search(P: Any, O: Any, depth: int, alpha: int, beta: int, ply: int, weights: Any,
            numeric: Any, bias: Any, squares: Any, lengths: Any, offsets: Any, stats: Any,
            tk1: Any, tk2: Any, td: Any, tlo: Any, thi: Any, tmv: Any, bp: Any, bo: Any,

@@ -93,6 +93,88 @@ def test_moves_and_flips_agree_with_the_reference(size: int, variant: str) -> No
     assert checked > 100
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_last_square_flip_counts_agree_with_the_flips(size: int) -> None:
+    """With one empty square left (every other square of the board the mover's or the
+    opponent's, at random), the counted flips of either side equal the reference's."""
+    rng = random.Random(size * 5 + 1)
+    board = int(K.config(size, 0, False)[K.CFG_BOARD])
+    squares = [s for s in range(64) if board >> s & 1]
+    flipping = 0
+    for _ in range(400):
+        empty = rng.choice(squares)
+        rows: list[list[str | None]] = [[None] * size for _ in range(size)]
+        P = O = 0
+        for s in squares:
+            if s != empty:
+                mine = rng.random() < 0.5
+                P |= mine << s
+                O |= (not mine) << s
+                rows[s // 8][s % 8] = "B" if mine else "W"
+        r, c = divmod(empty, 8)
+        for mover, me in (("B", P), ("W", O)):
+            want = len(RefPosition(rows, mover, frozenset()).flips(r, c, mover))
+            assert int(K._count_last(np.uint64(me), empty)) == want
+            flipping += want > 0
+    assert flipping > 100
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("etw", [False, True])
+def test_the_last_square_scores_as_the_reference_plays_it(size: int, etw: bool) -> None:
+    """One empty square left, FlipColor's drawn squares at random (the disc placed on one
+    turns to the opponent): the score equals the reference's game played to the end (the
+    mover places if it can, else the opponent, else nobody)."""
+    rng = random.Random(size * 9 + etw)
+    n = size
+    squares = [r * 8 + c for r in range(n) for c in range(n)]
+    for _ in range(300):
+        empty = rng.choice(squares)
+        rows: list[list[str | None]] = [[None] * n for _ in range(n)]
+        P = O = 0
+        for s in squares:
+            if s != empty:
+                mine = rng.random() < 0.5
+                P |= mine << s
+                O |= (not mine) << s
+                rows[s // 8][s % 8] = "B" if mine else "W"
+        drawn = {(r, c) for r in range(n) for c in range(n) if rng.random() < 0.3}
+        names = frozenset("abcdefgh"[c] + str(r + 1) for r, c in drawn)
+        r, c = divmod(empty, 8)
+        ref = RefPosition(rows, "B", names)
+        for mover in ("B", "W"):
+            if ref.flips(r, c, mover):
+                ref = RefPosition(rows, mover, names).play(ref.name(r, c))
+                break
+        black, white = ref.counts()
+        want = black - white
+        if etw and want and black + white < n * n:
+            want += 1 if want > 0 else -1
+        cfg = K.config(n, sum(1 << (rr * n + cc) for rr, cc in drawn), etw)
+        assert int(K._last1(np.uint64(P), np.uint64(O), empty, cfg)) == want
+
+
+def test_full_lines_agree_with_a_walk_along_each_line() -> None:
+    """The squares whose row, file, diagonal or anti-diagonal is all filled, as
+    :func:`K.stable` reads them, for random fillings (sparse to nearly full)."""
+    rng = random.Random(4)
+    steps = ((0, 1), (1, 0), (1, 1), (1, -1))
+    for i in range(600):
+        density = 0.5 + 0.5 * (i % 6) / 5
+        filled = sum(1 << s for s in range(64) if rng.random() < density)
+        got = [int(m) for m in K._full_lines(np.uint64(filled))]
+        for s in range(64):
+            r0, c0 = divmod(s, 8)
+            for k, (dr, dc) in enumerate(steps):
+                full = True
+                for sign in (1, -1):
+                    r, c = r0, c0
+                    while 0 <= r < 8 and 0 <= c < 8:
+                        full = full and bool(filled >> (r * 8 + c) & 1)
+                        r, c = r + sign * dr, c + sign * dc
+                assert bool(got[k] >> s & 1) == full, (hex(filled), s, k)
+
+
 def pattern_tables() -> tuple[Any, ...]:
     """The shipped pattern model's tables, as the solver's driver passes them."""
     from brains.reversi_endgame import _patterns
