@@ -27,7 +27,7 @@ from typing import Any
 
 import platformdirs
 
-__all__ = ["cache_dir", "listen", "no_refcount", "preparing"]
+__all__ = ["cache_dir", "listen", "no_refcount", "no_refcount_typed", "preparing"]
 
 
 def cache_dir() -> Path | None:
@@ -78,15 +78,23 @@ def preparing(what: str) -> Iterator[None]:
     yield
 
 
-def no_refcount(fn: Callable[..., Any], signature: Any = None) -> Any:
-    """``numba.njit(cache=True)`` without numba's reference counting (``_nrt=False``),
-    optionally for one explicit ``signature``: for the recursive searches, which allocate
-    nothing and use only arrays their callers hold, and would otherwise count the
-    references of every array argument (atomic increments and decrements) on every call.
-    (Imports numba: only a kernel module calls it.)"""
+def no_refcount(fn: Callable[..., Any]) -> Any:
+    """``numba.njit(cache=True)`` without numba's reference counting (``_nrt=False``, an
+    option numba keeps for its own use: a release without it fails loudly at import): for
+    the recursive searches, which allocate nothing and use only arrays their callers
+    hold, and would otherwise count the references of every array argument (atomic
+    increments and decrements) on entry and exit of every call. (Imports numba: only a
+    kernel module calls it.)"""
+    return no_refcount_typed(None)(fn)
+
+
+def no_refcount_typed(signature: Any) -> Callable[[Callable[..., Any]], Any]:
+    """:func:`no_refcount` compiled for one explicit ``signature`` (None: any)."""
     from numba import njit
 
     options: dict[str, Any] = {"cache": True, "_nrt": False}
-    if signature is None:
-        return njit(**options)(fn)
-    return njit(signature, **options)(fn)
+
+    def wrap(fn: Callable[..., Any]) -> Any:
+        return njit(**options)(fn) if signature is None else njit(signature, **options)(fn)
+
+    return wrap

@@ -63,8 +63,7 @@ The score of a finished game is the mover's discs minus the opponent's; with
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
 import numpy as np
 from llvmlite import ir  # type: ignore[import-untyped]
@@ -72,7 +71,7 @@ from numba import njit, types
 from numba.core import cgutils as _cgutils
 from numba.extending import intrinsic
 
-_F = TypeVar("_F", bound=Callable[..., Any])
+from brains.kernels import no_refcount, no_refcount_typed
 
 SHALLOW = 7
 """At or below this many empties: fixed order, no table."""
@@ -268,22 +267,6 @@ def _address(typingctx: Any, arr: Any) -> Any:
         return context.make_array(sig.args[0])(context, builder, args[0]).data
     pointer: Any = types.CPointer  # (untyped)
     return pointer(arr.dtype)(arr), codegen
-
-
-def no_refcount(fn: _F) -> _F:
-    """``njit(cache=True)`` without numba's reference counting (``_nrt=False``), for the
-    functions that allocate nothing and use only arrays their caller holds (the module
-    docstring says why)."""
-    options: dict[str, Any] = {"cache": True, "_nrt": False}
-    return cast(_F, njit(**options)(fn))
-
-
-def no_refcount_typed(signature: Any) -> Callable[[_F], _F]:
-    """:func:`no_refcount` compiled for one explicit signature."""
-    def wrap(fn: _F) -> _F:
-        options: dict[str, Any] = {"cache": True, "_nrt": False}
-        return cast(_F, njit(signature, **options)(fn))
-    return wrap
 
 
 cgutils: Any = _cgutils  # (untyped)
