@@ -281,8 +281,20 @@ class _Driver:
         children = self.children(P, O)
         if not children:
             return PASS if self.has_moves(O, P) else None
+        # the child is worth exactly -score iff its value is <= -score (none is lower):
+        # first what the table already proves (a child's upper bound at -score settles
+        # it, a lower bound above rules it out), then searches, the table's move first
+        probe, table = self.k.probe, self.table[0]
+        left = []
         for sq, o2, p2 in children:
-            # the child is worth exactly -score iff its value is <= -score (none is lower)
+            lo, hi, _ = probe(o2, p2, table)
+            if hi <= -score:
+                return sq
+            if lo <= -score:
+                left.append((sq, o2, p2))
+        stored = int(probe(P, O, table)[2])
+        left.sort(key=lambda child: child[0] != stored)
+        for sq, o2, p2 in left:
             if -self.run(False, o2, p2, -score, -score + 1) >= score:
                 return sq
         raise AssertionError("no move reaches the proven score")  # pragma: no cover
@@ -375,6 +387,7 @@ def _driver(state: Any, empties_to_winner: bool, budget_seconds: float | None,
                    np.array([0, 1, 0, -1], dtype=np.int64), *driver.table, *driver.buffers,
                    driver.ev)
             k.play(one, one << np.uint64(1), 2, driver.drawn)
+            k.probe(one, one << np.uint64(1), driver.table[0])
             k.legal_moves(one, one << np.uint64(1), driver.board)
         _compiled.append(True)
     if driver.ev[0].shape[0] and not _guess_compiled:  # the guess's midgame search too

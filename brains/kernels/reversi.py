@@ -692,6 +692,17 @@ def _probe(P: Any, O: Any, tt: Any) -> Any:
     return 0
 
 
+@njit(cache=True)
+def probe(P: Any, O: Any, tt: Any) -> Any:
+    """(lower bound, upper bound, best move) the table holds for the position, or
+    (-:data:`NONE`, :data:`NONE`, -1) when it holds nothing (the driver's tracing of the
+    principal variation reads it)."""
+    e = _probe(P, O, tt)
+    if not e:
+        return -NONE, NONE, -1
+    return ((e >> 16) & 255) - 128, ((e >> 8) & 255) - 128, (e & 255) - 1
+
+
 @njit(cache=True, inline="always")
 def _store(P: Any, O: Any, ne: int, lo: int, hi: int, move: int, tt: Any) -> None:
     """Keep the bounds of a position: in its own entry if it has one, else in the

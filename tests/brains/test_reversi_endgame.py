@@ -233,3 +233,25 @@ def test_the_pattern_guess_and_ordering_change_no_score(monkeypatch: pytest.Monk
             assert end.outcome() is not None
             d = final_difference(end, True)
             assert (d if state.to_move == 0 else -d) == result.score
+
+
+@pytest.mark.parametrize("empties_to_winner", [False, True])
+def test_every_move_of_the_line_keeps_the_score(empties_to_winner: bool) -> None:
+    """The principal variation is traced from the table where it can be (a child whose
+    stored upper bound settles it, one whose lower bound rules it out): each of its moves
+    keeps the score, as a fresh solve of the position after it says."""
+    rng = random.Random(33 + empties_to_winner)
+    for size, empties, variant in ((8, 13, "standard"), (8, 12, "flipcolor"), (6, 12, "standard")):
+        state = random_position(rng, size, empties, variant)
+        result = solve(state, empties_to_winner=empties_to_winner)
+        assert result.exact and result.score is not None
+        score, line = result.score, state
+        for move in result.pv:
+            mover = line.to_move
+            line = line.play(move)
+            if line.outcome() is not None:
+                break
+            after = solve(line, empties_to_winner=empties_to_winner).score
+            assert after == (score if line.to_move == mover else -score)
+            score = after
+        assert line.outcome() is not None
