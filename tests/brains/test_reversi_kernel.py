@@ -93,6 +93,21 @@ def test_moves_and_flips_agree_with_the_reference(size: int, variant: str) -> No
     assert checked > 100
 
 
+def full_board(rng: random.Random, size: int, squares: list[int],
+               empty: int) -> tuple[int, int, list[list[str | None]]]:
+    """(mover's discs, opponent's discs, the reference's rows) of a board of ``size`` whose
+    ``squares`` (8x8 layout) all hold a disc of either side at random, but ``empty``."""
+    rows: list[list[str | None]] = [[None] * size for _ in range(size)]
+    P = O = 0
+    for s in squares:
+        if s != empty:
+            mine = rng.random() < 0.5
+            P |= mine << s
+            O |= (not mine) << s
+            rows[s // 8][s % 8] = "B" if mine else "W"
+    return P, O, rows
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_last_square_flip_counts_agree_with_the_flips(size: int) -> None:
     """With one empty square left (every other square of the board the mover's or the
@@ -103,14 +118,7 @@ def test_last_square_flip_counts_agree_with_the_flips(size: int) -> None:
     flipping = 0
     for _ in range(400):
         empty = rng.choice(squares)
-        rows: list[list[str | None]] = [[None] * size for _ in range(size)]
-        P = O = 0
-        for s in squares:
-            if s != empty:
-                mine = rng.random() < 0.5
-                P |= mine << s
-                O |= (not mine) << s
-                rows[s // 8][s % 8] = "B" if mine else "W"
+        P, O, rows = full_board(rng, size, squares, empty)
         r, c = divmod(empty, 8)
         for mover, me in (("B", P), ("W", O)):
             want = len(RefPosition(rows, mover, frozenset()).flips(r, c, mover))
@@ -130,14 +138,7 @@ def test_the_last_square_scores_as_the_reference_plays_it(size: int, etw: bool) 
     squares = [r * 8 + c for r in range(n) for c in range(n)]
     for _ in range(300):
         empty = rng.choice(squares)
-        rows: list[list[str | None]] = [[None] * n for _ in range(n)]
-        P = O = 0
-        for s in squares:
-            if s != empty:
-                mine = rng.random() < 0.5
-                P |= mine << s
-                O |= (not mine) << s
-                rows[s // 8][s % 8] = "B" if mine else "W"
+        P, O, rows = full_board(rng, n, squares, empty)
         drawn = {(r, c) for r in range(n) for c in range(n) if rng.random() < 0.3}
         names = frozenset("abcdefgh"[c] + str(r + 1) for r, c in drawn)
         r, c = divmod(empty, 8)
