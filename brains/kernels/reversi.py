@@ -692,6 +692,12 @@ def _probe(P: Any, O: Any, tt: Any) -> Any:
     return 0
 
 
+@njit(cache=True, inline="always")
+def _unpack(e: Any) -> Any:
+    """(lower bound, upper bound, best move) of a packed table value."""
+    return ((e >> 16) & 255) - 128, ((e >> 8) & 255) - 128, (e & 255) - 1
+
+
 @njit(cache=True)
 def probe(P: Any, O: Any, tt: Any) -> Any:
     """(lower bound, upper bound, best move) the table holds for the position, or
@@ -700,7 +706,7 @@ def probe(P: Any, O: Any, tt: Any) -> Any:
     e = _probe(P, O, tt)
     if not e:
         return -NONE, NONE, -1
-    return ((e >> 16) & 255) - 128, ((e >> 8) & 255) - 128, (e & 255) - 1
+    return _unpack(e)
 
 
 @njit(cache=True, inline="always")
@@ -842,7 +848,7 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tt: Any,
     first = -1
     lo, hi = -NONE, NONE
     if e:
-        lo, hi, first = ((e >> 16) & 255) - 128, ((e >> 8) & 255) - 128, (e & 255) - 1
+        lo, hi, first = _unpack(e)
         if lo >= beta or lo == hi:
             return lo
         if hi <= alpha:
