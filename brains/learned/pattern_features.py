@@ -400,12 +400,12 @@ def _subsample(rows: np.ndarray, exact: np.ndarray | None, most: int,
                rng: np.random.Generator) -> np.ndarray:
     """A seeded sample of ``most`` of ``rows`` keeping every exactly labelled one (a
     sample of those when they alone are more)."""
-    sure = rows[exact[rows]] if exact is not None else rows[:0]
-    if len(sure) == 0:
+    if exact is None or not exact[rows].any():
         return np.sort(rng.choice(rows, most, replace=False))
+    sure = rows[exact[rows]]
     if len(sure) >= most:
         return np.sort(rng.choice(sure, most, replace=False))
-    others = rows[~exact[rows]] if exact is not None else rows
+    others = rows[~exact[rows]]
     return np.sort(np.concatenate([sure, rng.choice(others, most - len(sure), replace=False)]))
 
 
