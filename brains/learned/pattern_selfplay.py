@@ -43,6 +43,7 @@ def play(tables: dict[str, Any], games: int, seed: int = 0,
     from brains.openings import random_opening
     from brains.pattern_search import MidgameSearch
     from brains.protocol import Budget
+    from engine.games.reversi import PASS
     from engine.registry import new_game
 
     search = MidgameSearch(tables)
@@ -54,7 +55,7 @@ def play(tables: dict[str, Any], games: int, seed: int = 0,
         seen: list[tuple[int, int]] = []
         while not state.is_terminal():
             empties = 64 - (state.me | state.them).bit_count()
-            if EMPTIES[0] <= empties <= EMPTIES[1] and state.legal_moves()[0] in range(64):
+            if EMPTIES[0] <= empties <= EMPTIES[1] and state.legal_moves() != (PASS,):
                 seen.append((state.me, state.them))
             if empties < EMPTIES[0]:
                 break
