@@ -10,7 +10,8 @@ and the plain brain (a best move at random) against the rung, with the same seed
 ``i`` of both has the same random opening, the same colours (alternating) and the same
 seed for the rung. The table gives each one's score (points per game) and the difference
 with its 95 % interval (the games paired by index: mean and 1.96 standard errors of the
-per-game differences); ``--json`` adds one last JSON line with every cell.
+per-game differences); ``--json`` adds one last JSON line with every cell, each game's
+points included, so that runs with other seeds can be pooled game by game.
 
 Each game starts after :data:`PLIES` random plies unless ``--plies`` says otherwise:
 Connect Four from 12 stones, so that the solver settles every move in well under a
@@ -69,7 +70,8 @@ def cell(game: str, level: int | str, games: int, seed: int, plies: int | None,
             "teacher_wdl": list(results[0].counts()), "plain_wdl": list(results[1].counts()),
             "diff": round(diff, 4), "ci95": [round(lo, 4), round(hi, 4)],
             "opening_plies": plies, "seed": seed,
-            "seconds": round(time.perf_counter() - start, 1)}
+            "seconds": round(time.perf_counter() - start, 1),
+            "teacher_points": points[0], "plain_points": points[1]}
 
 
 def main(argv: list[str] | None = None) -> int:
