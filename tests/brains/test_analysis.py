@@ -163,7 +163,8 @@ def test_oracles_cover_the_solved_games():
 
 
 def test_an_oracle_out_of_time_gives_none():
-    state = get_game("connect4").initial().play_line("4")
+    # 10 stones: out of the opening book's reach, a search of millions of nodes
+    state = get_game("connect4").initial().play_line(list("4327742771"))
     stopped = threading.Event()
     stopped.set()
     assert connect4_oracle(state, Budget(stop=stopped).start(), {}) is None

@@ -33,7 +33,8 @@ async def test_a_hint_the_solver_cannot_settle_in_time_says_it_is_not_proven(
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         screen = app.screen
-        await play_moves(pilot, screen, [3, 3])
+        # 10 stones: past the opening book, nearly a second of solving
+        await play_moves(pilot, screen, [int(c) - 1 for c in "4327742771"])
         await pilot.press("t")
         await settle(pilot)
         assert screen.board.hint in screen.state.legal_moves()
