@@ -25,6 +25,10 @@ entry points' callers, while counting the references of its three array argument
 every call (atomic increments and decrements) took about a sixth of the search's time
 (12 positions of 10 stones, 22.4 M nodes: 3.20 -> 2.66 CPU s).
 
+Before searching the children of a position of fewer than :data:`ETC_BEFORE` stones,
+the search looks each of them up in the table and stops at once when one's stored upper
+bound already gives a score of at least ``beta`` (an enhanced transposition cutoff).
+
 The opening book, when given, is ``book`` (int64, sorted): ``key << 7 | (64 + score)``
 for each position of ``bdepth`` stones, ``key`` the smaller of the position's key and
 its mirror image's; a search reaching that many stones looks the position up before
@@ -54,6 +58,12 @@ NODES, ABORTED, LIMIT, STOP, SCRATCH = 0, 1, 2, 3, 8
 FULL = 100
 """The score :func:`analyse` gives a full column."""
 BIAS = 64
+ETC_BEFORE = 30
+"""Positions of fewer stones look their children up in the table before searching any
+(an enhanced transposition cutoff: a child whose stored upper bound already refutes it
+ends the search). 24 random 9-stone positions, a fresh table each: 75.3 M nodes, 7.4 CPU
+s without; 60.8 M, 6.5 s with (the lookups cost memory latency, so the positions near
+the end, whose subtrees are small, skip them; 36 cuts more nodes and runs slower)."""
 
 
 def new_table(size: int) -> np.ndarray:
@@ -177,6 +187,14 @@ def _negamax(cur, mask, moves, alpha, beta, threats,  # type: ignore[no-untyped-
             n += 1
     alpha0 = alpha
     opp = cur ^ mask
+    if moves < ETC_BEFORE:  # enhanced transposition cutoff: a child already refuted
+        for i in range(n):
+            child = opp + (mask | work[base + i])
+            entry = table[child % table.shape[0]]
+            if (entry >> 16) == (child & LOW32):
+                stored = (entry & 255) - BIAS  # minus the child's upper bound
+                if stored >= beta:
+                    return stored
     for i in range(n):
         score = -_negamax(opp, mask | work[base + i], moves + 1, -beta, -alpha,
                           work[base + 16 + i], table, work, book, bdepth)
