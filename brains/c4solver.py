@@ -20,6 +20,7 @@ a negative score is minus the opponent's winning score.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -260,6 +261,9 @@ TABLE_SIZE = 4194319
 """Slots in a solver's transposition table by default (a prime above 2^22: 32 MB, taken
 when the solver first searches)."""
 _POLL = 0.005
+THREADS = max(1, min(2, os.cpu_count() or 1))
+"""Threads a solver's :meth:`Solver.analyse` uses by default: two where the machine has
+them (the columns are independent searches sharing one table)."""
 """Seconds between two calls of a solver's ``stop`` callback while the kernel runs."""
 
 _kernel_module: Any = None
@@ -303,15 +307,23 @@ class Solver:
     while the kernel runs (and once before it starts); when it returns true the search
     gives up and raises :class:`SolverStopped`. ``max_nodes`` (0: no limit) makes each
     call give up the same way once it has searched that many nodes (checked every 1,024).
+
+    :meth:`analyse` searches the columns on :attr:`threads` threads at once (two by
+    default where the machine has two cores), each column one search, all sharing the
+    table (an entry is one 64-bit word, so a race loses an entry, never corrupts one);
+    the scores are the same as on one thread, the wall-clock time about halved where the
+    columns' searches are alike. With a node budget it keeps to one thread.
     """
 
     def __init__(self, tt_size: int = TABLE_SIZE,
                  stop: Callable[[], bool] | None = None, max_nodes: int = 0,
-                 book: bool = True) -> None:
+                 book: bool = True, threads: int | None = None) -> None:
         """A solver whose table has ``tt_size`` slots (rounded up to a prime of at least
         131,101; the memory is taken when the solver first searches). With ``book`` it
         answers from the shipped exact opening book (:func:`exact_book`)
-        where that has the position, and its search looks up the book's deepest layer."""
+        where that has the position, and its search looks up the book's deepest layer.
+        :meth:`analyse` solves the columns on ``threads`` threads at once (None:
+        :data:`THREADS`), sharing the table."""
         if tt_size < 2:
             raise ParlorError(f"transposition table size must be at least 2, not {tt_size}")
         self.table_size = _prime_at_least(max(tt_size, 131101))
@@ -324,7 +336,13 @@ class Solver:
         """Positions searched (negamax calls)."""
         self.book = book
         """Whether the shipped exact book is used."""
+        if threads is not None and threads < 1:
+            raise ParlorError(f"a solver needs at least one thread, not {threads}")
+        self.threads = THREADS if threads is None else threads
+        """Threads :meth:`analyse` uses (one whenever ``max_nodes`` is set, so that a node
+        budget gives the same answer on every run)."""
         self._arrays: tuple[Any, ...] | None = None
+        self._more_work: list[Any] = []  # the scratch of the analysis' other threads
         self._lock = threading.Lock()
 
     def _book(self) -> ExactBook | None:
@@ -348,10 +366,13 @@ class Solver:
     def _run(self, entry: Callable[..., Any], position: Position, weak: bool,
              *extra: Any) -> Any:
         with self._lock:  # the kernel's scratch is per solver: one search at a time
-            return self._run_locked(entry, position, weak, *extra)
+            return self._run_locked(entry, [position], weak, 1, *extra)[0]
 
-    def _run_locked(self, entry: Callable[..., Any], position: Position, weak: bool,
-                    *extra: Any) -> Any:
+    def _run_locked(self, entry: Callable[..., Any], positions: list[Position], weak: bool,
+                    threads: int, *extra: Any) -> list[Any]:
+        """``entry`` on each of ``positions`` (``extra`` after the kernel's arguments), on
+        up to ``threads`` threads sharing the table, each with its own scratch; the
+        results in order. Raises :class:`SolverStopped` if any search gave up."""
         import numpy as np
 
         kernel = _kernel()
@@ -359,35 +380,64 @@ class Solver:
         stop = self.stop
         if stop is not None and stop():
             raise SolverStopped("stopped before the search")
-        work[: kernel.SCRATCH] = 0
-        work[kernel.LIMIT] = self.max_nodes
+        threads = max(1, min(threads, len(positions)))
+        while len(self._more_work) < threads - 1:
+            self._more_work.append(kernel.new_work())
+        works = [work, *self._more_work[: threads - 1]]
+        for scratch in works:
+            scratch[: kernel.SCRATCH] = 0
+            scratch[kernel.LIMIT] = self.max_nodes
         book = self._book()
         layer = kernel.no_book() if book is None else book.kernel_arrays()
-        args = (np.int64(position.current), np.int64(position.mask),
-                np.int64(position.moves), bool(weak), table, work, *layer, *extra)
-        if stop is None:
-            result = entry(*args)
-        else:
-            done = threading.Event()
+        results: list[Any] = [None] * len(positions)
+        queue = iter(range(len(positions)))
+        taken = threading.Lock()
 
-            def watch() -> None:
-                while not done.wait(_POLL):
-                    if stop():
-                        work[kernel.STOP] = 1
-                        return
+        def search(scratch: Any) -> None:  # one thread's share: the next position left
+            while not scratch[kernel.ABORTED]:
+                with taken:
+                    at = next(queue, None)
+                if at is None:
+                    return
+                position = positions[at]
+                results[at] = entry(np.int64(position.current), np.int64(position.mask),
+                                    np.int64(position.moves), bool(weak), table, scratch,
+                                    *layer, *extra)
 
-            watcher = threading.Thread(target=watch, name="c4solver-stop", daemon=True)
+        helpers = [threading.Thread(target=search, args=(scratch,), daemon=True,
+                                    name="c4solver-search") for scratch in works[1:]]
+        done = threading.Event()
+
+        def watch() -> None:
+            while not done.wait(_POLL):
+                if stop is not None and stop():
+                    for scratch in works:
+                        scratch[kernel.STOP] = 1
+                    return
+
+        watcher = threading.Thread(target=watch, name="c4solver-stop", daemon=True)
+        if stop is not None:
             watcher.start()
+        try:
+            for helper in helpers:
+                helper.start()
             try:
-                result = entry(*args)
+                search(work)
             finally:
-                done.set()
+                for scratch in works[1:]:  # the main thread gave up: so do the others
+                    if work[kernel.ABORTED]:
+                        scratch[kernel.STOP] = 1
+                for helper in helpers:
+                    helper.join()
+        finally:
+            done.set()
+            if stop is not None:
                 watcher.join()
-        nodes = int(work[kernel.NODES])
+        nodes = sum(int(scratch[kernel.NODES]) for scratch in works)
         self.nodes += nodes
-        if work[kernel.ABORTED]:
+        if any(scratch[kernel.ABORTED] for scratch in works):
             raise SolverStopped(f"stopped after {nodes} nodes")
-        return result
+        return results
 
     def solve(self, position: Position, weak: bool = False) -> int:
         """The exact score of ``position`` for the side to move (Pons' convention).
@@ -426,9 +476,27 @@ class Solver:
             else:
                 return scores
         kernel = _kernel()
-        out = np.zeros(WIDTH, dtype=np.int64)
-        self._run(kernel.analyse, position, weak, out)
-        return [None if s == kernel.FULL else int(s) for s in out]
+        threads = 1 if self.max_nodes else self.threads
+        if threads == 1:
+            out = np.zeros(WIDTH, dtype=np.int64)
+            self._run(kernel.analyse, position, weak, out)
+            return [None if s == kernel.FULL else int(s) for s in out]
+        # one search a column, centre first, shared out among the threads
+        per_column: list[int | None] = [None] * WIDTH
+        children: list[tuple[int, Position]] = []
+        for col in ORDER:
+            if not position.can_play(col):
+                continue
+            if position.is_winning_move(col):
+                per_column[col] = 1 if weak else (CELLS + 1 - position.moves) // 2
+            else:
+                children.append((col, position.play(col)))
+        with self._lock:
+            found = self._run_locked(kernel.solve, [child for _, child in children], weak,
+                                     threads)
+        for (col, _), score in zip(children, found, strict=True):
+            per_column[col] = -int(score)
+        return per_column
 
 
 def solve_moves(moves: str, weak: bool = False) -> int:

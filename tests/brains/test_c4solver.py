@@ -468,3 +468,65 @@ def test_one_solver_shared_by_threads_stays_exact() -> None:
     for thread in threads:
         thread.join()
     assert not wrong
+
+
+# --- the analysis on two threads ---------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(2))
+def test_analysis_on_two_threads_matches_one_thread_and_the_oracle(seed: int) -> None:
+    from brains.kernels.connect4 import NODES
+
+    rng = random.Random(900 + seed)
+    one, two = Solver(threads=1, book=False), Solver(threads=2, book=False)
+    checked = 0
+    while checked < 8:
+        moves = random_game(rng, rng.randrange(16, 30))
+        if moves is None:
+            continue
+        pos = Position.from_moves(moves)
+        one.reset()
+        two.reset()
+        scores = two.analyse(pos)
+        assert scores == one.analyse(pos) == OracleSolver().analyse(pos), moves
+        assert two.analyse(pos, weak=True) == one.analyse(pos, weak=True), moves
+        checked += 1
+    two.reset()
+    two.analyse(Position.from_moves("4453321756"))  # seven searches, millions of nodes
+    assert two._more_work[0][NODES] > 0  # the second thread took some of them
+
+
+def test_two_threads_give_up_together() -> None:
+    import threading
+
+    calls = []
+
+    def later() -> bool:
+        calls.append(1)
+        return len(calls) > 1
+
+    solver = Solver(stop=later, book=False, threads=2)
+    with pytest.raises(SolverStopped):
+        solver.analyse(Position.from_moves("44"))  # far too long to finish
+    assert not [t for t in threading.enumerate() if t.name.startswith("c4solver")]
+    solver.stop = None  # and the solver, its table shared by both, stays exact
+    moves = next(m for m in random_games(seed=41, stones=22, count=3))
+    pos = Position.from_moves(moves)
+    assert solver.analyse(pos) == OracleSolver().analyse(pos)
+
+
+def test_a_node_budget_analyses_on_one_thread() -> None:
+    pos = Position.from_moves("4453321756")  # about 2.9 M nodes in all
+    counts = []
+    for threads in (1, 2, 2):
+        solver = Solver(threads=threads, max_nodes=2_000_000, book=False)
+        with pytest.raises(SolverStopped):
+            solver.analyse(pos)
+        counts.append(solver.nodes)
+    assert counts[0] == counts[1] == counts[2]
+
+
+def test_a_solver_needs_a_thread() -> None:
+    from engine.protocol import ParlorError
+
+    with pytest.raises(ParlorError, match="at least one thread"):
+        Solver(threads=0)
