@@ -1,7 +1,8 @@
 """Exact Reversi endgame solver: how many empties it settles in 1 s and 10 s.
 
 Usage: python -m benchmarks.reversi_endgame [--size 8] [--games G] [--empties A-B]
-    [--seed S] [--play random|greedy] [--cap SECONDS] [--start] [--json]
+    [--seed S] [--play random|greedy] [--cap SECONDS] [--threads N] [--wall] [--start]
+    [--json]
 
 Plays G seeded games from the standard start (random moves, or greedy: the most flips)
 and solves the position of each game at A, A+1, ... B empties (the same game, earlier and
@@ -10,7 +11,9 @@ the cap. Prints per empty count the median and max seconds over the games, and p
 its reach: the most empties up to which every solve took at most 1 s (and 10 s); then the
 median, min and max reach over the games. A solve stopped at the cap counts with the cap's
 time in the medians (the ``past cap`` column says how many). Times are CPU seconds of
-this process (the same on a loaded machine); the cap is wall-clock.
+this process (the same on a loaded machine), or with ``--wall`` wall-clock seconds (for
+``--threads 2``, the solver's default where the machine has two cores: run it on an
+otherwise idle machine); the cap is wall-clock.
 
 ``--start`` instead solves the standard start position of ``--size`` within the cap.
 """
@@ -58,17 +61,19 @@ def play_game(size: int, rng: random.Random, how: str) -> list[Any]:
     return states
 
 
-def timed(state: Any, cap: float) -> tuple[float, int | None, int]:
-    """(CPU seconds, score or None past the cap, nodes) of one solve (the cap is
-    wall-clock: the solver's budget)."""
-    start = time.process_time()
-    result = solve(state, budget_seconds=cap)
-    seconds = time.process_time() - start
+def timed(state: Any, cap: float, threads: int = 1,
+          wall: bool = False) -> tuple[float, int | None, int]:
+    """(CPU seconds, or wall-clock ones with ``wall``; score or None past the cap; nodes)
+    of one solve on ``threads`` threads (the cap is wall-clock: the solver's budget)."""
+    clock = time.perf_counter if wall else time.process_time
+    start = clock()
+    result = solve(state, budget_seconds=cap, threads=threads)
+    seconds = clock() - start
     return seconds, result.score if result.exact else None, result.nodes
 
 
 def run(size: int, games: int, low: int, high: int, seed: int, how: str, cap: float,
-        verbose: bool) -> dict[str, Any]:
+        verbose: bool, threads: int = 1, wall: bool = False) -> dict[str, Any]:
     """Solve every game's positions from ``low`` to ``high`` empties; times and reach."""
     # the first solve in a process compiles (or loads) the kernel: no figure counts it
     warm = [s for s in play_game(size, random.Random(seed), how) if s.outcome() is None]
@@ -89,7 +94,7 @@ def run(size: int, games: int, low: int, high: int, seed: int, how: str, cap: fl
             state = by_empties.get(count)
             if state is None:  # a pass keeps the count; a game may skip none, but be safe
                 continue
-            seconds, score, n = timed(state, cap)
+            seconds, score, n = timed(state, cap, threads, wall)
             nodes += n
             seconds_total += seconds
             per_count.setdefault(count, []).append(seconds)
@@ -111,6 +116,7 @@ def run(size: int, games: int, low: int, high: int, seed: int, how: str, cap: fl
                      "median_s": round(statistics.median(ts), 3), "max_s": round(max(ts), 3)}
              for count, ts in sorted(per_count.items())}
     return {"size": size, "games": games, "seed": seed, "play": how, "cap_s": cap,
+            "threads": threads, "clock": "wall" if wall else "cpu",
             "times": table, "positions": rows,
             "reach": {f"{limit:g}s": {"per_game": reach[limit],
                                       "median": statistics.median(reach[limit]),
@@ -132,8 +138,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds allowed to one solve (default 12)")
     parser.add_argument("--start", action="store_true",
                         help="solve the standard start position of --size within --cap")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads a solve uses (default 1: CPU seconds mean the same "
+                             "on a loaded machine)")
+    parser.add_argument("--wall", action="store_true",
+                        help="time in wall-clock seconds (meaningful on an idle machine; "
+                             "how to read more than one thread)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.threads < 1:
+        parser.error("--threads: at least 1")
     if args.start:
         timed(new_game("reversi", size=4), args.cap)  # compile (or load) first, untimed
         state = new_game("reversi", size=args.size)
@@ -155,11 +169,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.size}x{args.size}, {args.games} {args.play} games (seed {args.seed}), "
               f"{args.empties} empties, cap {args.cap:g} s a solve:")
     report = run(args.size, args.games, int(low), int(high or low), args.seed, args.play,
-                 args.cap, not args.json)
+                 args.cap, not args.json, args.threads, args.wall)
     if args.json:
         print(json.dumps(report))
         return 0
-    print("empties  positions  past cap  median s    max s   (CPU seconds)")
+    clock = "wall-clock" if args.wall else "CPU"
+    print(f"empties  positions  past cap  median s    max s   ({clock} seconds, "
+          f"{args.threads} thread(s) a solve)")
     for count, row in report["times"].items():
         print(f"{count:7d}  {row['positions']:9d}  {row['past_cap']:8d}  {row['median_s']:8.3f}"
               f"  {row['max_s']:7.3f}")

@@ -31,6 +31,7 @@ again and goes on through its table. A stopped search returns ``exact=False``.
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -54,6 +55,11 @@ GUESS_NODES = 300_000
 GUESS_BELOW = 2
 """Discs the first null window lies below the guess search's score."""
 GUESS_TABLE_BITS = 16
+THREADS = max(1, min(2, os.cpu_count() or 1))
+"""Threads a solve uses by default: two where the machine has them."""
+SHARED_FROM = 16
+"""From this many empties, the threads of a solve share each null-window search of its
+root's moves (:meth:`_Driver.shared_root`); below it a search is too short to share."""
 
 REACH: dict[int, tuple[tuple[int, float], ...]] = {
     8: ((12, 0.05), (16, 0.1), (18, 0.3), (19, 0.6), (20, 2.0), (21, 5.0), (22, 10.0),
@@ -140,7 +146,8 @@ class _Driver:
     """One solve's compiled search: its configuration, table, counters and stop."""
 
     def __init__(self, n: int, drawn: int, empties_to_winner: bool,
-                 must_stop: Callable[[], bool] | None, empties: int = 64) -> None:
+                 must_stop: Callable[[], bool] | None, empties: int = 64,
+                 threads: int = 1) -> None:
         import numpy as np
 
         from brains.kernels import reversi as kernel
@@ -162,13 +169,16 @@ class _Driver:
         :data:`~brains.kernels.reversi.EVAL_ORDER` empties (so a later position does not
         load the model)."""
         self.guess_nodes = 0
+        self.threads = threads
+        self.helper_nodes = 0
+        """Nodes the other threads searched (:meth:`shared_root`)."""
         self.must_stop = must_stop
         self.proven_best = -1
         """The root move of the last search that failed high (it reaches its lower bound)."""
 
     @property
     def nodes(self) -> int:
-        return int(self.stats[self.k.NODES]) + self.guess_nodes
+        return int(self.stats[self.k.NODES]) + self.guess_nodes + self.helper_nodes
 
     def square(self, sq8: int) -> int:
         """The engine's square of a square of the 8x8 layout."""
@@ -178,6 +188,9 @@ class _Driver:
         """The kernel's value of (P, O) within (alpha, beta), called again after each
         :data:`POLL` nodes until it finishes; raises :class:`Stopped`."""
         k, stats = self.k, self.stats
+        if (root and self.threads > 1
+                and int(self.board & ~(P | O)).bit_count() >= SHARED_FROM):
+            return self.shared_root(P, O, alpha, beta)
         fn = k.root if root else k.search
         while True:
             stats[k.LIMIT] = stats[k.NODES] + (_UNLIMITED if self.must_stop is None else POLL)
@@ -187,6 +200,71 @@ class _Driver:
                 return int(value)
             if self.must_stop is not None and self.must_stop():
                 raise Stopped
+
+    def shared_root(self, P: Any, O: Any, alpha: int, beta: int) -> int:
+        """What ``run(True, P, O, alpha, beta)`` returns (and its ``ROOT_BEST``), the root's
+        moves searched by :attr:`threads` threads at once, each taking the next move left
+        in the root's order and searching it with its own counters and move lists, all
+        sharing the table (whose buckets a torn read cannot match). The first move whose
+        value reaches ``beta`` ends the others' searches (within :data:`POLL` nodes).
+        Each search gives up every :data:`POLL` nodes to look at that and at the stop,
+        and is called again (it retraces its steps through the table)."""
+        k, np = self.k, self.np
+        order = np.empty(k.MAX_MOVES, dtype=np.int64)
+        count = int(k.root_order(P, O, self.cfg, self.ev, order))
+        if count < 2:  # a pass, the end or a single move: nothing to share
+            self.stats[k.ROOT_BEST] = -1
+            saved, self.threads = self.threads, 1
+            try:
+                return self.run(True, P, O, alpha, beta)
+            finally:
+                self.threads = saved
+        lock = threading.Lock()
+        taken = [0]
+        best = [-_NONE, -1]  # value, move
+        halt = [False, False]  # a move reached beta; the stop asked to give up
+
+        def share(stats: Any, buffers: Any) -> None:
+            while True:
+                with lock:
+                    if halt[0] or halt[1] or taken[0] >= count:
+                        return
+                    sq = int(order[taken[0]])
+                    taken[0] += 1
+                while True:
+                    stats[k.LIMIT] = stats[k.NODES] + POLL
+                    stats[k.ABORTED] = 0
+                    v = int(k.child_value(P, O, sq, alpha, beta, self.cfg, stats,
+                                          *self.table, *buffers, self.ev))
+                    if not stats[k.ABORTED]:
+                        break
+                    if halt[0] or halt[1]:
+                        return
+                    if self.must_stop is not None and self.must_stop():
+                        halt[1] = True
+                        return
+                with lock:
+                    if halt[0]:  # another move already reached beta
+                        return
+                    if v > best[0]:
+                        best[0], best[1] = v, sq
+                    if v >= beta:
+                        halt[0] = True
+                        return
+
+        helper = _helper(k)
+        helper[0][:] = 0
+        thread = threading.Thread(target=share, args=helper, name="reversi-solve", daemon=True)
+        thread.start()
+        try:
+            share(self.stats, self.buffers)
+        finally:
+            thread.join()
+            self.helper_nodes += int(helper[0][k.NODES])
+        if halt[1] and not halt[0]:
+            raise Stopped
+        self.stats[k.ROOT_BEST] = best[1]
+        return best[0]
 
     def children(self, P: Any, O: Any) -> list[tuple[int, Any, Any]]:
         """(8x8-layout square, opponent's discs, mover's discs) of each placement."""
@@ -357,6 +435,16 @@ def _mid_space(kernel: Any) -> tuple[Any, Any]:
     return space
 
 
+def _helper(kernel: Any) -> tuple[Any, Any]:
+    """This thread's helper's counters and move lists (:meth:`_Driver.shared_root`)."""
+    helper = getattr(_local, "helper", None)
+    if helper is None:
+        import numpy as np
+
+        helper = _local.helper = (np.zeros(4, dtype=np.int64), kernel.buffers())
+    return helper
+
+
 def _buffers(kernel: Any) -> tuple[Any, Any, Any, Any]:
     buffers = getattr(_local, "buffers", None)
     if buffers is None:
@@ -365,7 +453,7 @@ def _buffers(kernel: Any) -> tuple[Any, Any, Any, Any]:
 
 
 def _driver(state: Any, empties_to_winner: bool, budget_seconds: float | None,
-            stop: Any) -> tuple[_Driver, Any, Any]:
+            stop: Any, threads: int | None = None) -> tuple[_Driver, Any, Any]:
     """The driver for a state and its mover's and opponent's discs on the 8x8 layout;
     ValueError for what is not a Reversi state."""
     try:
@@ -376,7 +464,10 @@ def _driver(state: Any, empties_to_winner: bool, budget_seconds: float | None,
     if n not in REACH or not isinstance(P, int) or not isinstance(O, int) or P & O:
         raise ValueError(f"not a Reversi state: {type(state).__name__}")
     must_stop = _stop_test(budget_seconds, stop)
-    driver = _Driver(n, drawn, empties_to_winner, must_stop, empties_of(state))
+    if threads is not None and threads < 1:
+        raise ValueError(f"a solve needs at least one thread, not {threads}")
+    driver = _Driver(n, drawn, empties_to_winner, must_stop, empties_of(state),
+                     THREADS if threads is None else threads)
     k, np = driver.k, driver.np
     if not _compiled:  # compile (or load from the cache) with the listeners told
         from brains.kernels import preparing
@@ -388,6 +479,11 @@ def _driver(state: Any, empties_to_winner: bool, budget_seconds: float | None,
                    driver.ev)
             k.play(one, one << np.uint64(1), 2, driver.drawn)
             k.probe(one, one << np.uint64(1), driver.table[0])
+            order = np.empty(k.MAX_MOVES, dtype=np.int64)  # and the shared root's kernels
+            k.root_order(one, one << np.uint64(1), driver.cfg, driver.ev, order)
+            k.child_value(one, one << np.uint64(1), 2, -_NONE, _NONE, driver.cfg,
+                          np.array([0, 1, 0, -1], dtype=np.int64), *driver.table,
+                          *driver.buffers, driver.ev)
             k.legal_moves(one, one << np.uint64(1), driver.board)
         _compiled.append(True)
     if driver.ev[0].shape[0] and not _guess_compiled:  # the guess's midgame search too
@@ -410,7 +506,7 @@ _guess_compiled: list[bool] = []
 
 
 def solve(state: Any, budget_seconds: float | None = None, stop: Any = None, *,
-          empties_to_winner: bool = False) -> Result:
+          empties_to_winner: bool = False, threads: int | None = None) -> Result:
     """The exact final disc difference of a Reversi ``state`` with best play.
 
     ``budget_seconds`` bounds the time (None: no bound); ``stop`` is a callable or an
@@ -419,9 +515,12 @@ def solve(state: Any, budget_seconds: float | None = None, stop: Any = None, *,
     best root move found so far. Without either the search runs to the end, which is only
     reasonable for a small number of empties (see :func:`can_settle`).
 
+    ``threads`` (None: :data:`THREADS`) share the root's null-window searches from
+    :data:`SHARED_FROM` empties; the score is the same on any number of them.
+
     Raises ValueError for a state that is not a Reversi position.
     """
-    driver, P, O = _driver(state, empties_to_winner, budget_seconds, stop)
+    driver, P, O = _driver(state, empties_to_winner, budget_seconds, stop, threads)
     try:
         score, best = driver.solve_root(P, O)
     except Stopped:
@@ -438,11 +537,12 @@ def solve(state: Any, budget_seconds: float | None = None, stop: Any = None, *,
 
 
 def move_values(state: Any, budget_seconds: float | None = None, stop: Any = None, *,
-                empties_to_winner: bool = False) -> tuple[dict[int, int], int] | None:
+                empties_to_winner: bool = False,
+                threads: int | None = None) -> tuple[dict[int, int], int] | None:
     """Every legal move's exact value for the side to move (engine moves, a pass
     included) and the nodes searched; None when stopped first. One table serves every
-    move, so this costs less than a :func:`solve` per move."""
-    driver, P, O = _driver(state, empties_to_winner, budget_seconds, stop)
+    move, so this costs less than a :func:`solve` per move. ``threads``: as :func:`solve`."""
+    driver, P, O = _driver(state, empties_to_winner, budget_seconds, stop, threads)
     out: dict[int, int] = {}
     try:
         children = driver.children(P, O)

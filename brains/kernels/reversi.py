@@ -667,7 +667,8 @@ def new_table(bits: int = TT_BITS) -> tuple[np.ndarray]:
     of three arrays (that cost a fifth of the search's time): the first entry's mover's
     and opponent's discs (the key), the second's, then both entries' packed values (the
     first in the low 32 bits: empties << 24 | lower bound + 128 << 16 | upper bound + 128
-    << 8 | best move + 1; 0: an empty entry)."""
+    << 8 | best move + 1; 0: an empty entry). Each key word is kept XORed with the value
+    word (:func:`_probe`)."""
     return (np.zeros((1 << (bits - 1), 5), dtype=np.uint64),)
 
 
@@ -683,12 +684,15 @@ def _bucket(P: Any, O: Any, buckets: int) -> Any:
 
 @njit(cache=True, inline="always")
 def _probe(P: Any, O: Any, tt: Any) -> Any:
-    """The packed value stored for the position, or 0."""
+    """The packed value stored for the position, or 0. Each key word is stored XORed
+    with the bucket's value word, so a bucket read while another thread writes it (a
+    table shared by the threads of one solve) does not match and reads as a miss."""
     b = _bucket(P, O, tt.shape[0])
-    if tt[b, 0] == P and tt[b, 1] == O:
-        return np.int64(tt[b, 4] & np.uint64(0xFFFFFFFF))
-    if tt[b, 2] == P and tt[b, 3] == O:
-        return np.int64(tt[b, 4] >> np.uint64(32))
+    both = tt[b, 4]
+    if tt[b, 0] ^ both == P and tt[b, 1] ^ both == O:
+        return np.int64(both & np.uint64(0xFFFFFFFF))
+    if tt[b, 2] ^ both == P and tt[b, 3] ^ both == O:
+        return np.int64(both >> np.uint64(32))
     return 0
 
 
@@ -713,23 +717,28 @@ def probe(P: Any, O: Any, tt: Any) -> Any:
 def _store(P: Any, O: Any, ne: int, lo: int, hi: int, move: int, tt: Any) -> None:
     """Keep the bounds of a position: in its own entry if it has one, else in the
     bucket's first entry if it is at least as deep as what is there (which moves to the
-    second), else in the second."""
+    second), else in the second. All five words are written again, the keys XORed with
+    the new value word (see :func:`_probe`)."""
     b = _bucket(P, O, tt.shape[0])
     value = np.uint64((ne << 24) | ((lo + 128) << 16) | ((hi + 128) << 8) | (move + 1))
     both = tt[b, 4]
+    p1, o1 = tt[b, 0] ^ both, tt[b, 1] ^ both
+    p2, o2 = tt[b, 2] ^ both, tt[b, 3] ^ both
     low = both & np.uint64(0xFFFFFFFF)
-    if tt[b, 0] == P and tt[b, 1] == O:
-        tt[b, 4] = (both ^ low) | value
-    elif (tt[b, 2] == P and tt[b, 3] == O) or np.int64(low >> np.uint64(24)) > ne:
-        tt[b, 2] = P
-        tt[b, 3] = O
-        tt[b, 4] = low | (value << np.uint64(32))
+    if p1 == P and o1 == O:
+        both = (both ^ low) | value
+    elif (p2 == P and o2 == O) or np.int64(low >> np.uint64(24)) > ne:
+        p2, o2 = P, O
+        both = low | (value << np.uint64(32))
     else:
-        tt[b, 2] = tt[b, 0]
-        tt[b, 3] = tt[b, 1]
-        tt[b, 0] = P
-        tt[b, 1] = O
-        tt[b, 4] = (low << np.uint64(32)) | value
+        p2, o2 = p1, o1
+        p1, o1 = P, O
+        both = (low << np.uint64(32)) | value
+    tt[b, 0] = p1 ^ both
+    tt[b, 1] = o1 ^ both
+    tt[b, 2] = p2 ^ both
+    tt[b, 3] = o2 ^ both
+    tt[b, 4] = both
 
 
 @njit(cache=True, inline="always")
@@ -966,23 +975,14 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tt: Any,
     return best
 
 
-@njit(cache=True)
-def root(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tt: Any,
-         buf_p: Any, buf_o: Any, buf_w: Any, buf_s: Any, ev: Any) -> Any:
-    """:func:`search` of a position, recording in ``stats[ROOT_BEST]`` its best move as
-    soon as one is found (-1: none yet; 64: a pass)."""
+@njit(cache=True, nogil=True)
+def root_order(P: Any, O: Any, cfg: Any, ev: Any, sqs: Any) -> Any:
+    """The mover's moves in the order :func:`root` tries them, into ``sqs``; how many:
+    the caller's move (``cfg[CFG_FIRST]``) first, then fastest-first and by the pattern
+    evaluation, as in :func:`search` (the same order at every call, so that a search
+    given up and called again retraces its steps through the table)."""
     board = cfg[CFG_BOARD]
     moves = mobility(P, O, board)
-    if not moves:
-        if mobility(O, P, board):
-            stats[ROOT_BEST] = 64
-            return -search(O, P, -beta, -alpha, cfg, stats, tt, buf_p, buf_o,
-                           buf_w, buf_s, ev)
-        return final(P, O, cfg)
-    # the caller's move first, then fastest-first and by the pattern evaluation, as in
-    # search (the same order at every call, so that a search given up and called again
-    # retraces its steps through the table)
-    sqs = np.empty(MAX_MOVES, dtype=np.int64)
     ws = np.empty(MAX_MOVES, dtype=np.int64)
     patterns = ev[0].shape[0] != 0
     count = 0
@@ -1004,6 +1004,33 @@ def root(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tt: Any,
         ws[i] = w
         sqs[i] = sq
         count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def child_value(P: Any, O: Any, sq: int, alpha: int, beta: int, cfg: Any, stats: Any,
+                tt: Any, buf_p: Any, buf_o: Any, buf_w: Any, buf_s: Any, ev: Any) -> Any:
+    """The value of move ``sq`` for the owner of ``P`` within (alpha, beta), by
+    :func:`search` without the GIL: how the threads of one solve share a null-window
+    search of the root's moves (see ``brains.reversi_endgame``)."""
+    p2, o2 = play(P, O, sq, cfg[CFG_DRAWN])
+    return -search(o2, p2, -beta, -alpha, cfg, stats, tt, buf_p, buf_o, buf_w, buf_s, ev)
+
+
+@njit(cache=True)
+def root(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tt: Any,
+         buf_p: Any, buf_o: Any, buf_w: Any, buf_s: Any, ev: Any) -> Any:
+    """:func:`search` of a position, recording in ``stats[ROOT_BEST]`` its best move as
+    soon as one is found (-1: none yet; 64: a pass)."""
+    board = cfg[CFG_BOARD]
+    if not mobility(P, O, board):
+        if mobility(O, P, board):
+            stats[ROOT_BEST] = 64
+            return -search(O, P, -beta, -alpha, cfg, stats, tt, buf_p, buf_o,
+                           buf_w, buf_s, ev)
+        return final(P, O, cfg)
+    sqs = np.empty(MAX_MOVES, dtype=np.int64)
+    count = root_order(P, O, cfg, ev, sqs)
     best = -NONE
     for i in range(count):
         sq = sqs[i]

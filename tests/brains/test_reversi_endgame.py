@@ -255,3 +255,49 @@ def test_every_move_of_the_line_keeps_the_score(empties_to_winner: bool) -> None
             assert after == (score if line.to_move == mover else -score)
             score = after
         assert line.outcome() is not None
+
+
+# --- two threads sharing the root's searches ---------------------------------------------
+
+def _line_reaches(state: Any, result: Result, empties_to_winner: bool) -> bool:
+    end = state
+    for move in result.pv:
+        end = end.play(move)
+    d = final_difference(end, empties_to_winner)
+    return end.outcome() is not None and (d if state.to_move == 0 else -d) == result.score
+
+
+@pytest.mark.parametrize("empties_to_winner", [False, True])
+def test_two_threads_give_the_scores_of_one(empties_to_winner: bool) -> None:
+    rng = random.Random(21 + empties_to_winner)
+    for empties in (16, 17, 18):
+        state = random_position(rng, 8, empties)
+        one = solve(state, threads=1, empties_to_winner=empties_to_winner)
+        two = solve(state, threads=2, empties_to_winner=empties_to_winner)
+        assert one.exact and two.exact and two.score == one.score
+        assert _line_reaches(state, two, empties_to_winner)
+
+
+def test_a_solve_shares_its_root_between_two_threads() -> None:
+    from brains import reversi_endgame
+
+    state = random_position(random.Random(0), 8, 18)  # more than a million nodes
+    driver, P, O = reversi_endgame._driver(state, False, None, None, threads=2)
+    score, _ = driver.solve_root(P, O)
+    assert driver.helper_nodes > 0  # the second thread searched some of the root's moves
+    assert score == solve(state, threads=1).score
+
+
+def test_two_threads_stop_together() -> None:
+    state = random_position(random.Random(3), 8, 24)
+    calls = []
+
+    def later() -> bool:  # asked from both threads; true from the tenth call on
+        calls.append(1)
+        return len(calls) >= 10
+
+    stopped = solve(state, stop=later, threads=2)
+    assert not stopped.exact and stopped.score is None
+    assert not [t for t in threading.enumerate() if t.name == "reversi-solve"]
+    with pytest.raises(ValueError, match="at least one thread"):
+        solve(state, threads=0)

@@ -317,3 +317,18 @@ def test_embedding_round_trips() -> None:
             mask = rng.getrandbits(n * n)
             assert K.unembed(K.embed(mask, n), n) == mask
             assert K.embed(mask, n) & ~int(K.config(n, 0, False)[K.CFG_BOARD]) == 0
+
+
+def test_a_torn_table_bucket_reads_as_a_miss() -> None:
+    """The threads of one solve share its table: a bucket read while another thread
+    rewrites it (some words new, some old) must not match, or it would hand one
+    position's bounds to another."""
+    (table,) = K.new_table(12)
+    P, O = np.uint64(0x0000000810000000), np.uint64(0x0000001008000000)
+    K._store(P, O, 20, -4, 6, 19, table)
+    assert tuple(K.probe(P, O, table)) == (-4, 6, 19)
+    (row,) = [i for i in range(table.shape[0]) if table[i].any()]
+    for word, flip in ((4, 1 << 40), (4, 1 << 17), (0, 1), (1, 1 << 63)):
+        torn = table.copy()
+        torn[row, word] ^= np.uint64(flip)  # one word of another write
+        assert tuple(K.probe(P, O, torn)) == (-K.NONE, K.NONE, -1), (word, flip)
