@@ -202,16 +202,26 @@ class _Driver:
                 raise Stopped
 
     def shared_root(self, P: Any, O: Any, alpha: int, beta: int) -> int:
-        """What ``run(True, P, O, alpha, beta)`` returns (and its ``ROOT_BEST``), the root's
-        moves searched by :attr:`threads` threads at once, each taking the next move left
-        in the root's order and searching it with its own counters and move lists, all
-        sharing the table (whose buckets a torn read cannot match). The first move whose
-        value reaches ``beta`` ends the others' searches (within :data:`POLL` nodes).
-        Each search gives up every :data:`POLL` nodes to look at that and at the stop,
-        and is called again (it retraces its steps through the table)."""
+        """What ``run(True, P, O, alpha, beta)`` returns (and its ``ROOT_BEST``), searched
+        by :attr:`threads` threads at once, sharing the table (whose buckets a torn read
+        cannot match), each with its own counters and move lists.
+
+        A null-window search of the root usually fails high through its first move,
+        whose own search must then refute every reply; when the first move is wrong, one
+        of the others reaches ``beta``, often sooner than the first is refuted. So the
+        work is: the first move's replies (its first reply before the others, as in
+        "young brothers wait") and the root's other moves, in that order, each thread
+        taking the next it may. Once the first reply has failed to refute the first
+        move, a thread searching one of the root's other moves puts it back and helps
+        with the replies. The first move is settled when a reply refutes it or every
+        reply has failed to; the root fails high as soon as the first move or any other
+        reaches ``beta``, which ends the other thread's search. Each search gives up
+        every :data:`POLL` nodes to look at all that and at the stop, and is called again
+        later (it retraces its steps through the table); raises :class:`Stopped`."""
         k, np = self.k, self.np
         order = np.empty(k.MAX_MOVES, dtype=np.int64)
-        count = int(k.root_order(P, O, self.cfg, self.ev, order))
+        count = int(k.root_order(P, O, self.cfg, self.ev, order,
+                                 np.int64(self.cfg[k.CFG_FIRST])))
         if count < 2:  # a pass, the end or a single move: nothing to share
             self.stats[k.ROOT_BEST] = -1
             saved, self.threads = self.threads, 1
@@ -219,45 +229,88 @@ class _Driver:
                 return self.run(True, P, O, alpha, beta)
             finally:
                 self.threads = saved
+        first = int(order[0])
+        p2, o2 = k.play(P, O, first, self.drawn)
+        C, D = np.uint64(o2), np.uint64(p2)  # after the first move, the opponent to move
+        replies = np.empty(k.MAX_MOVES, dtype=np.int64)
+        stored = int(k.probe(C, D, self.table[0])[2])
+        many = int(k.root_order(C, D, self.cfg, self.ev, replies, np.int64(stored)))
+        others = [int(order[i]) for i in range(1 if many else 0, count)]
         lock = threading.Lock()
-        taken = [0]
-        best = [-_NONE, -1]  # value, move
-        halt = [False, False]  # a move reached beta; the stop asked to give up
+        # the first move: its replies taken and done, its best reply's value, whether it
+        # is settled; the root's best value and move; whether the root failed high, the
+        # stop asked to give up, a reply left the first move standing
+        taken, done, reply_best, settled = [0], [0], [-_NONE], [many == 0]
+        best = [-_NONE, -1]
+        halt = [False, False]
+        young = [False]
 
-        def share(stats: Any, buffers: Any) -> None:
+        def finish(value: int, move: int) -> None:  # under the lock: a root move's value
+            if value > best[0]:
+                best[0], best[1] = value, move
+            if value >= beta:
+                halt[0] = True
+
+        def work(stats: Any, buffers: Any) -> None:
             while True:
                 with lock:
-                    if halt[0] or halt[1] or taken[0] >= count:
+                    if halt[0] or halt[1]:
                         return
-                    sq = int(order[taken[0]])
-                    taken[0] += 1
+                    reply = (not settled[0] and taken[0] < many
+                             and (taken[0] == 0 or young[0] or not others))
+                    if reply:
+                        sq, at = int(replies[taken[0]]), taken[0]
+                        taken[0] += 1
+                    elif others:
+                        sq = others.pop(0)
+                    else:
+                        return
                 while True:
                     stats[k.LIMIT] = stats[k.NODES] + POLL
                     stats[k.ABORTED] = 0
-                    v = int(k.child_value(P, O, sq, alpha, beta, self.cfg, stats,
-                                          *self.table, *buffers, self.ev))
+                    if reply:  # the reply's value for the opponent, within its window
+                        v = int(k.child_value(C, D, sq, -beta, -alpha, self.cfg, stats,
+                                              *self.table, *buffers, self.ev))
+                    else:
+                        v = int(k.child_value(P, O, sq, alpha, beta, self.cfg, stats,
+                                              *self.table, *buffers, self.ev))
                     if not stats[k.ABORTED]:
                         break
-                    if halt[0] or halt[1]:
-                        return
+                    if halt[0] or halt[1] or (reply and settled[0]):
+                        break
+                    if not reply and young[0] and not settled[0] and taken[0] < many:
+                        with lock:  # help with the first move's replies; this one waits
+                            others.insert(0, sq)
+                        break
                     if self.must_stop is not None and self.must_stop():
                         halt[1] = True
                         return
+                if stats[k.ABORTED]:
+                    continue
                 with lock:
-                    if halt[0]:  # another move already reached beta
+                    if halt[0]:
                         return
-                    if v > best[0]:
-                        best[0], best[1] = v, sq
-                    if v >= beta:
-                        halt[0] = True
-                        return
+                    if not reply:
+                        finish(v, sq)
+                    elif not settled[0]:
+                        done[0] += 1
+                        if v >= -alpha:  # the reply refutes the first move
+                            settled[0] = True
+                            finish(-v, first)
+                        else:
+                            reply_best[0] = max(reply_best[0], v)
+                            young[0] = young[0] or at == 0
+                            if done[0] == many:  # no reply refutes it: the root fails high
+                                settled[0] = True
+                                finish(-reply_best[0], first)
 
         helper = _helper(k)
         helper[0][:] = 0
-        thread = threading.Thread(target=share, args=helper, name="reversi-solve", daemon=True)
+        thread = threading.Thread(target=work, args=helper, name="reversi-solve",
+                                  daemon=True)
         thread.start()
         try:
-            share(self.stats, self.buffers)
+            work(self.stats, self.buffers)
         finally:
             thread.join()
             self.helper_nodes += int(helper[0][k.NODES])
@@ -480,7 +533,7 @@ def _driver(state: Any, empties_to_winner: bool, budget_seconds: float | None,
             k.play(one, one << np.uint64(1), 2, driver.drawn)
             k.probe(one, one << np.uint64(1), driver.table[0])
             order = np.empty(k.MAX_MOVES, dtype=np.int64)  # and the shared root's kernels
-            k.root_order(one, one << np.uint64(1), driver.cfg, driver.ev, order)
+            k.root_order(one, one << np.uint64(1), driver.cfg, driver.ev, order, 64)
             k.child_value(one, one << np.uint64(1), 2, -_NONE, _NONE, driver.cfg,
                           np.array([0, 1, 0, -1], dtype=np.int64), *driver.table,
                           *driver.buffers, driver.ev)

@@ -976,11 +976,12 @@ def search(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tt: Any,
 
 
 @njit(cache=True, nogil=True)
-def root_order(P: Any, O: Any, cfg: Any, ev: Any, sqs: Any) -> Any:
+def root_order(P: Any, O: Any, cfg: Any, ev: Any, sqs: Any, first: Any) -> Any:
     """The mover's moves in the order :func:`root` tries them, into ``sqs``; how many:
-    the caller's move (``cfg[CFG_FIRST]``) first, then fastest-first and by the pattern
-    evaluation, as in :func:`search` (the same order at every call, so that a search
-    given up and called again retraces its steps through the table)."""
+    ``first`` first (:func:`root` passes the caller's move, ``cfg[CFG_FIRST]``), then
+    fastest-first and by the pattern evaluation, as in :func:`search` (the same order at
+    every call, so that a search given up and called again retraces its steps through
+    the table)."""
     board = cfg[CFG_BOARD]
     moves = mobility(P, O, board)
     ws = np.empty(MAX_MOVES, dtype=np.int64)
@@ -994,7 +995,7 @@ def root_order(P: Any, O: Any, cfg: Any, ev: Any, sqs: Any) -> Any:
         w = 64 * (popcount(reply) + popcount(reply & cfg[CFG_CLASS]))
         if patterns:
             w += evaluate(o2, p2, ev[0], ev[1], ev[2], ev[3], ev[4], ev[5]) // 8
-        if sq == np.int64(cfg[CFG_FIRST]):
+        if sq == first:
             w = -1000000000
         i = count
         while i > 0 and ws[i - 1] > w:
@@ -1030,7 +1031,7 @@ def root(P: Any, O: Any, alpha: int, beta: int, cfg: Any, stats: Any, tt: Any,
                            buf_w, buf_s, ev)
         return final(P, O, cfg)
     sqs = np.empty(MAX_MOVES, dtype=np.int64)
-    count = root_order(P, O, cfg, ev, sqs)
+    count = root_order(P, O, cfg, ev, sqs, np.int64(cfg[CFG_FIRST]))
     best = -NONE
     for i in range(count):
         sq = sqs[i]
