@@ -569,7 +569,9 @@ def solve(state: Any, budget_seconds: float | None = None, stop: Any = None, *,
     reasonable for a small number of empties (see :func:`can_settle`).
 
     ``threads`` (None: :data:`THREADS`) share the root's null-window searches from
-    :data:`SHARED_FROM` empties; the score is the same on any number of them.
+    :data:`SHARED_FROM` empties; the score is the same on any number of them, but on more
+    than one, which of several equally good moves is named may vary from run to run (the
+    brains that must play the same on any machine solve at most 14 empties, on one).
 
     Raises ValueError for a state that is not a Reversi position.
     """
