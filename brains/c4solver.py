@@ -261,10 +261,10 @@ TABLE_SIZE = 4194319
 """Slots in a solver's transposition table by default (a prime above 2^22: 32 MB, taken
 when the solver first searches)."""
 _POLL = 0.005
+"""Seconds between two calls of a solver's ``stop`` callback while the kernel runs."""
 THREADS = max(1, min(2, os.cpu_count() or 1))
 """Threads a solver's :meth:`Solver.analyse` uses by default: two where the machine has
 them (the columns are independent searches sharing one table)."""
-"""Seconds between two calls of a solver's ``stop`` callback while the kernel runs."""
 
 _kernel_module: Any = None
 _kernel_lock = threading.Lock()
