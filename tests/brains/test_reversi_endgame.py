@@ -282,8 +282,8 @@ def test_a_solve_shares_its_root_between_two_threads() -> None:
     from brains import reversi_endgame
 
     state = random_position(random.Random(0), 8, 18)  # more than a million nodes
-    driver, P, O = reversi_endgame._driver(state, False, None, None, threads=2)
-    score, _ = driver.solve_root(P, O)
+    driver, mine, theirs = reversi_endgame._driver(state, False, None, None, threads=2)
+    score, _ = driver.solve_root(mine, theirs)
     assert driver.helper_nodes > 0  # the second thread searched some of the root's moves
     assert score == solve(state, threads=1).score
 
