@@ -108,6 +108,16 @@ def random_game(rng: random.Random, stones: int) -> str | None:
     return moves
 
 
+def random_unfinished(rng: random.Random, count: int, low: int, high: int) -> list[str]:
+    """Moves of ``count`` random unfinished games of ``low`` to ``high - 1`` stones."""
+    out: list[str] = []
+    while len(out) < count:
+        moves = random_game(rng, rng.randrange(low, high))
+        if moves is not None:
+            out.append(moves)
+    return out
+
+
 def random_games(seed: int, stones: int, count: int) -> list[str]:
     rng = random.Random(seed)
     out: list[str] = []
@@ -242,19 +252,13 @@ def test_small_table_still_exact() -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_kernel_agrees_with_the_python_oracle_on_random_positions(seed: int) -> None:
-    rng = random.Random(500 + seed)
     kernel = Solver()
-    checked = 0
-    while checked < 12:
-        moves = random_game(rng, rng.randrange(20, 36))
-        if moves is None:
-            continue
+    for moves in random_unfinished(random.Random(500 + seed), 12, 20, 36):
         pos = Position.from_moves(moves)
         oracle = OracleSolver()
         assert kernel.analyse(pos) == oracle.analyse(pos), moves
         assert kernel.solve(pos) == oracle.solve(pos), moves
         assert kernel.solve(pos, weak=True) == oracle.solve(pos, weak=True), moves
-        checked += 1
 
 
 def test_kernel_agrees_with_the_oracle_on_the_pons_sample() -> None:
@@ -476,20 +480,14 @@ def test_one_solver_shared_by_threads_stays_exact() -> None:
 def test_analysis_on_two_threads_matches_one_thread_and_the_oracle(seed: int) -> None:
     from brains.kernels.connect4 import NODES
 
-    rng = random.Random(900 + seed)
     one, two = Solver(threads=1, book=False), Solver(threads=2, book=False)
-    checked = 0
-    while checked < 8:
-        moves = random_game(rng, rng.randrange(16, 30))
-        if moves is None:
-            continue
+    for moves in random_unfinished(random.Random(900 + seed), 8, 16, 30):
         pos = Position.from_moves(moves)
         one.reset()
         two.reset()
         scores = two.analyse(pos)
         assert scores == one.analyse(pos) == OracleSolver().analyse(pos), moves
         assert two.analyse(pos, weak=True) == one.analyse(pos, weak=True), moves
-        checked += 1
     two.reset()
     two.analyse(Position.from_moves("4453321756"))  # seven searches, millions of nodes
     assert two._more_work[0][NODES] > 0  # the second thread took some of them
