@@ -20,12 +20,12 @@ a negative score is minus the opponent's winning score.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from brains.kernels import THREADS
 from engine.files import read_capped
 from engine.protocol import ParlorError, quote
 from saved import shipped_file
@@ -262,9 +262,6 @@ TABLE_SIZE = 4194319
 when the solver first searches)."""
 _POLL = 0.005
 """Seconds between two calls of a solver's ``stop`` callback while the kernel runs."""
-THREADS = max(1, min(2, os.cpu_count() or 1))
-"""Threads a solver's :meth:`Solver.analyse` uses by default: two where the machine has
-them (the columns are independent searches sharing one table)."""
 
 _kernel_module: Any = None
 _kernel_lock = threading.Lock()

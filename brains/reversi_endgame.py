@@ -31,13 +31,13 @@ again and goes on through its table. A stopped search returns ``exact=False``.
 from __future__ import annotations
 
 import contextlib
-import os
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from brains.kernels import THREADS
 from engine.games.reversi import PASS
 from engine.protocol import ParlorError
 
@@ -55,8 +55,6 @@ GUESS_NODES = 300_000
 GUESS_BELOW = 2
 """Discs the first null window lies below the guess search's score."""
 GUESS_TABLE_BITS = 16
-THREADS = max(1, min(2, os.cpu_count() or 1))
-"""Threads a solve uses by default: two where the machine has them."""
 SHARED_FROM = 16
 """From this many empties, the threads of a solve share each null-window search of its
 root's moves (:meth:`_Driver.shared_root`); below it a search is too short to share."""
@@ -187,10 +185,14 @@ class _Driver:
     def run(self, root: bool, P: Any, O: Any, alpha: int, beta: int) -> int:
         """The kernel's value of (P, O) within (alpha, beta), called again after each
         :data:`POLL` nodes until it finishes; raises :class:`Stopped`."""
-        k, stats = self.k, self.stats
         if (root and self.threads > 1
                 and int(self.board & ~(P | O)).bit_count() >= SHARED_FROM):
             return self.shared_root(P, O, alpha, beta)
+        return self.run_alone(root, P, O, alpha, beta)
+
+    def run_alone(self, root: bool, P: Any, O: Any, alpha: int, beta: int) -> int:
+        """:meth:`run` on this thread only."""
+        k, stats = self.k, self.stats
         fn = k.root if root else k.search
         while True:
             stats[k.LIMIT] = stats[k.NODES] + (_UNLIMITED if self.must_stop is None else POLL)
@@ -223,12 +225,7 @@ class _Driver:
         count = int(k.root_order(P, O, self.cfg, self.ev, order,
                                  np.int64(self.cfg[k.CFG_FIRST])))
         if count < 2:  # a pass, the end or a single move: nothing to share
-            self.stats[k.ROOT_BEST] = -1
-            saved, self.threads = self.threads, 1
-            try:
-                return self.run(True, P, O, alpha, beta)
-            finally:
-                self.threads = saved
+            return self.run_alone(True, P, O, alpha, beta)
         first = int(order[0])
         p2, o2 = k.play(P, O, first, self.drawn)
         C, D = np.uint64(o2), np.uint64(p2)  # after the first move, the opponent to move

@@ -27,7 +27,12 @@ from typing import Any
 
 import platformdirs
 
-__all__ = ["cache_dir", "listen", "no_refcount", "no_refcount_typed", "preparing"]
+__all__ = ["THREADS", "cache_dir", "listen", "no_refcount", "no_refcount_typed", "preparing"]
+
+THREADS = max(1, min(2, os.cpu_count() or 1))
+"""Threads a solver uses by default for one search (Connect Four's analysis, Reversi's
+endgame): two where the machine has them. The kernels release the GIL, so the threads
+run at once."""
 
 
 def cache_dir() -> Path | None:
