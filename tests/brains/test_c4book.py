@@ -275,3 +275,33 @@ def test_build_is_resumable_and_reproducible(tmp_path):
     (tmp_path / "c" / "book.txt.work").write_text("44444433 99\n")
     with pytest.raises(ValueError, match=r"book\.txt\.work: book line 1"):
         c4book.build_exact(8, 2, tmp_path / "c" / "book.txt", say=said.append)
+
+
+def test_the_shipped_book_answers_every_position_under_its_depth(monkeypatch):
+    """The book is complete: every column of a position of fewer stones than its layer is
+    a lookup, the search kernel never asked (it raises here)."""
+    import json
+    import random
+
+    from tests.brains.test_c4solver import random_unfinished
+
+    manifest = json.loads(c4book.MANIFEST_PATH.read_text(encoding="utf-8"))
+    assert manifest["files"]["connect4-book-exact.txt"]["complete"] is True
+
+    def no_search():
+        raise AssertionError("the search kernel was asked")
+
+    monkeypatch.setattr(c4solver, "_kernel", no_search)
+    book = c4solver.exact_book()
+    for moves in ["", *random_unfinished(random.Random(5), 300, 0, book.depth)]:
+        position = Position.from_moves(moves)
+        scores = Solver().analyse(position)
+        assert [s is None for s in scores] == [not position.can_play(c) for c in range(7)]
+
+
+def test_the_empty_board_is_scored_from_the_book(capsys):
+    from tui.cli import main
+
+    assert Solver().analyse(Position.from_moves("")) == [-2, -1, 0, 1, 0, -1, -2]
+    assert main(["solve", "connect4", "--analyse", ""]) == 0
+    assert capsys.readouterr().out.split()[-7:] == ["-2", "-1", "0", "1", "0", "-1", "-2"]
