@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import random
 import time
 
 import pytest
 
 from brains import c4book, c4solver
 from brains.c4book import Book, best_move, mirror_moves, positions_of
-from brains.c4solver import Position, Solver, SolverStopped
+from brains.c4solver import WIDTH, Position, Solver, SolverStopped
 from brains.heuristics.connect4 import exact_outcomes
 from engine.registry import get_game
 
@@ -157,12 +159,15 @@ def test_derive_is_negamax_over_the_layer():
     assert shallow[0] == {} and 0 < len(shallow[2]) < len(layers[2])
 
 
+def _manifest_entry():
+    manifest = json.loads(c4book.MANIFEST_PATH.read_text(encoding="utf-8"))
+    return manifest["files"]["connect4-book-exact.txt"]
+
+
 def test_shipped_exact_book_matches_its_manifest():
     import hashlib
-    import json
 
-    manifest = json.loads(c4book.MANIFEST_PATH.read_text(encoding="utf-8"))
-    entry = manifest["files"]["connect4-book-exact.txt"]
+    entry = _manifest_entry()
     data = c4book.EXACT_PATH.read_bytes()
     assert len(data) == entry["bytes"] and hashlib.sha256(data).hexdigest() == entry["sha256"]
     book = c4solver.exact_book()
@@ -280,13 +285,9 @@ def test_build_is_resumable_and_reproducible(tmp_path):
 def test_the_shipped_book_answers_every_position_under_its_depth(monkeypatch):
     """The book is complete: every column of a position of fewer stones than its layer is
     a lookup, the search kernel never asked (it raises here)."""
-    import json
-    import random
-
     from tests.brains.test_c4solver import random_unfinished
 
-    manifest = json.loads(c4book.MANIFEST_PATH.read_text(encoding="utf-8"))
-    assert manifest["files"]["connect4-book-exact.txt"]["complete"] is True
+    assert _manifest_entry()["complete"] is True
 
     def no_search():
         raise AssertionError("the search kernel was asked")
@@ -296,7 +297,7 @@ def test_the_shipped_book_answers_every_position_under_its_depth(monkeypatch):
     for moves in ["", *random_unfinished(random.Random(5), 300, 0, book.depth)]:
         position = Position.from_moves(moves)
         scores = Solver().analyse(position)
-        assert [s is None for s in scores] == [not position.can_play(c) for c in range(7)]
+        assert [s is None for s in scores] == [not position.can_play(c) for c in range(WIDTH)]
 
 
 def test_the_empty_board_is_scored_from_the_book(capsys):
