@@ -20,7 +20,7 @@ from collections.abc import Callable, Hashable, Iterator
 from typing import Any, ClassVar
 
 from brains.exact import ExactSolver
-from brains.heuristics import exact_solver, get_heuristic
+from brains.heuristics import exact_solver, get_heuristic, teacher_models
 from brains.minimax import EPS, NODES, POLL, SECONDS, WIN, Stopped, fallible_replies
 from brains.protocol import Brain, BrainOption, Budget, Thought, UnknownBrainError
 from brains.registry import check_spec, make_brain
@@ -166,32 +166,81 @@ class PerfectBrain(Brain):
         """The move to play given every legal move's exact score, and a note for the thought.
 
         Plainly one of the best scores, at random. With ``teacher``, where the position is
-        not won (a lost opponent has nothing to get wrong), the one of the best scores
-        (the exact outcome, and the slowest loss) with the biggest :func:`teaching_key`,
-        at random among equals. (Widening that to every move of the best outcome, faster
-        losses included, did no better in Connect Four: a slower loss leaves more replies
-        to get wrong.)
-        This needs the exact value of every reply of every candidate, within ``budget``;
-        when they are not all had in time the move is a best one at random, and the note
-        says so.
+        not won (a lost opponent has nothing to get wrong):
+
+        - in a game that declares ``TEACHER_MODELS`` (:func:`brains.heuristics.teacher_models`),
+          every move of the best outcome is a candidate, ranked by :meth:`playouts` (the
+          points it scores when played out to the end against each model opponent), then
+          by its exact score, then by :func:`teaching_key`;
+        - elsewhere, the moves of the best score (the exact outcome, and the slowest loss),
+          ranked by :func:`teaching_key`. (Widening that to every move of the best outcome,
+          faster losses included, did no better in Connect Four: a slower loss leaves more
+          replies to get wrong.)
+
+        At random among equals. This needs the exact value of every reply of every
+        candidate (and the play-outs) within ``budget``; when they are not all had in time
+        the move is a best one at random, and the note says so.
         """
         moves = [m for m in state.legal_moves() if m in scores]
         best = max(scores[m] for m in moves)
         plain = [m for m in moves if scores[m] == best]
-        if not self.teacher or best > 0 or len(plain) <= 1:
+        if not self.teacher or best > 0:
             return self.rng.choice(plain), ""
+        models = teacher_models(self.game)
+        candidates = [m for m in moves if _sign(scores[m]) == _sign(best)] if models else plain
+        if len(candidates) <= 1:
+            return self.rng.choice(plain), ""
+        late = self.rng.choice(plain), "teacher: replies not solved in time, a best move"
         heuristic = get_heuristic(self.game)
-        keys: dict[Any, tuple[float, float]] = {}
-        for move in plain:
+        keys: dict[Any, tuple[float, ...]] = {}
+        for move in candidates:
             child = state.play(move)
             replies = self._reply_outcomes(state, child, budget)
             if replies is None:
-                return self.rng.choice(plain), "teacher: replies not solved in time, a best move"
-            keys[move] = teaching_key(child, replies, heuristic)
+                return late
+            key: tuple[float, ...] = teaching_key(child, replies, heuristic)
+            if models:
+                points = self.playouts(child, state.to_move, models, budget)
+                if points is None:
+                    return late
+                key = (points, scores[move], *key)
+            keys[move] = key
         top = max(keys.values())
-        move = self.rng.choice([m for m in plain if keys[m] == top])
+        move = self.rng.choice([m for m in candidates if keys[m] == top])
+        if models:
+            return move, f"teacher: fallible opponents score {1 - top[0]:.2f} a game " \
+                         f"after it ({len(models)} play-outs)"
         return move, f"teacher: the opponent goes wrong with chance {top[0]:.2f} " \
                      f"({top[1]:.0%} of its replies)"
+
+    def playouts(self, child: AnyState, us: Any, models: tuple[str, ...],
+                 budget: Budget) -> float | None:
+        """The mean points (1 win, 0.5 draw, 0 loss) ``us`` scores from ``child`` when the
+        game is played out to its end once against each of ``models`` (brain specs, each
+        made afresh with the brain's seed, so a play-out is the same whenever it is
+        played), our own moves exact (the first of the best scores, in the order of the
+        legal moves); None when the budget runs out first."""
+        total = 0.0
+        for spec in models:
+            model = make_brain(spec, self.game, seed=self.seed)  # afresh: the same play-out
+            state = child
+            while not state.is_terminal():
+                if budget.expired():
+                    return None
+                if state.to_move == us:
+                    try:
+                        scores = self._analyse(_Search(budget), state)
+                    except Stopped:
+                        return None
+                    top = max(scores.values())
+                    move = next(m for m in state.legal_moves() if scores.get(m) == top)
+                else:
+                    move = model.choose(state, Budget(stop=budget.stop, deadline=budget.deadline,
+                                                      clock=budget.clock))
+                state = state.play(move)
+            outcome = state.outcome()
+            total += 0.5 if outcome is None else (outcome.value_for(us) + 1) / 2
+        return round(total / len(models), 9)
 
     def _reply_outcomes(self, state: AnyState, child: AnyState,
                         budget: Budget) -> dict[Any, int] | None:

@@ -171,3 +171,27 @@ def test_an_endgame_without_the_hooks_outcomes_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(reversi, "EXACT", ExactSolver())
     with pytest.raises(GameKnowledgeError, match=r"ENDGAME is True but its EXACT hook has no"):
         game_module("reversi")
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_teachers_models_are_bounded_brains_of_the_game(game):
+    """Each of TEACHER_MODELS plays the game, bounded by depth or nodes (not the clock,
+    so that a play-out is the same game on any machine)."""
+    from brains.heuristics import teacher_models
+    from brains.registry import make_brain
+
+    for spec in teacher_models(game):
+        brain = make_brain(spec, game, seed=0)
+        options = brain.options
+        assert options.get("seconds", None) is None, spec
+        assert options.get("depth") or options.get("nodes"), spec
+
+
+def test_teacher_models_that_are_not_specs_are_a_clear_error(monkeypatch):
+    import brains.heuristics as heuristics
+    import brains.heuristics.reversi as reversi
+
+    monkeypatch.setattr(heuristics, "_checked", {})
+    monkeypatch.setattr(reversi, "TEACHER_MODELS", ["alphabeta"])
+    with pytest.raises(GameKnowledgeError, match="TEACHER_MODELS must be a tuple of brain specs"):
+        game_module("reversi")

@@ -41,7 +41,10 @@ Optional hooks, used when present: ``moves_left(state)`` and ``time_factor(state
 endgame where ``ENDGAME`` is true, the ``perfect`` brain's method where ``PERFECT`` names
 it, ``parlor solve``), and for puzzles (:mod:`brains.puzzles`) ``canonical_key(state)``
 (one key for a position and its symmetric images) and ``puzzle_ready(state)`` (the exact
-solver settles it quickly).
+solver settles it quickly), and ``TEACHER_MODELS`` (a tuple of brain specs, each bounded
+by depth or nodes: the fallible opponents the ``perfect`` brain's teacher plays each
+candidate out against, :mod:`brains.perfect`; without it the teacher looks one reply
+ahead).
 
 Search code never imports a game: it asks :func:`get_heuristic` for a function.
 """
@@ -141,6 +144,10 @@ def game_module(game_id: str) -> ModuleType:
     elif not problems and module.ENDGAME and (
             exact is None or type(exact).outcomes is ExactSolver.outcomes):
         problems.append("ENDGAME is True but its EXACT hook has no outcomes()")
+    models = getattr(module, "TEACHER_MODELS", ())
+    if not (isinstance(models, tuple)
+            and all(isinstance(spec, str) and spec.strip() == spec and spec for spec in models)):
+        problems.append("TEACHER_MODELS must be a tuple of brain specs")
     method = (module.PERFECT or {}).get("method", "search") if not problems else "search"
     if method != "search" and getattr(exact, "method", None) != method:
         problems.append(f"PERFECT's method {method!r} is not the method of its EXACT hook")
@@ -168,6 +175,13 @@ def exact_solver(game_id: str) -> ExactSolver | None:
     game declares none."""
     hook = getattr(game_module(game_id), "EXACT", None)
     return hook if isinstance(hook, ExactSolver) else None
+
+
+def teacher_models(game_id: str) -> tuple[str, ...]:
+    """The ``TEACHER_MODELS`` of ``game_id``'s module: the brain specs the teacher plays
+    its candidates out against (empty where the game declares none)."""
+    models: tuple[str, ...] = getattr(game_module(game_id), "TEACHER_MODELS", ())
+    return models
 
 
 def solvable_games() -> list[str]:

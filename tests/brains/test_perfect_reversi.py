@@ -1,5 +1,6 @@
 """The ``perfect`` brain in late Reversi: the endgame solver's exactly best moves, the
-``patterns`` fallback before, and its teacher choosing among the best moves only."""
+``patterns`` fallback before, and its teacher choosing by play-outs among the moves of
+the best outcome."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import random
 import pytest
 
 from brains import Budget, make_brain, reversi_endgame
-from brains.heuristics import exact_solver, get_heuristic
+from brains.heuristics import exact_solver, get_heuristic, teacher_models
 from brains.heuristics.reversi import EXACT_EMPTIES, perfect_score
 from brains.minimax import PROVEN
 from brains.perfect import teaching_key
@@ -77,38 +78,63 @@ def test_a_stopped_solve_falls_back() -> None:
 
 
 def teachable(seed: int, size: int) -> AnyState:
-    """A late position that is not won, with more than one exactly best move."""
+    """A late position that is not won, with more than one move of the best outcome."""
     rng = random.Random(seed)
     while True:
         state = late_position(rng.randrange(10**6), 9, size)
         exact = exact_scores(state)
         best = max(exact.values())
-        if best <= 0 and sum(v == best for v in exact.values()) > 1:
+        if best <= 0 and sum(sign(v) == sign(best) for v in exact.values()) > 1:
             return state
 
 
+def sign(value: float) -> int:
+    return (value > 0) - (value < 0)
+
+
+def played_out(state: AnyState, us: int, spec: str, seed: int) -> float:
+    """``us``'s points when ``state`` is played to the end: us by the oracle (the first
+    move of the best disc difference), the other side by a fresh ``spec`` brain."""
+    while not state.is_terminal():
+        if state.to_move == us:
+            exact = exact_scores(state)
+            top = max(exact.values())
+            state = state.play(next(m for m in state.legal_moves() if exact[m] == top))
+        else:
+            state = state.play(make_brain(spec, "reversi", seed=seed).choose(state))
+    outcome = state.outcome()
+    assert outcome is not None
+    return (outcome.value_for(us) + 1) / 2
+
+
 @pytest.mark.parametrize("size", [8, 6])
-def test_the_teacher_picks_among_the_exactly_best_moves(size: int) -> None:
+def test_the_teacher_picks_the_move_its_fallible_models_lose_most_from(size: int) -> None:
+    """Among the moves of the best outcome (a loss by more discs included), the one whose
+    play-outs against the models of TEACHER_MODELS score best, then the best disc
+    difference, then the teaching key: each play-out redone here with the oracle."""
     hook = exact_solver("reversi")
     assert hook is not None
     heuristic = get_heuristic("reversi")
-    for seed in range(3):
+    models = teacher_models("reversi")
+    assert models
+    for seed in range(2):
         state = teachable(seed, size)
         exact = exact_scores(state)
         best = max(exact.values())
-        plain = [m for m, v in exact.items() if v == best]
+        candidates = [m for m, v in exact.items() if sign(v) == sign(best)]
         keys = {}
-        for move in plain:
+        for move in candidates:
             child = state.play(move)
-            if child.outcome() is not None or child.to_move == state.to_move:
-                keys[move] = (0.0, 0.0)
-                continue
-            values = hook.values(child, Budget().start(), {})
-            assert values is not None
-            keys[move] = teaching_key(child, {r: v.outcome for r, v in values.items()},
-                                      heuristic)
+            points = sum(played_out(child, state.to_move, spec, seed) for spec in models)
+            if child.is_terminal() or child.to_move == state.to_move:
+                key = (0.0, 0.0)
+            else:
+                values = hook.values(child, Budget().start(), {})
+                assert values is not None
+                key = teaching_key(child, {r: v.outcome for r, v in values.items()}, heuristic)
+            keys[move] = (round(points / len(models), 9), exact[move], *key)
         brain = make_brain("perfect,teacher=true", "reversi", seed=seed)
         thought = list(brain.think(state, Budget().start()))[-1]
-        assert thought.final and thought.move in plain, str(state)
+        assert thought.final and thought.move in candidates, str(state)
         assert keys[thought.move] == max(keys.values()), str(state)
         assert thought.note.startswith("teacher:")
