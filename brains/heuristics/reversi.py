@@ -324,9 +324,9 @@ LADDER: tuple[str, ...] = (
 """The rated levels, weakest first (see brains.ladder; ratings: saved/ratings/reversi.json).
 The top two play the compiled search on the pattern evaluation on the 8x8 board (off it,
 ``alphabeta`` at most 6 plies deep: :data:`brains.learned.patterns.OTHER_DEPTH`)."""
-TEACHER_MODELS: tuple[str, ...] = tuple(f"alphabeta,depth={d},seconds=none" for d in (1, 2, 3, 4))
+TEACHER_MODELS: tuple[str, ...] = tuple(f"alphabeta,depth={d},seconds=none" for d in range(1, 7))
 """The fallible opponents the teacher (``perfect,teacher=true``) plays each of its
-candidates out against: alpha-beta on the default evaluation, 1 to 4 plies deep (see
+candidates out against: alpha-beta on the default evaluation, 1 to 6 plies deep (see
 brains.perfect; measured in docs/STRENGTH.md, "Teaching levels")."""
 
 
