@@ -190,19 +190,18 @@ class PerfectBrain(Brain):
         candidates = [m for m in moves if _sign(scores[m]) == _sign(best)] if models else plain
         if len(candidates) <= 1:
             return self.rng.choice(plain), ""
-        late = self.rng.choice(plain), "teacher: replies not solved in time, a best move"
         heuristic = get_heuristic(self.game)
         keys: dict[Any, tuple[float, ...]] = {}
         for move in candidates:
             child = state.play(move)
             replies = self._reply_outcomes(state, child, budget)
             if replies is None:
-                return late
+                return self._late(plain)
             key: tuple[float, ...] = teaching_key(child, replies, heuristic)
             if models:
                 points = self.playouts(child, state.to_move, models, budget)
                 if points is None:
-                    return late
+                    return self._late(plain)
                 key = (points, scores[move], *key)
             keys[move] = key
         top = max(keys.values())
@@ -212,6 +211,10 @@ class PerfectBrain(Brain):
                          f"after it ({len(models)} play-outs)"
         return move, f"teacher: the opponent goes wrong with chance {top[0]:.2f} " \
                      f"({top[1]:.0%} of its replies)"
+
+    def _late(self, plain: list[Any]) -> tuple[Any, str]:
+        """A best move at random, with the note that the teacher ran out of time."""
+        return self.rng.choice(plain), "teacher: replies not solved in time, a best move"
 
     def playouts(self, child: AnyState, us: Any, models: tuple[str, ...],
                  budget: Budget) -> float | None:
