@@ -190,25 +190,28 @@ class PerfectBrain(Brain):
         candidates = [m for m in moves if _sign(scores[m]) == _sign(best)] if models else plain
         if len(candidates) <= 1:
             return self.rng.choice(plain), ""
+        points: dict[Any, tuple[float, float]] = {}
+        if models:  # the play-outs first: the one-reply key only breaks their ties
+            for move in candidates:
+                got = self.playouts(state.play(move), state.to_move, models, budget)
+                if got is None:
+                    return self._late(plain)
+                points[move] = (got, scores[move])
+            first = max(points.values())
+            candidates = [m for m in candidates if points[m] == first]
         heuristic = get_heuristic(self.game)
-        keys: dict[Any, tuple[float, ...]] = {}
+        keys: dict[Any, tuple[float, float]] = {}
         for move in candidates:
             child = state.play(move)
             replies = self._reply_outcomes(state, child, budget)
             if replies is None:
                 return self._late(plain)
-            key: tuple[float, ...] = teaching_key(child, replies, heuristic)
-            if models:
-                points = self.playouts(child, state.to_move, models, budget)
-                if points is None:
-                    return self._late(plain)
-                key = (points, scores[move], *key)
-            keys[move] = key
+            keys[move] = teaching_key(child, replies, heuristic)
         top = max(keys.values())
         move = self.rng.choice([m for m in candidates if keys[m] == top])
         if models:
-            return move, f"teacher: fallible opponents score {1 - top[0]:.2f} a game " \
-                         f"after it ({len(models)} play-outs)"
+            return move, f"teacher: fallible opponents score {1 - points[move][0]:.2f} a " \
+                         f"game after it ({len(models)} play-outs)"
         return move, f"teacher: the opponent goes wrong with chance {top[0]:.2f} " \
                      f"({top[1]:.0%} of its replies)"
 
