@@ -74,6 +74,34 @@ def cell(game: str, level: int | str, games: int, seed: int, plies: int | None,
             "teacher_points": points[0], "plain_points": points[1]}
 
 
+def move_cost(positions: int = 30, seed: int = 11) -> str:
+    """CPU seconds of a Reversi teaching move against a plain one, over ``positions``
+    positions after 46 random plies (14 empty squares)."""
+    import random
+    import statistics
+
+    from brains import Budget, make_brain
+    from engine import new_game
+
+    rng = random.Random(seed)
+    cost: dict[str, list[float]] = {spec: [] for spec in SPECS["reversi"]}
+    while len(cost[SPECS["reversi"][0]]) < positions:
+        state = new_game("reversi")
+        for _ in range(PLIES["reversi"]):
+            if state.is_terminal():
+                break
+            state = state.play(rng.choice(state.legal_moves()))
+        if state.is_terminal():
+            continue
+        for spec, times in cost.items():
+            start = time.process_time()
+            make_brain(spec, "reversi", seed=1).choose(state, Budget())
+            times.append(time.process_time() - start)
+    return "; ".join(f"{spec}: median {statistics.median(t):.2f}, 90th percentile "
+                     f"{sorted(t)[int(0.9 * (len(t) - 1))]:.2f}, most {max(t):.2f} CPU s"
+                     for spec, t in cost.items())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.teacher",
                                      description=__doc__.splitlines()[0])
@@ -89,7 +117,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="random opening plies (default: per game, see PLIES)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--move-cost", action="store_true",
+                        help="only the CPU seconds of a Reversi teaching move, 30 positions")
     args = parser.parse_args(argv)
+    if args.move_cost:
+        print(move_cost(), flush=True)
+        return 0
     from brains.ladder import ladder
 
     cells = []
