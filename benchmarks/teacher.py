@@ -2,6 +2,8 @@
 
 Usage: python -m benchmarks.teacher [--games N] [--game G ...] [--levels 1,2,...]
     [--against SPEC ...] [--seed S] [--plies P] [--jobs J] [--json]
+       python -m benchmarks.teacher --move-cost
+       python -m benchmarks.teacher --replies [--game G] [--levels N] [--games N] [--seed S]
 
 For each game whose ``perfect`` brain plays through an exact solver, and each rung of its
 rated ladder (``level:N``, :mod:`brains.ladder`) or brain named by ``--against``, two arena
@@ -102,6 +104,63 @@ def move_cost(positions: int = 30, seed: int = 11) -> str:
                      for spec, t in cost.items())
 
 
+def reply_chances(game: str, level: int, games: int, seed: int, jobs: int) -> dict[str, Any]:
+    """How often the rung could have gone wrong at once in the matches of :func:`cell`
+    (the same games: the same seed): at every position of the teacher's and plain
+    perfect's games where that side is to move and not winning, every move that keeps the
+    exact outcome is played, and the rung (made afresh, without the game's earlier
+    positions) chooses a reply wherever one of the replies loses the outcome. Counted per
+    side: positions, such moves, those leaving a reply that loses it (by the distance of
+    those replies' loss in plies), and those after which the rung's reply loses it."""
+    from collections import Counter
+
+    from brains import Budget, make_brain
+    from brains.arena import match
+    from brains.heuristics import exact_solver
+
+    solver = exact_solver(game)
+    assert solver is not None, f"{game} has no exact solver"
+    rung = f"level:{level}"
+    plies = PLIES.get(game)
+    cache: dict[str, Any] = {}
+    sides: dict[str, Any] = {}
+    for name, spec in zip(("teacher", "plain"), SPECS[game], strict=True):
+        result = match(game, spec, rung, games, seed=seed, jobs=jobs, opening_plies=plies)
+        count = Counter(dict.fromkeys(("positions", "moves", "with a wrong reply",
+                                       "rung went wrong"), 0))
+        distances: Counter[int] = Counter()
+        for played in result.results:
+            ours = 0 if played.task.a_first else 1
+            for state in played.record.states()[played.task.opening_plies:]:
+                if state.is_terminal() or state.to_move != ours:
+                    continue
+                values = solver.values(state, Budget(), cache)
+                assert values is not None
+                best = max(v.outcome for v in values.values())
+                if best > 0:
+                    continue
+                count["positions"] += 1
+                for move, value in values.items():
+                    child = state.play(move)
+                    if value.outcome < best or child.is_terminal() \
+                            or child.to_move == ours:
+                        continue
+                    count["moves"] += 1
+                    replies = solver.values(child, Budget(), cache)
+                    assert replies is not None
+                    top = max(v.outcome for v in replies.values())
+                    wrong = {r: v for r, v in replies.items() if v.outcome < top}
+                    if not wrong:
+                        continue
+                    count["with a wrong reply"] += 1
+                    distances.update(v.plies or 0 for v in wrong.values())
+                    reply = make_brain(rung, game, seed=seed).choose(child, Budget())
+                    count["rung went wrong"] += reply in wrong
+        sides[name] = {**count, "wrong replies by plies to the loss": dict(sorted(
+            distances.items())), "points": result.a_score}
+    return {"game": game, "level": level, "games": games, "seed": seed, "sides": sides}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.teacher",
                                      description=__doc__.splitlines()[0])
@@ -119,9 +178,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--move-cost", action="store_true",
                         help="only the CPU seconds of a Reversi teaching move, 30 positions")
+    parser.add_argument("--replies", action="store_true",
+                        help="only how often the rung could go wrong at once in the games "
+                             "of both sides (one game and level: default Morris, level 8)")
     args = parser.parse_args(argv)
     if args.move_cost:
         print(move_cost(), flush=True)
+        return 0
+    if args.replies:
+        game = (args.game or ["morris"])[0]
+        level = int(args.levels.split(",")[0]) if args.levels else 8
+        print(json.dumps(reply_chances(game, level, args.games, args.seed, args.jobs)),
+              flush=True)
         return 0
     from brains.ladder import ladder
 
