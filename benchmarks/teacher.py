@@ -78,21 +78,18 @@ def cell(game: str, level: int | str, games: int, seed: int, plies: int | None,
 
 def move_cost(positions: int = 30, seed: int = 11) -> str:
     """CPU seconds of a Reversi teaching move against a plain one, over ``positions``
-    positions after 46 random plies (14 empty squares)."""
+    positions after 46 random plies (14 empty squares), drawn as the arena's openings."""
     import random
     import statistics
 
     from brains import Budget, make_brain
+    from brains.openings import random_opening
     from engine import new_game
 
     rng = random.Random(seed)
     cost: dict[str, list[float]] = {spec: [] for spec in SPECS["reversi"]}
     while len(cost[SPECS["reversi"][0]]) < positions:
-        state = new_game("reversi")
-        for _ in range(PLIES["reversi"]):
-            if state.is_terminal():
-                break
-            state = state.play(rng.choice(state.legal_moves()))
+        state, _ = random_opening(new_game("reversi"), PLIES["reversi"], rng)
         if state.is_terminal():
             continue
         for spec, times in cost.items():
